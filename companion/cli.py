@@ -1,0 +1,123 @@
+"""The ``companion`` command line.
+
+Every sub-command is a short function over the session API; bad input is one
+sentence on stderr (or a JSON error object where the contract says so) and
+exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from companion import games
+from companion.rules import RuleError
+
+Command = Callable[[argparse.Namespace], int]
+_COMMANDS: dict[str, Command] = {}
+
+
+class UsageError(Exception):
+    """A mistake in the command line itself (exit 2, one sentence)."""
+
+
+def command(name: str) -> Callable[[Command], Command]:
+    def register(fn: Command) -> Command:
+        _COMMANDS[name] = fn
+        return fn
+
+    return register
+
+
+def emit(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=None) + "\n")
+
+
+def fail(message: str) -> int:
+    sys.stderr.write(f"companion: {message}\n")
+    return 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises instead of printing usage and exiting."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(message[0].upper() + message[1:] + ".")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="companion", description="Galapagos Table Companion")
+    parser.add_argument("--db", help="journal database (default: $COMPANION_DB, then the XDG data directory)")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    p = sub.add_parser("script", help="replay a JSON Lines game and print its public state")
+    p.add_argument("file")
+
+    sub.add_parser("games", help="list the games")
+
+    for extend in _PARSER_EXTENSIONS:
+        extend(sub)
+    return parser
+
+
+#: other modules add their sub-commands here (session commands, oled, run, doctor...)
+_PARSER_EXTENSIONS: list[Callable[[Any], None]] = []
+
+
+def subcommands(fn: Callable[[Any], None]) -> Callable[[Any], None]:
+    """Register a function that adds sub-parsers: ``fn(subparsers)``.
+
+    An extension module (``companion/cli_*.py``) uses it beside :func:`command`.
+    """
+    _PARSER_EXTENSIONS.append(fn)
+    return fn
+
+
+@command("script")
+def cmd_script(args: argparse.Namespace) -> int:
+    from companion.script import run_file
+
+    result = run_file(args.file)
+    emit(result.output)
+    return result.exit_code
+
+
+@command("games")
+def cmd_games(args: argparse.Namespace) -> int:
+    for gid in games.ids():
+        rules = games.get(gid)
+        emit({"id": gid, "name": rules.name, "min_players": rules.min_players, "max_players": rules.max_players})
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    _load_extensions()
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as exc:
+        return fail(str(exc))
+    if not args.command:
+        parser.print_help()
+        return 2
+    try:
+        return _COMMANDS[args.command](args)
+    except (RuleError, UsageError) as exc:
+        return fail(exc.message if isinstance(exc, RuleError) else str(exc))
+    except KeyboardInterrupt:
+        return 130
+
+
+def _load_extensions() -> None:
+    """Import the modules that register sub-commands (kept lazy for a fast start)."""
+    import importlib
+
+    for name in ("companion.cli_session", "companion.cli_hw", "companion.cli_run"):
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
