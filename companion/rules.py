@@ -126,6 +126,15 @@ class Rules(ABC):
             return None
         return Outcome("over", tuple(self.winners(state)))
 
+    def candidates(self, state: Any) -> list[Action]:
+        """Some legal actions for the current state (every one must be accepted by ``apply``).
+
+        Drives random playouts (bench/) and property tests. It need not list every
+        legal action where the space is large (bids: a few amounts), but it must be
+        non-empty whenever the game is not over and someone can act.
+        """
+        return []
+
     def dump(self, state: Any) -> Any:
         """The whole state, secrets included, as JSON-ready data (for fingerprints and tests)."""
         return self.view(state, viewer=_ALL_SECRETS)
