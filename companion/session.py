@@ -1,0 +1,222 @@
+"""The table session: one live game over the journal.
+
+Data flows one way (DESIGN.md): device or phone → :meth:`Session.act` → rules →
+journal commit → listeners (OLED, dashboard). The action is committed to
+SQLite *before* any listener hears of it, so a screen never shows something
+a power cut could take back.
+
+Several processes may work on the same game (the dashboard server and
+``companion act`` in a shell). Every write happens in an IMMEDIATE
+transaction that first checks the game's revision and replays the journal if
+another process moved it, so no process ever acts on a stale state.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion import games
+from companion.journal import GameRecord, Journal, JournalEntry
+from companion.rules import Action, Event, Expected, RuleError, Rules
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Change:
+    """What listeners are told after the journal moved."""
+
+    session: Session
+    kind: str  # "action" | "undo" | "redo" | "sync"
+    action: Action | None
+    events: list[Event] = field(default_factory=list)
+
+
+class ReplayError(RuleError):
+    """The journal holds an action today's rules refuse (it was written by another version)."""
+
+
+class Session:
+    """A game being played: its rules, current state, and journal."""
+
+    def __init__(self, journal: Journal, record: GameRecord, rules: Rules):
+        self.journal = journal
+        self.record = record
+        self.rules = rules
+        self._lock = threading.RLock()
+        self._listeners: list[Callable[[Change], None]] = []
+        self._rev = -1
+        self.state: Any = None
+        self.entries: list[JournalEntry] = []
+
+    # -- construction -------------------------------------------------------
+    @classmethod
+    def new(cls, journal: Journal, game: str, players: list[str], options: dict[str, Any] | None = None) -> Session:
+        """Validate the set-up with the rules first, then record the game."""
+        rules = games.get(game)
+        options = dict(options or {})
+        if not isinstance(players, list):
+            raise RuleError("Players must be a list of names.")
+        rules.setup(players, options)  # raises RuleError before anything is stored
+        record = journal.create_game(game, players, options)
+        session = cls(journal, record, rules)
+        session.sync()
+        return session
+
+    @classmethod
+    def open(cls, journal: Journal, game_id: str) -> Session:
+        """Resume a game: its state is the replay of its journal."""
+        record = journal.game(game_id)
+        session = cls(journal, record, games.get(record.game))
+        session.sync()
+        return session
+
+    # -- properties ---------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    @property
+    def game(self) -> str:
+        return self.record.game
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.record.players)
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self.record.options)
+
+    @property
+    def version(self) -> int:
+        """How many actions are in play (undone ones excluded)."""
+        return len(self.entries)
+
+    @property
+    def over(self) -> bool:
+        return self.rules.outcome(self.state) is not None
+
+    # -- listeners ----------------------------------------------------------
+    def subscribe(self, fn: Callable[[Change], None]) -> Callable[[], None]:
+        """Call ``fn(change)`` after every committed change; returns the unsubscribe function."""
+        with self._lock:
+            self._listeners.append(fn)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if fn in self._listeners:
+                    self._listeners.remove(fn)
+
+        return unsubscribe
+
+    def _notify(self, change: Change) -> None:
+        for fn in list(self._listeners):
+            try:
+                fn(change)
+            except Exception:  # a broken screen must never lose the game
+                log.exception("listener %r failed on %s", fn, change.kind)
+
+    # -- reading ------------------------------------------------------------
+    def public(self, viewer: str | None = None) -> dict[str, Any]:
+        with self._lock:
+            out = self.rules.public_state(self.state, viewer)
+            out["id"] = self.id
+            out["version"] = self.version
+            return out
+
+    def expected(self) -> Expected:
+        with self._lock:
+            return self.rules.expected(self.state)
+
+    def history(self, limit: int | None = None) -> list[JournalEntry]:
+        """The actions in play, oldest first (the last ``limit`` of them)."""
+        with self._lock:
+            return list(self.entries if limit is None else self.entries[-limit:])
+
+    # -- writing ------------------------------------------------------------
+    def act(self, action: Action, source: str = "cli") -> list[Event]:
+        """Apply and journal one action; RuleError leaves the game and journal untouched."""
+        with self._lock:
+            with self.journal.transaction() as db:
+                self._sync_locked(db)
+                state, events = self.rules.apply(self.state, action)
+                entry = self.journal.append(db, self.id, action, source)
+                self._record_result(db, state)
+                rev = self.journal.rev(self.id, db)
+            self.state = state
+            self.entries.append(entry)
+            self._rev = rev
+        self._notify(Change(self, "action", action, events))
+        return events
+
+    def undo(self) -> Action | None:
+        """Take back the last action in play; None when there is none."""
+        return self._move("undo")
+
+    def redo(self) -> Action | None:
+        """Play again the last undone action; None when there is none."""
+        return self._move("redo")
+
+    def _move(self, kind: str) -> Action | None:
+        with self._lock:
+            with self.journal.transaction() as db:
+                self._sync_locked(db)
+                entry = self.journal.undo(db, self.id) if kind == "undo" else self.journal.redo(db, self.id)
+                if entry is None:
+                    return None
+                entries = self.journal.active(self.id, db)
+                state = self._replay(entries)
+                self._record_result(db, state)
+                rev = self.journal.rev(self.id, db)
+            self.state, self.entries, self._rev = state, entries, rev
+        self._notify(Change(self, kind, entry.action))
+        return entry.action
+
+    def sync(self) -> bool:
+        """Replay the journal if another process changed it; True when it did."""
+        with self._lock:
+            with self.journal.transaction() as db:
+                changed = self._sync_locked(db)
+        if changed and self._rev > 0:
+            self._notify(Change(self, "sync", None))
+        return changed
+
+    # -- internals ----------------------------------------------------------
+    def _sync_locked(self, db: Any) -> bool:
+        rev = self.journal.rev(self.id, db)
+        if rev == self._rev and self.state is not None:
+            return False
+        entries = self.journal.active(self.id, db)
+        self.state = self._replay(entries)
+        self.entries = entries
+        self._rev = rev
+        self.record = self.journal.game(self.id)
+        return True
+
+    def _replay(self, entries: list[JournalEntry]) -> Any:
+        state = self.rules.setup(list(self.record.players), dict(self.record.options))
+        for entry in entries:
+            try:
+                state, _ = self.rules.apply(state, entry.action)
+            except RuleError as err:
+                raise ReplayError(
+                    f"Game {self.id} cannot be replayed at journal entry {entry.seq}: {err.message}"
+                ) from None
+        return state
+
+    def _record_result(self, db: Any, state: Any) -> None:
+        outcome = self.rules.outcome(state)
+        result = None
+        if outcome is not None:
+            result = {
+                "reason": outcome.reason,
+                "text": outcome.text,
+                "winners": list(outcome.winners),
+                "scores": self.rules.scores(state),
+            }
+        self.journal.set_result(db, self.id, result)

@@ -1,0 +1,41 @@
+"""A plain-text view of a game for terminals and SSH sessions."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from companion.session import Session
+
+_SKIP = {"game", "round", "over", "players", "scores", "winners", "expected", "outcome", "id", "version"}
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return str(value)
+
+
+def summary(session: Session, viewer: str | None = None) -> str:
+    """Who is where, what the game expects now, and the scores."""
+    pub = session.public(viewer)
+    lines = [f"{session.rules.name} — game {session.id}, round {pub.get('round')}"]
+    for key, value in pub.items():
+        if key not in _SKIP:
+            lines.append(f"  {key}: {_fmt(value)}")
+    for player in pub.get("players", []):
+        fields = ", ".join(f"{k} {_fmt(v)}" for k, v in player.items() if k != "name")
+        score = pub.get("scores", {}).get(player.get("name"))
+        lines.append(f"  {player.get('name')}: {fields}" + (f" — score {score}" if score is not None else ""))
+    render = getattr(session.rules, "render_text", None)
+    if callable(render):
+        lines.append(render(session.state))
+    if pub.get("over"):
+        outcome = pub.get("outcome") or {}
+        winners = ", ".join(pub.get("winners") or []) or "nobody"
+        lines.append(f"Game over ({outcome.get('text') or outcome.get('reason', '')}). Winners: {winners}.")
+    else:
+        exp = pub.get("expected") or {}
+        who = ", ".join(exp.get("players") or []) or "the table"
+        lines.append(f"Next: {who} — {exp.get('prompt') or ', '.join(exp.get('actions') or [])}")
+    return "\n".join(lines)
