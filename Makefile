@@ -4,7 +4,16 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench soak clean
+CHROMIUM := /usr/bin/chromium
+
+.PHONY: run test lint bench soak clean browser
+
+# Browser tests drive Debian's Chromium through Playwright (Playwright's own
+# browser download cannot work on the Pi or in CI). Installed once, as root.
+browser:
+	@test -x $(CHROMIUM) || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "Browser tests need Debian's chromium: sudo apt-get install chromium"; exit 1; fi; }
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -15,7 +24,7 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/companion run --sim
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(PY) -m pytest -m "not soak"
 
 lint: $(STAMP)
@@ -24,7 +33,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m bench
 
-soak: $(STAMP)
+soak: $(STAMP) browser
 	$(PY) -m pytest -m soak
 
 clean:
