@@ -1,0 +1,423 @@
+"""Pocket Galapagos (seed 003): a one-player game of three population trackers.
+
+The companion keeps the Rat, Ant and Finch trackers, the face-down SPECIES cards
+on the DOMINANT SPECIES, ISLAND BIOME and INVASIVE SPECIES spaces, and the turn
+tracker, and it decides the win and the two losses. What it cannot see (an
+ABILITY's effect, an INVASIVE EFFECT, a card moved by an ability) the player
+reports as an observed action: ``population`` or ``move``.
+
+Every interpretation of the rulebook is written, with the sentence it reads, in
+docs/rules-notes.md under "pocket-galapagos". States are small frozen
+dataclasses of tuples so that each action costs one ``dataclasses.replace``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.rules import (
+    Action,
+    Event,
+    Expected,
+    Outcome,
+    RuleError,
+    Rules,
+    require_choice,
+    require_int,
+)
+
+SPECIES: tuple[str, ...] = ("rat", "ant", "finch")
+#: the face-down SPECIES spaces, in the order the view lists them
+SPACES: tuple[str, ...] = ("dominant", "biome", "invasive")
+#: where a ``move`` may take a card from or to besides the SPECIES spaces: the
+#: Middle, THE OCEAN, the deck or the discard — none of which the companion tracks.
+ELSEWHERE = "elsewhere"
+MODES: tuple[str, ...] = ("inhabit", "migrate")
+
+SPACE_NAMES = {
+    "dominant": "the dominant species",
+    "biome": "the island biome",
+    "invasive": "the invasive species",
+    ELSEWHERE: "off the species spaces",
+}
+
+LOW, HIGH = 0, 7
+#: the reference cards are not in the seed: these defaults are documented in
+#: docs/rules-notes.md and every one is an option.
+DEFAULT_START = 3
+DEFAULT_TURNS = 10
+DEFAULT_SPACES: dict[str, int | None] = {"dominant": 3, "biome": 3, "invasive": 7}
+#: three of one species on the INVASIVE SPECIES spaces ends the game
+INVASIVE_LIMIT = 3
+
+OPTION_NAMES = ("start", "turns", "spaces", "eagle_ray")
+
+OVER_TEXT = {
+    "survived": "you survived every turn and win",
+    "populations_collapsed": "two or more populations are at 0 and you lose",
+    "invasive_takeover": "three of one species sit on the invasive species spaces and you lose",
+}
+
+
+@dataclass(frozen=True)
+class Config:
+    """The options, fixed at set-up (shared by every state of one game)."""
+
+    turns: int
+    capacity: tuple[int | None, ...]  # per SPACES; None = no limit
+    start: tuple[int, ...]  # per SPECIES
+    eagle_ray: tuple[str, ...] | None  # species put on each of SPACES, or None
+
+
+@dataclass(frozen=True)
+class PocketState:
+    """One moment of a game. ``spaces`` holds, per SPACES, the species in play order."""
+
+    player: str
+    config: Config
+    populations: tuple[int, ...]
+    spaces: tuple[tuple[str, ...], ...]
+    turn: int = 1
+    survived: int = 0
+    ocean_played: int = 0
+    species_played: int = 0
+    result: str | None = None
+
+
+def clamp(level: int) -> int:
+    """"A POPULATION can never go below 0 or above 7.\""""
+    return LOW if level < LOW else HIGH if level > HIGH else level
+
+
+def refusal(state: PocketState, species: str, space: str) -> str | None:
+    """Why a face-down ``species`` may not be *played* to ``space`` now, or None if it may.
+
+    Playing is checked, not moving ("moving and playing are not the same thing").
+    """
+    index = SPACES.index(space)
+    cards = state.spaces[index]
+    room = state.config.capacity[index]
+    if room is not None and len(cards) >= room:
+        return f"all {room} of its spaces are taken"
+    if space == "biome":
+        if species in cards:
+            return f"a {species} is already on the island biome"
+        return None
+    if space == "dominant":
+        if cards and species not in cards:
+            return f"the dominant species is {' and '.join(sorted(set(cards)))}, not {species}"
+        return None
+    for other in ("biome", "dominant"):
+        if refusal(state, species, other) is None:
+            return (f"it can still go to {SPACE_NAMES[other]}, and only a card that fits "
+                    "neither the island biome nor the dominant species goes to the invasive species")
+    return None
+
+
+def allowed(state: PocketState, species: str) -> list[str]:
+    """The SPECIES spaces a face-down ``species`` may be played to now."""
+    if state.result is not None:
+        return []
+    return [space for space in SPACES if refusal(state, species, space) is None]
+
+
+def invasive_takeover(spaces: tuple[tuple[str, ...], ...]) -> str | None:
+    """The species that has three or more cards on the INVASIVE SPECIES spaces, if any."""
+    cards = spaces[SPACES.index("invasive")]
+    for species in SPECIES:
+        if cards.count(species) >= INVASIVE_LIMIT:
+            return species
+    return None
+
+
+def _without(cards: tuple[str, ...], species: str) -> tuple[str, ...]:
+    """``cards`` with the last ``species`` taken off."""
+    index = len(cards) - 1 - cards[::-1].index(species)
+    return cards[:index] + cards[index + 1 :]
+
+
+def _with_spaces(
+    spaces: tuple[tuple[str, ...], ...], index: int, cards: tuple[str, ...]
+) -> tuple[tuple[str, ...], ...]:
+    return spaces[:index] + (cards,) + spaces[index + 1 :]
+
+
+def _species(action: Action) -> str:
+    value = action.get("species")
+    if isinstance(value, str) and value.strip().lower() in SPECIES:
+        return value.strip().lower()
+    return require_choice(action, "species", SPECIES)
+
+
+# -- options -----------------------------------------------------------------
+
+def _read_start(value: Any) -> tuple[int, ...]:
+    if value is None:
+        return (DEFAULT_START,) * len(SPECIES)
+    if not isinstance(value, dict):
+        raise RuleError("Option \"start\" must map rat, ant and finch to starting levels 0 to 7.")
+    unknown = sorted(set(value) - set(SPECIES))
+    if unknown:
+        raise RuleError(f"Option \"start\" names {unknown[0]!r}; the populations are rat, ant and finch.")
+    levels = []
+    for species in SPECIES:
+        level = value.get(species, DEFAULT_START)
+        if isinstance(level, bool) or not isinstance(level, int) or not LOW <= level <= HIGH:
+            raise RuleError(f"The starting {species} population must be a whole number from 0 to 7, not {level!r}.")
+        levels.append(level)
+    return tuple(levels)
+
+
+def _read_turns(value: Any) -> int:
+    if value is None:
+        return DEFAULT_TURNS
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise RuleError(f"Option \"turns\" must be a whole number of at least 1, not {value!r}.")
+    return value
+
+
+def _read_spaces(value: Any) -> tuple[int | None, ...]:
+    if value is None:
+        value = {}
+    if not isinstance(value, dict):
+        raise RuleError("Option \"spaces\" must map dominant, biome and invasive to their number of spaces.")
+    unknown = sorted(set(value) - set(SPACES))
+    if unknown:
+        raise RuleError(f"Option \"spaces\" names {unknown[0]!r}; the spaces are dominant, biome and invasive.")
+    counts: list[int | None] = []
+    for space in SPACES:
+        count = value.get(space, DEFAULT_SPACES[space])
+        if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
+            raise RuleError(f"The number of {space} spaces must be a whole number of at least 1 (or null for no limit), not {count!r}.")
+        counts.append(count)
+    return tuple(counts)
+
+
+def _read_eagle_ray(value: Any) -> tuple[str, ...] | None:
+    if value is None or value is False:
+        return None
+    if not isinstance(value, dict) or set(value) != set(SPACES):
+        raise RuleError("Option \"eagle_ray\" must give the species of the spotted eagle ray card put on "
+                        "each of dominant, biome and invasive, e.g. {\"dominant\": \"rat\", \"biome\": \"ant\", \"invasive\": \"finch\"}.")
+    picks = []
+    for space in SPACES:
+        species = value[space]
+        if species not in SPECIES:
+            raise RuleError(f"The spotted eagle ray on {SPACE_NAMES[space]} must be a rat, ant or finch, not {species!r}.")
+        picks.append(species)
+    return tuple(picks)
+
+
+class PocketRules(Rules):
+    """Pocket Galapagos for one player; see the module docstring."""
+
+    id = "pocket-galapagos"
+    name = "Pocket Galapagos"
+    min_players = 1
+    max_players = 1
+    actions = {
+        "ocean": frozenset({"player", "species", "icons", "mode"}),
+        "species": frozenset({"player", "space", "species"}),
+        "population": frozenset({"player", "species", "change"}),
+        "move": frozenset({"player", "species", "from", "to"}),
+        "end_turn": frozenset({"player"}),
+    }
+    optional_fields = {kind: frozenset({"player"}) for kind in actions}
+    short_forms = {
+        "ocean": ("species", "icons", "mode"),
+        "species": ("space", "species"),
+        "population": ("species", "change"),
+        "move": ("species", "from", "to"),
+        "end_turn": (),
+    }
+
+    # -- set-up --------------------------------------------------------------
+    def setup(self, players: list[str], options: dict[str, Any]) -> PocketState:
+        """"There is no set up required": every option has a default."""
+        names = self.check_players(players)
+        if not isinstance(options, dict):
+            raise RuleError("Options must be a JSON object.")
+        unknown = sorted(set(options) - set(OPTION_NAMES))
+        if unknown:
+            raise RuleError(f"{self.name} has no option \"{unknown[0]}\"; it takes {', '.join(OPTION_NAMES)}.")
+        config = Config(
+            turns=_read_turns(options.get("turns")),
+            capacity=_read_spaces(options.get("spaces")),
+            start=_read_start(options.get("start")),
+            eagle_ray=_read_eagle_ray(options.get("eagle_ray")),
+        )
+        spaces: tuple[tuple[str, ...], ...] = ((),) * len(SPACES)
+        if config.eagle_ray is not None:
+            spaces = tuple((species,) for species in config.eagle_ray)
+        return PocketState(player=names[0], config=config, populations=config.start, spaces=spaces)
+
+    # -- actions -------------------------------------------------------------
+    def step(self, state: PocketState, action: Action) -> tuple[PocketState, list[Event]]:
+        if "player" in action and action["player"] != state.player:
+            raise RuleError(f"There is no player {action['player']!r} at this table; {state.player} plays alone.")
+        if state.result is not None:
+            raise RuleError(f"The game is over: {OVER_TEXT[state.result]}.")
+        kind = action["type"]
+        if kind == "ocean":
+            return self._ocean(state, action)
+        if kind == "species":
+            return self._play_species(state, action)
+        if kind == "population":
+            return self._population(state, action)
+        if kind == "move":
+            return self._move(state, action)
+        return self._end_turn(state)
+
+    def _ocean(self, state: PocketState, action: Action) -> tuple[PocketState, list[Event]]:
+        """Face up to THE OCEAN: +ICONS to the population either way; the ABILITY only on INHABIT."""
+        species = _species(action)
+        icons = require_int(action, "icons", 1, HIGH)
+        mode = require_choice(action, "mode", MODES)
+        index = SPECIES.index(species)
+        before = state.populations[index]
+        after = clamp(before + icons)
+        pops = state.populations[:index] + (after,) + state.populations[index + 1 :]
+        new = replace(state, populations=pops, ocean_played=state.ocean_played + 1)
+        event = {"type": "ocean", "species": species, "icons": icons, "mode": mode,
+                 "from": before, "to": after, "ability": mode == "inhabit"}
+        return new, [event]
+
+    def _play_species(self, state: PocketState, action: Action) -> tuple[PocketState, list[Event]]:
+        """Face down to a SPECIES space, if the ISLAND BIOME / DOMINANT / forced-INVASIVE rules allow."""
+        space = action.get("space")
+        if space == "ocean":
+            raise RuleError(f"{state.player} cannot play a face-down species to the ocean; "
+                            "it goes to the dominant species, island biome or invasive species.")
+        space = require_choice(action, "space", SPACES)
+        species = _species(action)
+        why = refusal(state, species, space)
+        if why is not None:
+            raise RuleError(f"{state.player} cannot play a {species} to {SPACE_NAMES[space]}: {why}.")
+        index = SPACES.index(space)
+        spaces = _with_spaces(state.spaces, index, state.spaces[index] + (species,))
+        new = replace(state, spaces=spaces, species_played=state.species_played + 1)
+        return new, [{"type": "species", "space": space, "species": species}]
+
+    def _population(self, state: PocketState, action: Action) -> tuple[PocketState, list[Event]]:
+        """An ABILITY's, space's or INVASIVE EFFECT's change that the companion cannot see."""
+        species = _species(action)
+        change = require_int(action, "change", -HIGH, HIGH)
+        if change == 0:
+            raise RuleError(f"{state.player}'s {species} population change must not be 0.")
+        index = SPECIES.index(species)
+        before = state.populations[index]
+        after = clamp(before + change)
+        pops = state.populations[:index] + (after,) + state.populations[index + 1 :]
+        return replace(state, populations=pops), [
+            {"type": "population", "species": species, "from": before, "to": after}
+        ]
+
+    def _move(self, state: PocketState, action: Action) -> tuple[PocketState, list[Event]]:
+        """A card moved by an ability or effect: only room is checked, not the playing rules."""
+        species = _species(action)
+        places = SPACES + (ELSEWHERE,)
+        source = require_choice(action, "from", places)
+        target = require_choice(action, "to", places)
+        if source == target:
+            raise RuleError(f"{state.player} cannot move a {species} from {SPACE_NAMES[source]} to the same place.")
+        spaces = state.spaces
+        if source != ELSEWHERE:
+            index = SPACES.index(source)
+            if species not in spaces[index]:
+                raise RuleError(f"{state.player} cannot move a {species} from {SPACE_NAMES[source]}: there is none there.")
+            spaces = _with_spaces(spaces, index, _without(spaces[index], species))
+        if target != ELSEWHERE:
+            index = SPACES.index(target)
+            room = state.config.capacity[index]
+            if room is not None and len(spaces[index]) >= room:
+                raise RuleError(f"{state.player} cannot move a {species} to {SPACE_NAMES[target]}: "
+                                f"all {room} of its spaces are taken.")
+            spaces = _with_spaces(spaces, index, spaces[index] + (species,))
+        return replace(state, spaces=spaces), [
+            {"type": "move", "species": species, "from": source, "to": target}
+        ]
+
+    def _end_turn(self, state: PocketState) -> tuple[PocketState, list[Event]]:
+        """Populations −1, then the two losses, then the turn tracker and the win."""
+        pops = tuple(clamp(level - 1) for level in state.populations)
+        events: list[Event] = [{"type": "decrease", "populations": dict(zip(SPECIES, pops, strict=True))}]
+        common = {"populations": pops, "ocean_played": 0, "species_played": 0}
+        if sum(1 for level in pops if level == 0) >= 2:
+            result = "populations_collapsed"
+        elif invasive_takeover(state.spaces) is not None:
+            result = "invasive_takeover"
+        else:
+            survived = state.survived + 1
+            if survived >= state.config.turns:
+                events.append({"type": "game_over", "reason": "survived"})
+                return replace(state, survived=survived, result="survived", **common), events
+            events.append({"type": "turn", "turn": state.turn + 1})
+            return replace(state, survived=survived, turn=state.turn + 1, **common), events
+        events.append({"type": "game_over", "reason": result})
+        return replace(state, result=result, **common), events
+
+    # -- reading the state -----------------------------------------------------
+    def expected(self, state: PocketState) -> Expected:
+        if state.result is not None:
+            return Expected((), (), f"Game over: {OVER_TEXT[state.result]}.")
+        kinds = ["ocean"]
+        if any(allowed(state, species) for species in SPECIES):
+            kinds.append("species")
+        kinds += ["population", "move", "end_turn"]
+        prompt = f"Turn {state.turn} of {state.config.turns}: play your cards, then end the turn."
+        return Expected((state.player,), tuple(kinds), prompt)
+
+    def view(self, state: PocketState, viewer: str | None = None) -> dict[str, Any]:
+        """Everything is public in a one-player game; the view is also the full dump."""
+        pops = dict(zip(SPECIES, state.populations, strict=True))
+        status = "playing" if state.result is None else "won" if state.result == "survived" else "lost"
+        config = state.config
+        return {
+            "game": self.id,
+            "round": state.turn,
+            "turn": state.turn,
+            "turns": config.turns,
+            "turns_survived": state.survived,
+            "over": state.result is not None,
+            "players": [{"name": state.player, "populations": dict(pops),
+                         "turns_survived": state.survived, "status": status}],
+            "populations": pops,
+            "spaces": {space: list(cards) for space, cards in zip(SPACES, state.spaces, strict=True)},
+            "space_counts": dict(zip(SPACES, config.capacity, strict=True)),
+            "allowed": {species: allowed(state, species) for species in SPECIES},
+            "played_this_turn": {"ocean": state.ocean_played, "species": state.species_played},
+            "start": dict(zip(SPECIES, config.start, strict=True)),
+            "eagle_ray": None if config.eagle_ray is None else dict(zip(SPACES, config.eagle_ray, strict=True)),
+        }
+
+    def scores(self, state: PocketState) -> dict[str, int]:
+        """The seed has no points: the score is the number of turns survived."""
+        return {state.player: state.survived}
+
+    def winners(self, state: PocketState) -> list[str]:
+        return [state.player] if state.result == "survived" else []
+
+    def outcome(self, state: PocketState) -> Outcome | None:
+        if state.result is None:
+            return None
+        text = OVER_TEXT[state.result]
+        if state.result == "invasive_takeover":
+            text = f"three {invasive_takeover(state.spaces)}s sit on the invasive species spaces and you lose"
+        return Outcome(state.result, tuple(self.winners(state)), text[0].upper() + text[1:] + ".")
+
+    def candidates(self, state: PocketState) -> list[Action]:
+        if state.result is not None:
+            return []
+        out: list[Action] = [{"type": "end_turn"}]
+        for species in SPECIES:
+            for icons in (1, 2):
+                for mode in MODES:
+                    out.append({"type": "ocean", "species": species, "icons": icons, "mode": mode})
+            for space in allowed(state, species):
+                out.append({"type": "species", "space": space, "species": species})
+            out.append({"type": "population", "species": species, "change": -1})
+            for index, cards in enumerate(state.spaces):
+                if species in cards:
+                    out.append({"type": "move", "species": species, "from": SPACES[index], "to": ELSEWHERE})
+        return out
