@@ -1,0 +1,662 @@
+"""Galapagos, the auction game (seed 000): rules engine and digital bank.
+
+The companion replaces the paper money: it resolves the bids, charges every
+education step, expedition and exchange, pays sales, sold cards and the round
+income, scores exhibitions with their bonus tiles, runs the round upkeep and
+the final scoring. Hands of action cards stay physical and secret, so a card
+action is simply "Ann played an expedition card" and the engine only checks
+that a 7-card hand could have paid for it.
+
+Turn order (the rulebook, "Playing Action Cards"): after the bids, each player
+in turn plays *all* the cards they want, starting with the just-determined
+starting player and going clockwise; ``done`` ends a player's turn and after
+the last of the ``n`` turns the round's upkeep runs. The next round's bidding
+starts with that same starting player. Exchanges happen "at any time": any
+player, in any phase, until the game is over.
+
+The state is a frozen dataclass of tuples, so ``step`` never mutates what it
+is given and a copy costs one ``dataclasses.replace``. Interpretations are in
+docs/rules-notes.md under "galapagos-auction".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from companion.rules import (
+    Action,
+    Event,
+    Expected,
+    Outcome,
+    RuleError,
+    Rules,
+    require_choice,
+    require_int,
+    require_player,
+)
+
+ANIMALS = ("sea_lion", "iguana", "tortoise", "booby", "penguin", "crab")
+LABELS = ("sea lion", "iguana", "tortoise", "booby", "penguin", "crab")
+TOKENS = (13, 12, 11, 10, 9, 8)
+TRACK_START = (0, 3, 6, 9, 12, 15)
+TRACK_END = 25
+DIRECTIONS = ("N", "E", "S", "W")
+EDUCATION_PRICE = {1: 100, 2: 300, 3: 600, 4: 1000}
+START_MONEY = 1500
+ROUNDS = 12
+HAND = 7
+BID_UNIT = 100
+ANIMAL_PRICE = 200
+SALE_PRICE = 600
+CARD_PRICE = 100
+INCOME = 200
+REQUIREMENTS = ("1", "2", "3", "4", "5", "6") + ANIMALS
+#: Default flip order: the six number tiles 1..6, then the six animal tiles in
+#: the order of the component list (see docs/rules-notes.md).
+DEFAULT_BONUS_ORDER = REQUIREMENTS
+ALL_PAIRS = tuple((a, b) for a in range(6) for b in range(a + 1, 6))
+
+TILE, BIDDING, DIRECTION, ACTIONS, OVER = "tile", "bidding", "direction", "actions", "over"
+CARD_ACTIONS = ("education", "expedition", "sale", "exhibition", "sell_cards", "done")
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One seat: the bank balance, the education figure, exhibition points, tokens."""
+
+    name: str
+    money: int = START_MONEY
+    education: int = 0
+    points: int = 0
+    animals: tuple[int, ...] = (0, 0, 0, 0, 0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionState:
+    """The whole game. Indexes: animals as ANIMALS, squares as DIRECTIONS, seats clockwise.
+
+    ``bids`` holds one ``(seat, square or -1 for a pass, amount)`` per player in
+    bidding order; ``acted`` counts finished card-play turns; ``cards`` the
+    cards the current player has used this turn; ``bank`` the net money paid
+    into the bank; ``final`` per seat ``(education bonus, animal points,
+    money points)`` once the game is over.
+    """
+
+    players: tuple[Player, ...]
+    track: tuple[int, ...] = TRACK_START
+    supply: tuple[int, ...] = tuple(t - 1 for t in TOKENS)
+    tiles: tuple[tuple[int, int] | None, ...] = (None, None, None, None)
+    used_tiles: frozenset[tuple[int, int]] = frozenset()
+    bonus_order: tuple[str, ...] = DEFAULT_BONUS_ORDER
+    flipped: int = 1
+    bonus_used: frozenset[int] = frozenset()
+    round: int = 1
+    phase: str = TILE
+    start: int = 0
+    direction: int | None = None
+    turn: int = 0
+    bids: tuple[tuple[int, int, int], ...] = ()
+    acted: int = 0
+    cards: int = 0
+    bank: int = 0
+    final: tuple[tuple[int, int, int], ...] = ()
+
+
+# -- pure helpers (also used by the screens) ---------------------------------
+
+def money(amount: int) -> str:
+    return f"£{amount}"
+
+
+def animal_cost(state: AuctionState, seat: int, animal: int) -> int:
+    """£200 for every track token the figure has not reached, up to and including ``animal``.
+
+    A token is reached when the figure stands on its field or beyond; tokens
+    sharing the chosen animal's field count as "up to and including" it.
+    """
+    education = state.players[seat].education
+    target = state.track[animal]
+    if target <= education:
+        return 0
+    return ANIMAL_PRICE * sum(1 for field in state.track if education < field <= target)
+
+
+def face_up(state: AuctionState) -> list[int]:
+    """Indexes (into ``bonus_order``) of the face-up bonus tiles still in play, in flip order."""
+    return [i for i in range(state.flipped) if i not in state.bonus_used]
+
+
+def fulfils(requirement: str, shown: set[int] | frozenset[int]) -> bool:
+    """A number tile needs that many (different) tokens; an animal tile needs that animal."""
+    if requirement.isdigit():
+        return len(shown) >= int(requirement)
+    return ANIMALS.index(requirement) in shown
+
+
+def education_bonus(levels: list[int]) -> list[int]:
+    """4 / 2 points; a tie for the highest: 3 each and nobody else; a tie for second: 1 each."""
+    top = max(levels)
+    firsts = [i for i, level in enumerate(levels) if level == top]
+    if len(firsts) > 1:
+        return [3 if i in firsts else 0 for i in range(len(levels))]
+    second = max(level for level in levels if level != top)
+    seconds = [i for i, level in enumerate(levels) if level == second]
+    award = 2 if len(seconds) == 1 else 1
+    return [4 if i in firsts else award if i in seconds else 0 for i in range(len(levels))]
+
+
+def seat_of(state: AuctionState, name: str) -> int:
+    for i, player in enumerate(state.players):
+        if player.name == name:
+            return i
+    raise RuleError(f"There is no player {name!r} at this table.")
+
+
+def costs(state: AuctionState, player: str) -> dict[str, Any]:
+    """What each option costs ``player`` right now, for the OLED and the dashboard.
+
+    ``education``: steps → price (only step counts that stay on the track);
+    ``expedition``: each animal of the round's tile → price, ``None`` when the
+    supply has none left (empty before the direction is chosen);
+    ``by_direction``: the same for every tile on the board (to weigh a bid);
+    ``exchange``: each animal → price of taking it for two tokens.
+    """
+    seat = seat_of(state, player)
+    me = state.players[seat]
+
+    def tile_costs(square: int) -> dict[str, int | None]:
+        pair = state.tiles[square]
+        if pair is None:
+            return {}
+        return {ANIMALS[a]: animal_cost(state, seat, a) if state.supply[a] else None for a in pair}
+
+    return {
+        "player": me.name,
+        "money": me.money,
+        "education": {str(s): p for s, p in EDUCATION_PRICE.items() if me.education + s <= TRACK_END},
+        "expedition": tile_costs(state.direction) if state.direction is not None else {},
+        "by_direction": {DIRECTIONS[d]: tile_costs(d) for d in range(4) if state.tiles[d]},
+        "exchange": {ANIMALS[a]: animal_cost(state, seat, a) for a in range(6)},
+        "sale": SALE_PRICE,
+        "sell_card": CARD_PRICE,
+    }
+
+
+def cost_lines(state: AuctionState, player: str) -> list[str]:
+    """``costs`` as short screen lines: "education 2 £300", "crab £600", "swap→crab £600"."""
+    table = costs(state, player)
+    lines = [f"education {s} {money(p)}" for s, p in table["education"].items()]
+    for animal, price in table["expedition"].items():
+        label = LABELS[ANIMALS.index(animal)]
+        lines.append(f"{label} {money(price)}" if price is not None else f"{label} none left")
+    lines += [f"swap→{LABELS[ANIMALS.index(a)]} {money(p)}" for a, p in table["exchange"].items()]
+    return lines
+
+
+def _pay(players: tuple[Player, ...], seat: int, delta: int) -> tuple[Player, ...]:
+    """Players with ``seat``'s money changed by ``delta`` (negative: paid to the bank)."""
+    lst = list(players)
+    lst[seat] = replace(lst[seat], money=lst[seat].money + delta)
+    return tuple(lst)
+
+
+def _add(counts: tuple[int, ...], animal: int, delta: int) -> tuple[int, ...]:
+    lst = list(counts)
+    lst[animal] += delta
+    return tuple(lst)
+
+
+def _list_of_animals(action: Action, key: str, player: str) -> list[int]:
+    value = action.get(key)
+    if not isinstance(value, list) or not value:
+        raise RuleError(f"{player}'s \"{key}\" must be a list of animals such as [\"crab\"].")
+    out = []
+    for item in value:
+        if item not in ANIMALS:
+            raise RuleError(f"\"{item}\" is not an animal; the animals are {', '.join(ANIMALS)}.")
+        out.append(ANIMALS.index(item))
+    return out
+
+
+def _requirement(value: Any) -> str:
+    """A bonus requirement as written in state: "1".."6" or an animal (ints accepted)."""
+    text = str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+    if text not in REQUIREMENTS:
+        raise RuleError(f"{value!r} is not a bonus tile; they are 1 to 6 and the six animals.")
+    return text
+
+
+class AuctionRules(Rules):
+    """Galapagos, the auction game, for 2 to 5 players."""
+
+    id: ClassVar[str] = "galapagos-auction"
+    name: ClassVar[str] = "Galapagos"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 5
+    actions: ClassVar[dict[str, frozenset[str]]] = {
+        "tile": frozenset({"direction", "animals"}),
+        "bid": frozenset({"player", "direction", "amount"}),
+        "pass": frozenset({"player"}),
+        "direction": frozenset({"player", "direction"}),
+        "education": frozenset({"player", "steps"}),
+        "expedition": frozenset({"player", "animal"}),
+        "sale": frozenset({"player", "animal"}),
+        "exhibition": frozenset({"player", "animals", "bonus"}),
+        "sell_cards": frozenset({"player", "count"}),
+        "exchange": frozenset({"player", "give", "take"}),
+        "done": frozenset({"player"}),
+    }
+    optional_fields: ClassVar[dict[str, frozenset[str]]] = {"exhibition": frozenset({"bonus"})}
+    short_forms: ClassVar[dict[str, tuple[str, ...]]] = {
+        "tile": ("direction", "animals"),
+        "bid": ("player", "direction", "amount"),
+        "exhibition": ("player", "animals", "bonus"),
+        "exchange": ("player", "give", "take"),
+    }
+
+    # -- set-up -------------------------------------------------------------
+    def setup(self, players: list[str], options: dict[str, Any]) -> AuctionState:
+        names = self.check_players(players)
+        unknown = sorted(set(options) - {"bonus_order"})
+        if unknown:
+            raise RuleError(f"{self.name} has no option \"{unknown[0]}\"; it takes bonus_order.")
+        order = options.get("bonus_order", list(DEFAULT_BONUS_ORDER))
+        if not isinstance(order, list):
+            raise RuleError("\"bonus_order\" must be a list of the 12 bonus tiles in flip order.")
+        order = [_requirement(r) for r in order]
+        if sorted(order) != sorted(REQUIREMENTS):
+            raise RuleError("\"bonus_order\" must list each of the 12 bonus tiles (1 to 6 and the six animals) once.")
+        return AuctionState(players=tuple(Player(n) for n in names), bonus_order=tuple(order))
+
+    # -- dispatch -------------------------------------------------------------
+    def step(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
+        if state.phase == OVER:
+            raise RuleError("The game is over; no more actions can be taken.")
+        return getattr(self, "_" + action["type"])(state, action)
+
+    def _now(self, state: AuctionState) -> str:
+        """What the game waits for, as the end of a refusal sentence."""
+        turn = state.players[state.turn].name
+        if state.phase == TILE:
+            return f"a species tile must first be laid on the {self._empty_squares(state)} square"
+        if state.phase == BIDDING:
+            return f"it is {turn}'s turn to bid"
+        if state.phase == DIRECTION:
+            return f"{turn} must choose the direction"
+        return f"it is {turn}'s turn to play cards"
+
+    def _empty_squares(self, state: AuctionState) -> str:
+        return "/".join(DIRECTIONS[d] for d in range(4) if state.tiles[d] is None)
+
+    def _seat(self, state: AuctionState, action: Action) -> int:
+        name = require_player(action, [p.name for p in state.players])
+        return seat_of(state, name)
+
+    def _in_turn(self, state: AuctionState, action: Action, phase: str, verb: str) -> int:
+        seat = self._seat(state, action)
+        if state.phase != phase or seat != state.turn:
+            raise RuleError(f"{state.players[seat].name} cannot {verb} now: {self._now(state)}.")
+        return seat
+
+    # -- species tiles ----------------------------------------------------------
+    def _tile(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
+        square = DIRECTIONS.index(require_choice(action, "direction", DIRECTIONS))
+        if state.phase != TILE:
+            raise RuleError(f"No species tile is awaited: {self._now(state)}.")
+        pair = _list_of_animals(action, "animals", "The tile")
+        if len(pair) != 2 or pair[0] == pair[1]:
+            raise RuleError("A species tile shows two different animals.")
+        if state.tiles[square] is not None:
+            shown = " and ".join(LABELS[a] for a in state.tiles[square])
+            raise RuleError(f"The {DIRECTIONS[square]} square already holds the {shown} tile.")
+        key = (min(pair), max(pair))
+        if key in state.used_tiles:
+            raise RuleError(f"The {LABELS[key[0]]} and {LABELS[key[1]]} tile has already been used; each tile comes once.")
+        tiles = list(state.tiles)
+        tiles[square] = (pair[0], pair[1])
+        new = replace(state, tiles=tuple(tiles), used_tiles=state.used_tiles | {key})
+        if None not in new.tiles:
+            new = replace(new, phase=BIDDING, turn=new.start, bids=())
+        return new, [{"type": "tile", "direction": DIRECTIONS[square], "animals": [ANIMALS[a] for a in pair]}]
+
+    # -- bidding --------------------------------------------------------------
+    def _bid(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
+        seat = self._in_turn(state, action, BIDDING, "bid")
+        name = state.players[seat].name
+        square = DIRECTIONS.index(require_choice(action, "direction", DIRECTIONS))
+        amount = require_int(action, "amount")
+        if amount < BID_UNIT or amount % BID_UNIT:
+            raise RuleError(f"Bids are multiples of £100 (at least £100); {name} bid {money(amount)}.")
+        have = state.players[seat].money
+        if amount > have:
+            raise RuleError(f"{name} has {money(have)} and cannot bid {money(amount)}.")
+        event = {"type": "bid", "player": name, "direction": DIRECTIONS[square], "amount": amount}
+        return self._after_bid(state, (seat, square, amount), event)
+
+    def _pass(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
+        seat = self._in_turn(state, action, BIDDING, "pass")
+        return self._after_bid(state, (seat, -1, 0), {"type": "pass", "player": state.players[seat].name})
+
+    def _after_bid(self, state: AuctionState, bid: tuple[int, int, int], event: Event) -> tuple[AuctionState, list[Event]]:
+        bids = state.bids + (bid,)
+        n = len(state.players)
+        if len(bids) < n:
+            return replace(state, bids=bids, turn=(state.start + len(bids)) % n), [event]
+        return self._resolve(replace(state, bids=bids), [event])
+
+    def _resolve(self, state: AuctionState, events: list[Event]) -> tuple[AuctionState, list[Event]]:
+        """Highest total wins, ties to the square that reached it first; its top bid, earliest, starts."""
+        totals = [0, 0, 0, 0]
+        reached = [0, 0, 0, 0]
+        for index, (_seat, square, amount) in enumerate(state.bids):
+            if square >= 0:
+                totals[square] += amount
+                reached[square] = index
+        if not any(totals):
+            events.append({"type": "no_bids", "start_player": state.players[state.start].name})
+            return replace(state, phase=DIRECTION, turn=state.start), events
+        best = max(totals)
+        square = min((reached[d], d) for d in range(4) if totals[d] == best)[1]
+        winning = [(seat, amount) for seat, d, amount in state.bids if d == square]
+        top = max(amount for _seat, amount in winning)
+        start = next(seat for seat, amount in winning if amount == top)
+        players = state.players
+        for seat, amount in winning:
+            players = _pay(players, seat, -amount)
+            events.append({"type": "money", "player": players[seat].name, "amount": -amount, "reason": "bid"})
+        paid = sum(amount for _seat, amount in winning)
+        events.append({"type": "direction", "direction": DIRECTIONS[square], "start_player": players[start].name})
+        return replace(state, players=players, bank=state.bank + paid, phase=ACTIONS, direction=square,
+                       start=start, turn=start, acted=0, cards=0), events
+
+    def _direction(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
+        seat = self._in_turn(state, action, DIRECTION, "choose the direction")
+        square = DIRECTIONS.index(require_choice(action, "direction", DIRECTIONS))
+        new = replace(state, phase=ACTIONS, direction=square, turn=seat, acted=0, cards=0)
+        return new, [{"type": "direction", "direction": DIRECTIONS[square], "start_player": state.players[seat].name}]
+
+    # -- card play --------------------------------------------------------------
+    def _card(self, state: AuctionState, action: Action, verb: str, cards: int = 1) -> int:
+        """The seat playing ``cards`` card(s) now; refuses out of turn or past a 7-card hand."""
+        seat = self._in_turn(state, action, ACTIONS, verb)
+        left = HAND - state.cards
+        if cards > left:
+            name = state.players[seat].name
+            raise RuleError(f"{name} has only {left} of 7 cards left this turn and cannot play {cards}.")
+        return seat
+
+    def _charge(self, state: AuctionState, seat: int, price: int, what: str) -> None:
+        have = self._spendable(state, seat)
+        if price > have:
+            raise RuleError(f"{state.players[seat].name} has {money(have)} and cannot pay {money(price)} for {what}.")
+
+    def _spendable(self, state: AuctionState, seat: int) -> int:
+        """Money not lying beside the compass board as a bid."""
+        held = 0
+        if state.phase == BIDDING:
+            held = sum(amount for s, _d, amount in state.bids if s == seat)
+        return state.players[seat].money - held
+
+    def _bank(self, state: AuctionState, seat: int, delta: int, reason: str, **changes: Any) -> tuple[AuctionState, list[Event]]:
+        """Move ``delta`` between bank and ``seat`` (plus other player changes), count one card."""
+        player = replace(state.players[seat], money=state.players[seat].money + delta, **changes)
+        players = state.players[:seat] + (player,) + state.players[seat + 1:]
+        new = replace(state, players=players, bank=state.bank - delta, cards=state.cards + 1)
+        events = [{"type": "money", "player": player.name, "amount": delta, "reason": reason}] if delta else []
+        return new, events
+
+    def _education(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
+        seat = self._card(state, action, "play an education card")
+        steps = require_int(action, "steps", 1, 4)
+        me = state.players[seat]
+        if me.education + steps > TRACK_END:
+            raise RuleError(f"{me.name} is on field {me.education} of the education track and cannot go {steps} steps past {TRACK_END}.")
+        price = EDUCATION_PRICE[steps]
+        self._charge(state, seat, price, f"{steps} education step{'s' if steps > 1 else ''}")
+        return self._bank(state, seat, -price, "education", education=me.education + steps)
+
+    def _expedition(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
+        seat = self._card(state, action, "play an expedition card")
+        animal = ANIMALS.index(require_choice(action, "animal", ANIMALS))
+        pair = state.tiles[state.direction]
+        name = state.players[seat].name
+        if animal not in pair:
+            shown = " and ".join(LABELS[a] for a in pair)
+            raise RuleError(f"{name} cannot take a {LABELS[animal]}: the {DIRECTIONS[state.direction]} tile shows {shown}.")
+        if not state.supply[animal]:
+            raise RuleError(f"{name} cannot take a {LABELS[animal]}: none is left in the supply.")
+        price = animal_cost(state, seat, animal)
+        self._charge(state, seat, price, f"a {LABELS[animal]}")
+        new, events = self._bank(state, seat, -price, "expedition", animals=_add(state.players[seat].animals, animal, 1))
+        return replace(new, supply=_add(state.supply, animal, -1)), events
+
+    def _sale(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
+        seat = self._card(state, action, "play a sale card")
+        animal = ANIMALS.index(require_choice(action, "animal", ANIMALS))
+        me = state.players[seat]
+        if not me.animals[animal]:
+            raise RuleError(f"{me.name} has no {LABELS[animal]} to sell.")
+        new, events = self._bank(state, seat, SALE_PRICE, "sale", animals=_add(me.animals, animal, -1))
+        return replace(new, supply=_add(state.supply, animal, 1)), events
+
+    def _exhibition(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
+        seat = self._card(state, action, "play an exhibition card")
+        me = state.players[seat]
+        shown = _list_of_animals(action, "animals", me.name)
+        for i, animal in enumerate(shown):
+            if animal in shown[:i]:
+                raise RuleError(f"{me.name}'s exhibition must show different animals, but {LABELS[animal]} is listed twice.")
+            if not me.animals[animal]:
+                raise RuleError(f"{me.name} has no {LABELS[animal]} to exhibit.")
+        used = self._bonus_for(state, me.name, set(shown), action.get("bonus"))
+        counts, supply = me.animals, state.supply
+        for animal in shown:
+            counts, supply = _add(counts, animal, -1), _add(supply, animal, 1)
+        gained = (3 if used is not None else 2) * len(shown)
+        new, events = self._bank(state, seat, 0, "exhibition", animals=counts, points=me.points + gained)
+        bonus_used = state.bonus_used | {used} if used is not None else state.bonus_used
+        event = {"type": "exhibition", "player": me.name, "points": gained,
+                 "bonus": state.bonus_order[used] if used is not None else None}
+        return replace(new, supply=supply, bonus_used=bonus_used), events + [event]
+
+    def _bonus_for(self, state: AuctionState, name: str, shown: set[int], asked: Any) -> int | None:
+        """The bonus tile this exhibition uses: the only one that applies, or the one named."""
+        up = face_up(state)
+        applies = [i for i in up if fulfils(state.bonus_order[i], shown)]
+        if asked is None:
+            if len(applies) > 1:
+                choices = " or ".join(state.bonus_order[i] for i in applies)
+                raise RuleError(f"{name}'s exhibition fulfils several bonus tiles; choose one with \"bonus\": {choices}.")
+            return applies[0] if applies else None
+        wanted = _requirement(asked)
+        for i in up:
+            if state.bonus_order[i] == wanted:
+                if i not in applies:
+                    raise RuleError(f"{name}'s exhibition does not fulfil the {wanted} bonus tile.")
+                return i
+        raise RuleError(f"The {wanted} bonus tile is not face up, so {name} cannot use it.")
+
+    def _sell_cards(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
+        count = require_int(action, "count", 1, HAND)
+        seat = self._card(state, action, "sell cards", count)
+        new, events = self._bank(state, seat, CARD_PRICE * count, "sell_cards")
+        return replace(new, cards=state.cards + count), events
+
+    def _exchange(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
+        """Two tokens back to the supply, then one of any kind taken from it (any time, any player)."""
+        seat = self._seat(state, action)
+        me = state.players[seat]
+        give = _list_of_animals(action, "give", me.name)
+        take = ANIMALS.index(require_choice(action, "take", ANIMALS))
+        if len(give) != 2:
+            raise RuleError(f"{me.name} must give exactly two tokens to exchange, not {len(give)}.")
+        counts, supply = me.animals, state.supply
+        for animal in give:
+            if not counts[animal]:
+                raise RuleError(f"{me.name} does not have the {' and '.join(LABELS[a] for a in give)} to give.")
+            counts, supply = _add(counts, animal, -1), _add(supply, animal, 1)
+        if not supply[take]:
+            raise RuleError(f"{me.name} cannot take a {LABELS[take]}: none is left in the supply.")
+        price = animal_cost(state, seat, take)
+        self._charge(state, seat, price, f"a {LABELS[take]}")
+        new, events = self._bank(state, seat, -price, "exchange", animals=_add(counts, take, 1))
+        return replace(new, supply=_add(supply, take, -1), cards=state.cards), events
+
+    def _done(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
+        seat = self._in_turn(state, action, ACTIONS, "end a turn")
+        n = len(state.players)
+        events: list[Event] = [{"type": "done", "player": state.players[seat].name}]
+        if state.acted + 1 < n:
+            return replace(state, acted=state.acted + 1, turn=(seat + 1) % n, cards=0), events
+        if state.round == ROUNDS:
+            return self._finish(state, events)
+        return self._upkeep(state, events)
+
+    # -- between rounds and at the end ------------------------------------------
+    def _upkeep(self, state: AuctionState, events: list[Event]) -> tuple[AuctionState, list[Event]]:
+        """Tile's species +1 (max 25), tile leaves, next bonus face up, £200 to everyone."""
+        square = state.direction
+        track = list(state.track)
+        for animal in state.tiles[square]:
+            track[animal] = min(TRACK_END, track[animal] + 1)
+        tiles = list(state.tiles)
+        tiles[square] = None
+        players = tuple(replace(p, money=p.money + INCOME) for p in state.players)
+        events += [{"type": "money", "player": p.name, "amount": INCOME, "reason": "income"} for p in players]
+        events.append({"type": "round", "round": state.round + 1})
+        new = replace(state, players=players, track=tuple(track), tiles=tuple(tiles),
+                      flipped=state.flipped + 1, bank=state.bank - INCOME * len(players),
+                      round=state.round + 1, phase=TILE, direction=None, turn=state.start,
+                      acted=0, cards=0, bids=())
+        return new, events
+
+    def _finish(self, state: AuctionState, events: list[Event]) -> tuple[AuctionState, list[Event]]:
+        bonus = education_bonus([p.education for p in state.players])
+        final = tuple((bonus[i], sum(p.animals) // 2, p.money // 1000) for i, p in enumerate(state.players))
+        new = replace(state, phase=OVER, final=final, acted=0, cards=0)
+        events.append({"type": "game_over", "winners": self.winners(new)})
+        return new, events
+
+    # -- reading the state -------------------------------------------------------
+    def points(self, state: AuctionState) -> list[int]:
+        """Exhibition points, with the final bonuses once the game is over."""
+        if not state.final:
+            return [p.points for p in state.players]
+        return [p.points + sum(f) for p, f in zip(state.players, state.final, strict=True)]
+
+    def scores(self, state: AuctionState) -> dict[str, int]:
+        return {p.name: pts for p, pts in zip(state.players, self.points(state), strict=True)}
+
+    def winners(self, state: AuctionState) -> list[str]:
+        """Most points; a tie goes to the most money; still tied, all share the win."""
+        if state.phase != OVER:
+            return []
+        ranked = [(pts, p.money) for p, pts in zip(state.players, self.points(state), strict=True)]
+        best = max(ranked)
+        return [p.name for p, key in zip(state.players, ranked, strict=True) if key == best]
+
+    def outcome(self, state: AuctionState) -> Outcome | None:
+        if state.phase != OVER:
+            return None
+        names = self.winners(state)
+        top = max(self.points(state))
+        return Outcome("twelve_rounds", tuple(names), f"{' and '.join(names)} win{'s' if len(names) == 1 else ''} with {top} points.")
+
+    def expected(self, state: AuctionState) -> Expected:
+        turn = (state.players[state.turn].name,)
+        if state.phase == TILE:
+            return Expected((), ("tile", "exchange"), f"Lay a species tile on the {self._empty_squares(state)} square.")
+        if state.phase == BIDDING:
+            return Expected(turn, ("bid", "pass", "exchange"), f"{turn[0]}: bid or pass.")
+        if state.phase == DIRECTION:
+            return Expected(turn, ("direction", "exchange"), f"No bids: {turn[0]} chooses the direction.")
+        if state.phase == ACTIONS:
+            return Expected(turn, CARD_ACTIONS + ("exchange",), f"{turn[0]}: play {DIRECTIONS[state.direction]} cards, then done.")
+        return Expected((), (), "The game is over.")
+
+    def view(self, state: AuctionState, viewer: str | None = None) -> dict[str, Any]:
+        over = state.phase == OVER
+        pts = self.points(state)
+        players = []
+        for i, p in enumerate(state.players):
+            entry = {"name": p.name, "money": p.money, "education": p.education, "points": pts[i],
+                     "animals": dict(zip(ANIMALS, p.animals, strict=True))}
+            if over:
+                bonus, animal_pts, money_pts = state.final[i]
+                entry["final"] = {"exhibitions": p.points, "education_bonus": bonus, "animals": animal_pts, "money": money_pts}
+            players.append(entry)
+        acting = state.phase in (BIDDING, DIRECTION, ACTIONS)
+        return {
+            "game": self.id,
+            "round": state.round,
+            "over": over,
+            "players": players,
+            "phase": state.phase,
+            "direction": DIRECTIONS[state.direction] if state.direction is not None else None,
+            "start_player": state.players[state.start].name,
+            "tiles": {DIRECTIONS[d]: [ANIMALS[a] for a in t] if t else None for d, t in enumerate(state.tiles)},
+            "education_track": dict(zip(ANIMALS, state.track, strict=True)),
+            "bonus_face_up": [state.bonus_order[i] for i in face_up(state)],
+            "bonus_face_down": list(state.bonus_order[state.flipped:]),
+            "turn": state.players[state.turn].name if acting else None,
+            "bids": [{"player": state.players[s].name, "direction": DIRECTIONS[d] if d >= 0 else None, "amount": a}
+                     for s, d, a in state.bids],
+            "supply": dict(zip(ANIMALS, state.supply, strict=True)),
+            "bank": state.bank,
+        }
+
+    def dump(self, state: AuctionState) -> dict[str, Any]:
+        """Every field, including the bookkeeping the view leaves out (for fingerprints)."""
+        out = self.view(state)
+        out["_internal"] = {"used_tiles": sorted(state.used_tiles), "bonus_used": sorted(state.bonus_used),
+                            "flipped": state.flipped, "acted": state.acted, "cards": state.cards,
+                            "bonus_order": list(state.bonus_order), "final": [list(f) for f in state.final]}
+        return out
+
+    # -- playouts -------------------------------------------------------------------
+    def candidates(self, state: AuctionState) -> list[Action]:
+        """A handful of legal actions: every tile pair, a few bid sizes, each affordable card play."""
+        phase = state.phase
+        if phase == OVER:
+            return []
+        if phase == TILE:
+            square = DIRECTIONS[state.tiles.index(None)]
+            return [{"type": "tile", "direction": square, "animals": [ANIMALS[a], ANIMALS[b]]}
+                    for a, b in ALL_PAIRS if (a, b) not in state.used_tiles]
+        me = state.players[state.turn]
+        if phase == BIDDING:
+            out: list[Action] = [{"type": "pass", "player": me.name}]
+            top = me.money - me.money % BID_UNIT
+            for amount in sorted({100, 300, top} - {0}):
+                if amount <= me.money:
+                    out += [{"type": "bid", "player": me.name, "direction": d, "amount": amount} for d in DIRECTIONS]
+            return out
+        if phase == DIRECTION:
+            return [{"type": "direction", "player": me.name, "direction": d} for d in DIRECTIONS]
+        return self._card_candidates(state, state.turn)
+
+    def _card_candidates(self, state: AuctionState, seat: int) -> list[Action]:
+        me = state.players[seat]
+        name = me.name
+        out: list[Action] = [{"type": "done", "player": name}]
+        owned = [a for a in range(6) if me.animals[a]]
+        if sum(me.animals) >= 2:
+            give = [ANIMALS[a] for a in range(6) for _ in range(me.animals[a])][:2]
+            for take in (0, 5):
+                back = state.supply[take] + give.count(ANIMALS[take])
+                if back and animal_cost(state, seat, take) <= me.money:
+                    out.append({"type": "exchange", "player": name, "give": give, "take": ANIMALS[take]})
+        if state.cards >= HAND:
+            return out
+        out.append({"type": "sell_cards", "player": name, "count": 1})
+        out += [{"type": "education", "player": name, "steps": s} for s, p in EDUCATION_PRICE.items()
+                if p <= me.money and me.education + s <= TRACK_END]
+        out += [{"type": "expedition", "player": name, "animal": ANIMALS[a]} for a in state.tiles[state.direction]
+                if state.supply[a] and animal_cost(state, seat, a) <= me.money]
+        out += [{"type": "sale", "player": name, "animal": ANIMALS[a]} for a in owned[:2]]
+        for shown in ({owned[0]}, set(owned)) if owned else ():
+            applies = [state.bonus_order[i] for i in face_up(state) if fulfils(state.bonus_order[i], shown)]
+            base = {"type": "exhibition", "player": name, "animals": [ANIMALS[a] for a in sorted(shown)]}
+            out += [dict(base, bonus=r) for r in applies] if len(applies) > 1 else [base]
+        return out
