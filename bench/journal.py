@@ -1,0 +1,110 @@
+"""Journal append with fsync (SQLite WAL, synchronous=FULL) against a JSON file rewritten per action.
+
+Also the resume of a 1,000-action game: open the journal and replay it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.common import emit, median, metric
+from companion import games
+from companion.journal import Journal
+from companion.session import Session
+
+APPENDS = 300
+
+
+def journal_append_ms(folder: Path) -> list[float]:
+    journal = Journal(folder / "bench.db")
+    record = journal.create_game("pocket-galapagos", ["Ann"], {})
+    samples = []
+    for i in range(APPENDS):
+        start = time.perf_counter()
+        with journal.transaction() as db:
+            journal.append(db, record.id, {"type": "end_turn", "n": i}, "bench")
+        samples.append((time.perf_counter() - start) * 1000)
+    journal.close()
+    return samples
+
+
+def json_rewrite_ms(folder: Path) -> list[float]:
+    """The naive alternative: the whole game rewritten to a JSON file, fsynced, per action."""
+    path = folder / "game.json"
+    actions: list[dict[str, Any]] = []
+    samples = []
+    for i in range(APPENDS):
+        start = time.perf_counter()
+        actions.append({"type": "end_turn", "n": i})
+        tmp = path.with_suffix(".tmp")
+        with open(tmp, "w") as handle:
+            json.dump({"game": "pocket-galapagos", "actions": actions}, handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+        samples.append((time.perf_counter() - start) * 1000)
+    return samples
+
+
+def long_game(journal: Journal, length: int = 1000) -> str:
+    """A real game journaled to ``length`` actions: random legal play, several games' actions if needed."""
+    for gid in ("galapagos-auction", "galerapagos", "galapagos-dice", "pocket-galapagos"):
+        if gid not in games.ids():
+            continue
+        rules = games.get(gid)
+        for seed in range(50):
+            rng = random.Random(seed)
+            players = ["Ann", "Bob", "Cy", "Dee", "Eve"][: max(rules.min_players, min(5, rules.max_players))]
+            state = rules.setup(players, {})
+            actions = []
+            while len(actions) < length:
+                cands = rules.candidates(state)
+                if not cands:
+                    break
+                action = rng.choice(cands)
+                state, _ = rules.apply(state, action)
+                actions.append(action)
+            if len(actions) >= length:
+                session = Session.new(journal, gid, players, {})
+                with journal.transaction() as db:
+                    for action in actions:
+                        journal.append(db, session.id, action, "bench")
+                return session.id
+    raise RuntimeError("no game reaches 1,000 actions with random play")
+
+
+def resume_ms(folder: Path, repeats: int = 7) -> tuple[list[float], str]:
+    path = folder / "resume.db"
+    game_id = long_game(Journal(path))
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        journal = Journal(path)
+        session = Session.open(journal, game_id)
+        samples.append((time.perf_counter() - start) * 1000)
+        assert session.version == 1000
+        journal.close()
+    return samples, session.game
+
+
+def run() -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_DIR")) as tmp:
+        folder = Path(tmp)
+        sqlite_p50 = median(journal_append_ms(folder))
+        json_p50 = median(json_rewrite_ms(folder))
+        resume, game = resume_ms(folder)
+    return {
+        "journal_append_p50_ms": metric(sqlite_p50, "ms", "<= 3", alternative="JSON file rewritten and fsynced per action",
+                                        alternative_p50_ms=round(json_p50, 4), ratio=round(json_p50 / sqlite_p50, 2)),
+        "resume_1000_ms": metric(median(resume), "ms", "<= 100", game=game),
+    }
+
+
+if __name__ == "__main__":
+    emit(run())

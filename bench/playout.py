@@ -1,0 +1,55 @@
+"""Random legal playouts of every game: actions per second, the slowest game is the figure.
+
+Each game's ``candidates(state)`` proposes legal actions; a seeded RNG picks one.
+The time includes proposing, choosing and applying, as a fuzzer or an AI would.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from bench.common import emit, median, metric
+from companion import games
+
+PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+
+
+def playout(game_id: str, seed: int, max_actions: int = 5000) -> tuple[int, float]:
+    rules = games.get(game_id)
+    count = max(rules.min_players, min(4, rules.max_players))
+    rng = random.Random(seed)
+    state = rules.setup(PLAYERS[:count], {})
+    actions = 0
+    start = time.perf_counter()
+    while actions < max_actions:
+        cands = rules.candidates(state)
+        if not cands:
+            break
+        state, _ = rules.apply(state, rng.choice(cands))
+        actions += 1
+    return actions, time.perf_counter() - start
+
+
+def run(seconds_per_game: float = 1.5) -> dict[str, Any]:
+    rates: dict[str, float] = {}
+    for gid in games.ids():
+        samples: list[float] = []
+        deadline = time.perf_counter() + seconds_per_game
+        seed = 0
+        while time.perf_counter() < deadline or len(samples) < 3:
+            n, elapsed = playout(gid, seed)
+            seed += 1
+            if n:
+                samples.append(n / elapsed)
+        rates[gid] = median(samples)
+    slowest = min(rates, key=rates.__getitem__)
+    return {
+        "playout_actions_per_s": metric(rates[slowest], "actions/s", ">= 20000", game=slowest,
+                                        per_game={k: round(v) for k, v in rates.items()}),
+    }
+
+
+if __name__ == "__main__":
+    emit(run())
