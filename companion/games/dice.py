@@ -1,0 +1,560 @@
+"""Galapagos, the dice game (seed 002): island, turtle bag, planning, movement, set scoring.
+
+Pure rules over an immutable :class:`DiceState` (frozen dataclass of tuples and
+frozensets, so ``apply`` only builds the few parts an action changes). The
+sand timer is *not* here: the session runs it (``companion.timers.SandTimer``)
+and journals its expiry as ``timer_expired``. Dice rolled by the companion come
+from :func:`roll_dice`, which takes an explicit ``random.Random`` and returns a
+``roll`` action to journal.
+
+A round: ``place_turtles`` (not in round 1, where set-up placed them), then
+``roll``/``plan`` per player; the first plan turns the timer and moves first,
+then clockwise; ``timer_expired`` (or everyone having planned) closes planning;
+then one ``move`` per player who planned, in that order.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.games.dice_island import (
+    COLOURS,
+    Island,
+    field_number,
+    generate_layout,
+    parse_layout,
+    render,
+)
+from companion.rules import (
+    Action,
+    Event,
+    Expected,
+    Outcome,
+    RuleError,
+    Rules,
+    require_bool,
+    require_player,
+)
+
+__all__ = ["DiceRules", "DiceState", "generate_layout", "render_island", "roll_dice", "hint", "score_of"]
+
+DICE = 5
+SET_POINTS = 8
+SUDDEN_WIN = 5
+DEFAULT_TIMER = 30.0
+OPTIONS = ("layout", "layout_seed", "turtles", "two_player_variant", "timer_seconds")
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
+
+
+@dataclass(frozen=True, eq=False)
+class Table:
+    """What never changes during a game: island, turtles, players, options."""
+
+    island: Island
+    turtles: dict[int, str]
+    players: tuple[str, ...]
+    per_round: int
+    two_player_variant: bool
+    timer_seconds: float
+
+
+@dataclass(frozen=True)
+class DiceState:
+    """One moment of the game. ``phase``: setup, plan, move, place or over.
+
+    ``hauls[i]`` are the turtle numbers player ``i`` collected; turtle ``n`` lies
+    on field ``n`` while it is in ``island``. ``order`` is the movement order
+    (seat indices) once planning has closed, ``moved`` how many have moved.
+    """
+
+    table: Table
+    phase: str
+    round: int
+    pawns: tuple[int | None, ...]
+    bag: frozenset[int]
+    island: frozenset[int]
+    hauls: tuple[tuple[int, ...], ...]
+    seeded: bool = False  # set-up turtles placed
+    rolls: tuple[tuple[str, ...] | None, ...] = ()
+    plans: tuple[tuple[str, ...] | None, ...] = ()
+    first: int | None = None
+    timer: str = "idle"  # idle, running, expired
+    order: tuple[int, ...] = ()
+    moved: int = 0
+    sudden: str | None = None  # two-player variant winner
+
+
+def score_of(counts: Sequence[int]) -> int:
+    """8 per set of six different colours, 1 per further turtle."""
+    sets = min(counts)
+    return SET_POINTS * sets + sum(counts) - len(COLOURS) * sets
+
+
+def _counts(table: Table, haul: Sequence[int]) -> list[int]:
+    counts = [0] * len(COLOURS)
+    for n in haul:
+        counts[COLOURS.index(table.turtles[n])] += 1
+    return counts
+
+
+def _set_at(items: tuple, i: int, value: Any) -> tuple:
+    return items[:i] + (value,) + items[i + 1 :]
+
+
+def _colour_list(value: Any, what: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
+        raise RuleError(f"\"{what}\" must be a list of colours such as [\"red\", \"blue\"].")
+    for c in value:
+        if c not in COLOURS:
+            raise RuleError(f"A die has no colour {c!r}; the colours are {', '.join(COLOURS)}.")
+    return tuple(value)
+
+
+class DiceRules(Rules):
+    id = "galapagos-dice"
+    name = "Galapagos (dice)"
+    min_players = 2
+    max_players = 4
+    actions = {
+        "start": frozenset({"player", "field"}),
+        "place_turtles": frozenset({"numbers"}),
+        "roll": frozenset({"player", "dice"}),
+        "plan": frozenset({"player", "dice"}),
+        "timer_expired": frozenset(),
+        "move": frozenset({"player", "path"}),
+    }
+
+    # -- set-up ---------------------------------------------------------------
+    def setup(self, players: list[str], options: dict[str, Any]) -> DiceState:
+        names = tuple(self.check_players(players))
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise RuleError(f"{self.name} has no option \"{unknown[0]}\"; it knows {', '.join(OPTIONS)}.")
+        island = self._island(options)
+        turtles = self._turtles(options.get("turtles"), island)
+        variant = require_bool(options, "two_player_variant", False)
+        if variant and len(names) != 2:
+            raise RuleError(f"The two-player variant is for 2 players, not {len(names)}.")
+        seconds = options.get("timer_seconds", DEFAULT_TIMER)
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds <= 0:
+            raise RuleError(f"\"timer_seconds\" must be a positive number of seconds, not {json.dumps(seconds)}.")
+        table = Table(island, turtles, names, 5 if len(names) == 2 else 6, variant, float(seconds))
+        empty = (None,) * len(names)
+        return DiceState(table, "setup", 1, empty, frozenset(turtles), frozenset(), ((),) * len(names), rolls=empty, plans=empty)
+
+    @staticmethod
+    def _island(options: dict[str, Any]) -> Island:
+        if "layout" in options:
+            return parse_layout(options["layout"])
+        seed = options.get("layout_seed", 0)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise RuleError(f"\"layout_seed\" must be a whole number, not {json.dumps(seed)}.")
+        return parse_layout(generate_layout(seed))
+
+    @staticmethod
+    def _turtles(spec: Any, island: Island) -> dict[int, str]:
+        """The ``turtles`` option, or six of each colour: the lowest six numbers black, and so on."""
+        if spec is None:
+            return {n: COLOURS[i // 6] for i, n in enumerate(island.numbers)}
+        if not isinstance(spec, dict) or not spec:
+            raise RuleError("The \"turtles\" option must be an object: turtle number -> colour.")
+        turtles: dict[int, str] = {}
+        for key, col in spec.items():
+            n = field_number(key)
+            if n not in island.colour:
+                raise RuleError(f"Turtle {n} has no field {n} on the island to lie on.")
+            if col not in COLOURS:
+                raise RuleError(f"Turtle {n} has colour {col!r}; the colours are {', '.join(COLOURS)}.")
+            turtles[n] = col
+        return turtles
+
+    # -- actions --------------------------------------------------------------
+    def step(self, state: DiceState, action: Action) -> tuple[DiceState, list[Event]]:
+        if state.phase == "over":
+            raise RuleError("The game is over; no more actions.")
+        handler = getattr(self, "_" + action["type"])
+        return handler(state, action)
+
+    def _start(self, s: DiceState, a: Action) -> tuple[DiceState, list[Event]]:
+        """"Each player then draws a turtle from the bag and places his/her pawn on that island tile (number).\""""
+        who = require_player(a, s.table.players)
+        i = s.table.players.index(who)
+        if s.phase != "setup":
+            raise RuleError(f"{who}'s pawn is already on the island; pawns are placed only at set-up.")
+        if s.pawns[i] is not None:
+            raise RuleError(f"{who}'s pawn is already on field {s.pawns[i]}.")
+        n = self._field(s, a.get("field"))
+        if n in s.island:
+            raise RuleError(f"{who} cannot start on field {n}: turtle {n} lies on the island, so it cannot be drawn from the bag.")
+        if n in s.pawns:
+            other = s.table.players[s.pawns.index(n)]
+            raise RuleError(f"{who} cannot start on field {n}: {other} drew turtle {n} and it is not back in the bag yet.")
+        s = replace(s, pawns=_set_at(s.pawns, i, n))
+        return self._after_setup(s), [{"event": "start", "player": who, "field": n}]
+
+    def _place_turtles(self, s: DiceState, a: Action) -> tuple[DiceState, list[Event]]:
+        """"...five turtles (with 2 players) or 6 turtles (for 3 and 4 players) are drawn from the bag and placed..." """
+        if s.phase not in ("setup", "place") or (s.phase == "setup" and s.seeded):
+            raise RuleError(f"Turtles are placed at set-up and when a round ends, {self._not_now(s)}.")
+        numbers = a.get("numbers")
+        if not isinstance(numbers, list) or any(isinstance(n, bool) or not isinstance(n, int) for n in numbers):
+            raise RuleError("\"numbers\" must be a list of turtle numbers.")
+        want = min(s.table.per_round, len(s.bag))
+        for n in numbers:
+            if n not in s.bag:
+                where = "on the island" if n in s.island else "already collected" if n in s.table.turtles else "not one of this game's turtles"
+                raise RuleError(f"Turtle {n} is not in the bag (it is {where}).")
+        if len(set(numbers)) != len(numbers):
+            raise RuleError("The same turtle cannot be drawn twice.")
+        if len(numbers) != want:
+            extra = f" (only {want} left in the bag)" if want < s.table.per_round else ""
+            raise RuleError(f"Draw {want} turtles{extra}, not {len(numbers)}.")
+        drawn = frozenset(numbers)
+        s = replace(s, bag=s.bag - drawn, island=s.island | drawn)
+        events: list[Event] = [{"event": "placed", "turtles": sorted(drawn)}]
+        if s.phase == "setup":
+            return self._after_setup(replace(s, seeded=True)), events
+        return replace(s, phase="plan"), events
+
+    def _after_setup(self, s: DiceState) -> DiceState:
+        if s.seeded and None not in s.pawns:
+            return replace(s, phase="plan")
+        return s
+
+    def _roll(self, s: DiceState, a: Action) -> tuple[DiceState, list[Event]]:
+        """"All players roll their 5 dice" (observed, or from :func:`roll_dice`)."""
+        who, i = self._planner(s, a, "roll")
+        if s.rolls[i] is not None:
+            raise RuleError(f"{who} has already rolled this round.")
+        dice = _colour_list(a.get("dice"), "dice")
+        if len(dice) != DICE:
+            raise RuleError(f"{who} rolls {DICE} dice, not {len(dice)}.")
+        return replace(s, rolls=_set_at(s.rolls, i, dice)), [{"event": "rolled", "player": who, "dice": list(dice)}]
+
+    def _plan(self, s: DiceState, a: Action) -> tuple[DiceState, list[Event]]:
+        """"...sort them into the order they want to use them... You do not need to use all of your dice." """
+        who, i = self._planner(s, a, "plan")
+        dice = _colour_list(a.get("dice"), "dice")
+        if len(dice) > DICE:
+            raise RuleError(f"{who} has {DICE} dice and cannot plan {len(dice)}.")
+        rolled = s.rolls[i]
+        if rolled is not None:
+            short = Counter(dice) - Counter(rolled)
+            if short:
+                col = next(iter(short))
+                raise RuleError(f"{who} rolled {', '.join(rolled)}: not enough {col} dice for this plan.")
+        events: list[Event] = [{"event": "planned", "player": who, "dice": list(dice)}]
+        s = replace(s, plans=_set_at(s.plans, i, dice))
+        if s.first is None:
+            s = replace(s, first=i, timer="running")
+            events.append({"event": "timer_started", "player": who, "seconds": s.table.timer_seconds})
+        if None not in s.plans:
+            s = self._close_planning(s)
+            events.append({"event": "planning_closed", "order": [s.table.players[j] for j in s.order]})
+        return s, events
+
+    def _planner(self, s: DiceState, a: Action, verb: str) -> tuple[str, int]:
+        who = require_player(a, s.table.players)
+        i = s.table.players.index(who)
+        if s.phase in ("plan", "move") and s.plans[i] is not None:
+            raise RuleError(f"{who} has already planned this round and may not re-order the dice.")
+        if s.phase == "move":
+            raise RuleError(f"The sand timer has run out: {who} can no longer {verb} this round.")
+        if s.phase != "plan":
+            raise RuleError(f"{who} cannot {verb} yet: {self._not_now(s)}.")
+        return who, i
+
+    def _timer_expired(self, s: DiceState, a: Action) -> tuple[DiceState, list[Event]]:
+        """"When the timer expires, the planning phase ends for all players.\""""
+        if s.timer == "idle":
+            raise RuleError("The sand timer has not been turned yet: the first player to finish planning turns it.")
+        if s.timer == "expired":
+            raise RuleError("The sand timer has already run out this round.")
+        if s.phase == "plan":
+            s = self._close_planning(s)
+            return replace(s, timer="expired"), [{"event": "planning_closed", "order": [s.table.players[j] for j in s.order]}]
+        return replace(s, timer="expired"), [{"event": "timer_expired"}]
+
+    def _close_planning(self, s: DiceState) -> DiceState:
+        """"The first to finish planning moves first, then play follows clockwise" (planners only)."""
+        n = len(s.table.players)
+        assert s.first is not None
+        order = tuple(j for j in ((s.first + k) % n for k in range(n)) if s.plans[j] is not None)
+        return replace(s, phase="move", order=order, moved=0)
+
+    def _move(self, s: DiceState, a: Action) -> tuple[DiceState, list[Event]]:
+        """Check the whole path die by die, then walk it collecting turtles."""
+        who = require_player(a, s.table.players)
+        i = s.table.players.index(who)
+        self._check_turn(s, who, i)
+        path = self.check_path(s, who, a.get("path"))
+        events: list[Event] = [{"event": "moved", "player": who, "path": list(path)}]
+        haul = list(s.hauls[i])
+        island = set(s.island)
+        pawn = s.pawns[i]
+        sudden = None
+        # "A player who starts movement with a turtle on his island spot can collect that turtle."
+        for where in (pawn, *path):
+            pawn = where
+            if where in island:
+                island.discard(where)
+                haul.append(where)
+                events.append({"event": "collected", "player": who, "turtle": where, "colour": s.table.turtles[where]})
+                if s.table.two_player_variant and max(_counts(s.table, haul)) >= SUDDEN_WIN:
+                    sudden = who
+                    break
+        s = replace(
+            s,
+            pawns=_set_at(s.pawns, i, pawn),
+            island=frozenset(island),
+            hauls=_set_at(s.hauls, i, tuple(haul)),
+            moved=s.moved + 1,
+            sudden=sudden,
+        )
+        if sudden or (not s.bag and not s.island):
+            events.append({"event": "over", "winners": self.winners(replace(s, phase="over"))})
+            return replace(s, phase="over"), events
+        if s.moved == len(s.order):
+            return self._next_round(s), events
+        return s, events
+
+    def _check_turn(self, s: DiceState, who: str, i: int) -> None:
+        if s.phase != "move":
+            raise RuleError(f"{who} cannot move yet: {self._not_now(s)}.")
+        if i not in s.order:
+            raise RuleError(f"{who} made no plan before the sand timer ran out and has no move this round.")
+        if s.order.index(i) < s.moved:
+            raise RuleError(f"{who} has already moved this round.")
+        mover = s.table.players[s.order[s.moved]]
+        if mover != who:
+            raise RuleError(f"It is {mover}'s turn to move, not {who}'s.")
+
+    def check_path(self, s: DiceState, who: str, path: Any) -> tuple[int, ...]:
+        """The fields entered, each a neighbour (or sea-linked corner) of the colour of the next die.
+
+        A path may repeat the pawn's own field as its first entry; that is the
+        start, not a step (a pawn never steps onto the field it stands on).
+        """
+        if not isinstance(path, list) or any(isinstance(n, bool) or not isinstance(n, int) for n in path):
+            raise RuleError("\"path\" must be a list of field numbers.")
+        i = s.table.players.index(who)
+        here = s.pawns[i]
+        assert here is not None
+        steps = tuple(path[1:] if path and path[0] == here else path)
+        dice = s.plans[i] or ()
+        if len(steps) > len(dice):
+            raise RuleError(f"{who} planned {len(dice)} dice and cannot take {len(steps)} steps.")
+        island = s.table.island
+        for k, (die, nxt) in enumerate(zip(dice, steps, strict=False)):
+            if nxt not in island.colour:
+                volcano = " (nobody can enter the volcano)" if nxt == 0 else ""
+                raise RuleError(f"{who} cannot move to field {nxt}: there is no such field{volcano}.")
+            if nxt not in island.neighbours[here]:
+                raise RuleError(f"{who} cannot move from field {here} to field {nxt}: they are not neighbours, nor corners linked by sea.")
+            if island.colour[nxt] != die:
+                raise RuleError(f"{who}'s {ORDINALS[k]} die is {die}, but field {nxt} is {island.colour[nxt]}: {who} cannot enter it.")
+            here = nxt
+        return steps
+
+    def _next_round(self, s: DiceState) -> DiceState:
+        """"Replenish the number of turtles on the island by drawing 5 (2 players) or 6 (3-4 players)." """
+        empty = (None,) * len(s.table.players)
+        phase = "place" if s.bag else "plan"
+        return replace(s, phase=phase, round=s.round + 1, rolls=empty, plans=empty, first=None, timer="idle", order=(), moved=0)
+
+    def _field(self, s: DiceState, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value not in s.table.island.colour:
+            volcano = " (nobody can stand on the volcano)" if value == 0 else ""
+            raise RuleError(f"There is no field {json.dumps(value)} on the island{volcano}.")
+        return value
+
+    @staticmethod
+    def _not_now(s: DiceState) -> str:
+        return {
+            "setup": "the game is still being set up",
+            "plan": "players are planning",
+            "move": "players are moving",
+            "place": "the new round's turtles must be placed first",
+            "over": "the game is over",
+        }[s.phase]
+
+    # -- reading the state ----------------------------------------------------
+    def expected(self, s: DiceState) -> Expected:
+        names = s.table.players
+        if s.phase == "setup":
+            waiting = tuple(p for p, f in zip(names, s.pawns, strict=True) if f is None)
+            acts = (("start",) if waiting else ()) + (() if s.seeded else ("place_turtles",))
+            return Expected(waiting, acts, "Place the pawns and the first turtles.")
+        if s.phase == "place":
+            return Expected((), ("place_turtles",), f"Draw {min(s.table.per_round, len(s.bag))} turtles and place them.")
+        if s.phase == "plan":
+            waiting = tuple(p for p, d in zip(names, s.plans, strict=True) if d is None)
+            timer = ("timer_expired",) if s.timer == "running" else ()
+            return Expected(waiting, ("roll", "plan") + timer, "Roll and plan your dice.")
+        if s.phase == "move":
+            mover = names[s.order[s.moved]]
+            timer = ("timer_expired",) if s.timer == "running" else ()
+            return Expected((mover,), ("move",) + timer, f"{mover} moves.")
+        return Expected((), (), "The game is over.")
+
+    def view(self, s: DiceState, viewer: str | None = None) -> dict[str, Any]:
+        t = s.table
+        players = [
+            {"name": p, "field": s.pawns[i], "turtles": dict(zip(COLOURS, _counts(t, s.hauls[i]), strict=True))}
+            for i, p in enumerate(t.players)
+        ]
+        n = len(t.players)
+        if s.order:
+            order = [t.players[j] for j in s.order]
+        elif s.first is not None:
+            order = [t.players[(s.first + k) % n] for k in range(n)]
+        else:
+            order = []
+        return {
+            "game": self.id,
+            "round": s.round,
+            "over": s.phase == "over",
+            "players": players,
+            "phase": s.phase,
+            "layout": t.island.to_json(),
+            "island": {str(k): t.turtles[k] for k in sorted(s.island)},
+            "bag": len(s.bag),
+            "plans": [p for p, d in zip(t.players, s.plans, strict=True) if d is not None],
+            "dice": {p: list(d) for p, d in zip(t.players, s.plans, strict=True) if d is not None},
+            "rolls": {p: list(d) for p, d in zip(t.players, s.rolls, strict=True) if d is not None},
+            "order": order,
+            "mover": t.players[s.order[s.moved]] if s.phase == "move" else None,
+            "timer": s.timer,
+            "timer_seconds": t.timer_seconds,
+            "two_player_variant": t.two_player_variant,
+        }
+
+    def dump(self, s: DiceState) -> dict[str, Any]:
+        out = self.view(s)
+        out.update(
+            bag_turtles=sorted(s.bag),
+            hauls={p: list(h) for p, h in zip(s.table.players, s.hauls, strict=True)},
+            turtles={str(k): c for k, c in sorted(s.table.turtles.items())},
+            seeded=s.seeded,
+            moved=s.moved,
+            sudden=s.sudden,
+        )
+        return out
+
+    def scores(self, s: DiceState) -> dict[str, int]:
+        return {p: score_of(_counts(s.table, h)) for p, h in zip(s.table.players, s.hauls, strict=True)}
+
+    def winners(self, s: DiceState) -> list[str]:
+        """"In case of a tie, all tied players win!" - or the two-player variant's sudden winner."""
+        if s.phase != "over":
+            return []
+        if s.sudden:
+            return [s.sudden]
+        scores = self.scores(s)
+        best = max(scores.values())
+        return [p for p in s.table.players if scores[p] == best]
+
+    def outcome(self, s: DiceState) -> Outcome | None:
+        if s.phase != "over":
+            return None
+        if s.sudden:
+            col = next(c for c, k in zip(COLOURS, _counts(s.table, s.hauls[s.table.players.index(s.sudden)]), strict=True) if k >= SUDDEN_WIN)
+            return Outcome("five_of_a_colour", (s.sudden,), f"{s.sudden} collected five {col} turtles and wins at once.")
+        return Outcome("island_empty", tuple(self.winners(s)), "Every turtle has been collected.")
+
+    # -- playouts ---------------------------------------------------------------
+    def candidates(self, s: DiceState) -> list[Action]:
+        """A few legal actions: enough variety for playouts that collect turtles and end."""
+        names = s.table.players
+        if s.phase in ("setup", "place"):
+            out: list[Action] = []
+            free = sorted(s.bag - set(p for p in s.pawns if p is not None))
+            for i, f in enumerate(s.pawns):
+                if f is None and s.phase == "setup":
+                    out += [{"type": "start", "player": names[i], "field": n} for n in free[i :: 7][:3]]
+            if s.phase == "place" or not s.seeded:
+                bag = sorted(s.bag)
+                k = min(s.table.per_round, len(bag))
+                out += [{"type": "place_turtles", "numbers": bag[j : j + k]} for j in range(0, max(1, len(bag) - k + 1), 5)]
+            return out
+        if s.phase == "plan":
+            out = []
+            for i, d in enumerate(s.plans):
+                if d is None:
+                    out += self._plan_candidates(s, i)
+            if s.timer == "running":
+                out.append({"type": "timer_expired"})
+            return out
+        if s.phase == "move":
+            i = s.order[s.moved]
+            return [{"type": "move", "player": names[i], "path": list(p)} for p in self._paths(s, i)]
+        return []
+
+    def _plan_candidates(self, s: DiceState, i: int) -> list[Action]:
+        """Plans walking towards turtles from the pawn, fitted to the roll if there is one."""
+        who = s.table.players[i]
+        island = s.table.island
+        plans: list[tuple[str, ...]] = [()]
+        for first in island.neighbours[s.pawns[i]]:
+            here, walk = first, [island.colour[first]]
+            while len(walk) < DICE:
+                nbrs = island.neighbours[here]
+                here = next((m for m in nbrs if m in s.island), nbrs[len(walk) % len(nbrs)])
+                walk.append(island.colour[here])
+            plans.append(tuple(walk))
+        rolled = s.rolls[i]
+        if rolled is not None:
+            plans = [p for p in plans if not Counter(p) - Counter(rolled)] + [rolled]
+        out: list[Action] = [{"type": "plan", "player": who, "dice": list(p)} for p in plans]
+        if rolled is None:
+            out.append({"type": "roll", "player": who, "dice": list(plans[-1])})
+        return out
+
+    def _paths(self, s: DiceState, i: int, limit: int = 12) -> list[tuple[int, ...]]:
+        """Legal paths for seat ``i``: the empty one, then the longest walks found first."""
+        island, dice = s.table.island, s.plans[i] or ()
+        found: list[tuple[int, ...]] = []
+        stack: list[tuple[int, tuple[int, ...]]] = [(s.pawns[i], ())]
+        while stack and len(found) < limit:
+            here, path = stack.pop()
+            found.append(path)
+            if len(path) < len(dice):
+                stack += [(m, path + (m,)) for m in island.reachable(here, dice[len(path)])]
+        return found
+
+
+# -- helpers for the session, the dashboard and ``companion show`` ----------------
+
+def roll_dice(rng: random.Random, player: str, count: int = DICE) -> Action:
+    """Roll ``count`` dice for ``player`` when the physical dice are missing: a ``roll`` action to journal."""
+    return {"type": "roll", "player": player, "dice": [rng.choice(COLOURS) for _ in range(count)]}
+
+
+def render_island(s: DiceState) -> str:
+    """The island as text: field number, colour letter, the turtle on it (lower case), pawn seats."""
+    t = s.table
+    pawns: dict[int, list[int]] = {}
+    for seat, f in enumerate(s.pawns, start=1):
+        if f is not None:
+            pawns.setdefault(f, []).append(seat)
+    rows = render(t.island, {n: t.turtles[n] for n in s.island}, pawns)
+    legend = "  ".join(f"{seat}={p}" for seat, p in enumerate(t.players, start=1))
+    rows.append("")
+    rows.append(f"Colours K black, W white, R red, G green, Y yellow, B blue; turtle in lower case; pawns {legend}.")
+    rows.append(f"Round {s.round}, {s.phase}; {len(s.bag)} turtles in the bag, {len(s.island)} on the island.")
+    return "\n".join(rows)
+
+
+def hint(state: DiceState, player: str, dice: Sequence[str]) -> dict[str, Any]:
+    """Best plan for ``player``'s rolled ``dice`` (any order) on the current island.
+
+    See :mod:`companion.games.dice_hint`; imported lazily to keep the rules import light.
+    """
+    from companion.games.dice_hint import best_path
+
+    return best_path(state, player, dice)
