@@ -1,0 +1,45 @@
+"""The device events ``hw`` emits. Plain frozen dataclasses: no game knowledge.
+
+The table controller (``companion/controller.py``) turns them into game
+actions; ``hw`` never learns what a button means in a game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ButtonEvent:
+    """A named button (``seat1``..``seatN``, ``ok``, ``back``, ``up``, ``down``).
+
+    ``kind`` is ``"press"`` on the press edge or ``"hold"`` once the button
+    has been held for the configured hold time.
+    """
+
+    name: str
+    kind: str = "press"
+
+
+@dataclass(frozen=True)
+class EncoderEvent:
+    """The rotary encoder moved ``delta`` detents (+1 clockwise, -1 counter-clockwise)."""
+
+    delta: int
+
+
+@dataclass(frozen=True)
+class TagEvent:
+    """A tag was placed on (``present``) or removed from the reader point ``point``.
+
+    ``uid`` is upper-case hex without separators, as on the firmware bridge.
+    ``at`` is the reading clock's time of the (debounced) change.
+    """
+
+    point: str
+    uid: str
+    present: bool
+    at: float = 0.0
+
+
+DeviceEvent = ButtonEvent | EncoderEvent | TagEvent

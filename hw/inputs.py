@@ -1,0 +1,59 @@
+"""Buttons and the rotary encoder, as gpiozero devices on the configured pin factory.
+
+One :class:`Panel` owns every input on the Pi's header and reports them to a
+single callback as :mod:`hw.events`. Buttons are wired to ground (gpiozero's
+default pull-up), the encoder's A/B to two pins and C to ground.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from gpiozero import Button, RotaryEncoder
+
+from hw.events import ButtonEvent, DeviceEvent, EncoderEvent
+
+Listener = Callable[[DeviceEvent], None]
+
+
+class Panel:
+    """Seat buttons, OK/Back/Up/Down and the encoder.
+
+    ``buttons`` maps a button name to its BCM pin; ``encoder`` is ``(a, b)`` or
+    None. ``hold_time`` is how long a press must last to also send a ``hold``.
+    """
+
+    def __init__(
+        self,
+        buttons: Mapping[str, int],
+        encoder: tuple[int, int] | None,
+        on_event: Listener,
+        *,
+        bounce_time: float | None = 0.02,
+        hold_time: float = 1.5,
+    ) -> None:
+        self._emit = on_event
+        self.buttons: dict[str, Button] = {}
+        for name, pin in buttons.items():
+            button = Button(pin, pull_up=True, bounce_time=bounce_time, hold_time=hold_time)
+            button.when_pressed = self._sender(ButtonEvent(name, "press"))
+            button.when_held = self._sender(ButtonEvent(name, "hold"))
+            self.buttons[name] = button
+        self.encoder: RotaryEncoder | None = None
+        if encoder is not None:
+            # max_steps=0: an unbounded counter; the controller only uses the deltas.
+            self.encoder = RotaryEncoder(encoder[0], encoder[1], max_steps=0)
+            self.encoder.when_rotated_clockwise = self._sender(EncoderEvent(+1))
+            self.encoder.when_rotated_counter_clockwise = self._sender(EncoderEvent(-1))
+
+    def _sender(self, event: DeviceEvent) -> Callable[[], None]:
+        def send() -> None:
+            self._emit(event)
+
+        return send
+
+    def close(self) -> None:
+        for button in self.buttons.values():
+            button.close()
+        if self.encoder is not None:
+            self.encoder.close()
