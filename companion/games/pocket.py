@@ -102,7 +102,7 @@ def refusal(state: PocketState, species: str, space: str) -> str | None:
         return f"all {room} of its spaces are taken"
     if space == "biome":
         if species in cards:
-            return f"a {species} is already on the island biome"
+            return f"{_a(species)} is already on the island biome"
         return None
     if space == "dominant":
         if cards and species not in cards:
@@ -141,6 +141,11 @@ def _with_spaces(
     spaces: tuple[tuple[str, ...], ...], index: int, cards: tuple[str, ...]
 ) -> tuple[tuple[str, ...], ...]:
     return spaces[:index] + (cards,) + spaces[index + 1 :]
+
+
+def _a(species: str) -> str:
+    """"a rat", "an ant": the screens speak English."""
+    return f"an {species}" if species[0] in "aeiou" else f"a {species}"
 
 
 def _species(action: Action) -> str:
@@ -293,7 +298,7 @@ class PocketRules(Rules):
         species = _species(action)
         why = refusal(state, species, space)
         if why is not None:
-            raise RuleError(f"{state.player} cannot play a {species} to {SPACE_NAMES[space]}: {why}.")
+            raise RuleError(f"{state.player} cannot play {_a(species)} to {SPACE_NAMES[space]}: {why}.")
         index = SPACES.index(space)
         spaces = _with_spaces(state.spaces, index, state.spaces[index] + (species,))
         new = replace(state, spaces=spaces, species_played=state.species_played + 1)
@@ -320,18 +325,18 @@ class PocketRules(Rules):
         source = require_choice(action, "from", places)
         target = require_choice(action, "to", places)
         if source == target:
-            raise RuleError(f"{state.player} cannot move a {species} from {SPACE_NAMES[source]} to the same place.")
+            raise RuleError(f"{state.player} cannot move {_a(species)} from {SPACE_NAMES[source]} to the same place.")
         spaces = state.spaces
         if source != ELSEWHERE:
             index = SPACES.index(source)
             if species not in spaces[index]:
-                raise RuleError(f"{state.player} cannot move a {species} from {SPACE_NAMES[source]}: there is none there.")
+                raise RuleError(f"{state.player} cannot move {_a(species)} from {SPACE_NAMES[source]}: there is none there.")
             spaces = _with_spaces(spaces, index, _without(spaces[index], species))
         if target != ELSEWHERE:
             index = SPACES.index(target)
             room = state.config.capacity[index]
             if room is not None and len(spaces[index]) >= room:
-                raise RuleError(f"{state.player} cannot move a {species} to {SPACE_NAMES[target]}: "
+                raise RuleError(f"{state.player} cannot move {_a(species)} to {SPACE_NAMES[target]}: "
                                 f"all {room} of its spaces are taken.")
             spaces = _with_spaces(spaces, index, spaces[index] + (species,))
         return replace(state, spaces=spaces), [
