@@ -109,6 +109,12 @@ def main(argv: list[str] | None = None) -> int:
         return fail(exc.message if isinstance(exc, RuleError) else str(exc))
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # a bug of ours: one sentence for the user, the details in the log
+        import logging
+
+        logging.getLogger("companion").debug("internal error", exc_info=True)
+        return fail(f"internal error ({type(exc).__name__}: {exc}); nothing was changed. "
+                    "Please report it with the game's script.")
 
 
 def _load_extensions() -> None:

@@ -1,0 +1,86 @@
+"""Crash suite: `companion act` killed with SIGKILL at random moments.
+
+A driver plays a real game (random legal play, seeded) one `companion act`
+process per action and kills each process at a random moment. After every kill,
+every acknowledged action (the process exited 0) must be in the journal, the
+journal must replay cleanly, and what it holds must be exactly a prefix of
+the planned game (nothing half-written, nothing out of order).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from companion import games
+from companion.journal import Journal
+from companion.session import Session
+
+SOAK = os.environ.get("COMPANION_SOAK") == "1"
+KILLS = 300 if SOAK else 100
+
+
+def planned_game(seed: int, game_id: str = "galapagos-auction") -> tuple[list[str], list[dict]]:
+    rules = games.get(game_id)
+    rng = random.Random(seed)
+    players = ["Ann", "Bob", "Cy"]
+    state = rules.setup(players, {})
+    actions = []
+    while len(actions) < 400:
+        cands = rules.candidates(state)
+        if not cands:
+            break
+        action = rng.choice(cands)
+        state, _ = rules.apply(state, action)
+        actions.append(action)
+    return players, actions
+
+
+def test_sigkill_at_random_moments_loses_no_acknowledged_action(tmp_path: Path) -> None:
+    db = tmp_path / "crash.db"
+    players, plan = planned_game(7)
+    session = Session.new(Journal(db), "galapagos-auction", players, {})
+    rng = random.Random(11)
+    acknowledged = 0
+    kills = 0
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    while kills < KILLS and acknowledged < len(plan):
+        journal_now = Session.open(Journal(db), session.id).version
+        action = plan[journal_now]
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "companion", "--db", str(db), "act", session.id, json.dumps(action)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+        )
+        # kill somewhere between start-up and well after the commit
+        time.sleep(rng.uniform(0.0, 0.15))
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            kills += 1
+        returncode = proc.wait(timeout=60)
+        stderr = proc.stderr.read().decode() if proc.stderr else ""
+        if returncode == 0:
+            acknowledged = journal_now + 1
+        else:
+            assert returncode == -signal.SIGKILL, stderr
+        resumed = Session.open(Journal(db), session.id)  # replays cleanly or raises
+        held = [e.action for e in resumed.history()]
+        assert len(held) >= acknowledged, "an acknowledged action was lost"
+        assert held == plan[: len(held)], "the journal is not a prefix of the game played"
+    assert kills >= KILLS or acknowledged == len(plan)
+    assert acknowledged > 0
+
+
+@pytest.mark.soak
+def test_soak_crash_suite_runs_long(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COMPANION_SOAK", "1")
+    global KILLS
+    KILLS = 300
+    test_sigkill_at_random_moments_loses_no_acknowledged_action(tmp_path)
