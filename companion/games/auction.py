@@ -31,6 +31,7 @@ from companion.rules import (
     Outcome,
     RuleError,
     Rules,
+    require_bool,
     require_choice,
     require_int,
     require_player,
@@ -239,15 +240,20 @@ class AuctionRules(Rules):
         "bid": frozenset({"player", "direction", "amount"}),
         "pass": frozenset({"player"}),
         "direction": frozenset({"player", "direction"}),
-        "education": frozenset({"player", "steps"}),
-        "expedition": frozenset({"player", "animal"}),
-        "sale": frozenset({"player", "animal"}),
-        "exhibition": frozenset({"player", "animals", "bonus"}),
+        "education": frozenset({"player", "steps", "wildcard"}),
+        "expedition": frozenset({"player", "animal", "wildcard"}),
+        "sale": frozenset({"player", "animal", "wildcard"}),
+        "exhibition": frozenset({"player", "animals", "bonus", "wildcard"}),
         "sell_cards": frozenset({"player", "count"}),
         "exchange": frozenset({"player", "give", "take"}),
         "done": frozenset({"player"}),
     }
-    optional_fields: ClassVar[dict[str, frozenset[str]]] = {"exhibition": frozenset({"bonus"})}
+    optional_fields: ClassVar[dict[str, frozenset[str]]] = {
+        "exhibition": frozenset({"bonus", "wildcard"}),
+        "education": frozenset({"wildcard"}),
+        "expedition": frozenset({"wildcard"}),
+        "sale": frozenset({"wildcard"}),
+    }
     short_forms: ClassVar[dict[str, tuple[str, ...]]] = {
         "tile": ("direction", "animals"),
         "bid": ("player", "direction", "amount"),
@@ -377,14 +383,19 @@ class AuctionRules(Rules):
         return new, [{"type": "direction", "direction": DIRECTIONS[square], "start_player": state.players[seat].name}]
 
     # -- card play --------------------------------------------------------------
-    def _card(self, state: AuctionState, action: Action, verb: str, cards: int = 1) -> int:
-        """The seat playing ``cards`` card(s) now; refuses out of turn or past a 7-card hand."""
+    def _card(self, state: AuctionState, action: Action, verb: str, cards: int | None = None) -> tuple[int, int]:
+        """The seat playing now and the cards it uses (2 for a wildcard pair, else 1 or ``cards``).
+
+        Refuses a player out of turn, or more cards than a 7-card hand holds.
+        """
         seat = self._in_turn(state, action, ACTIONS, verb)
+        if cards is None:
+            cards = 2 if require_bool(action, "wildcard", False) else 1
         left = HAND - state.cards
         if cards > left:
             name = state.players[seat].name
             raise RuleError(f"{name} has only {left} of 7 cards left this turn and cannot play {cards}.")
-        return seat
+        return seat, cards
 
     def _charge(self, state: AuctionState, seat: int, price: int, what: str) -> None:
         have = self._spendable(state, seat)
@@ -398,26 +409,26 @@ class AuctionRules(Rules):
             held = sum(amount for s, _d, amount in state.bids if s == seat)
         return state.players[seat].money - held
 
-    def _bank(self, state: AuctionState, seat: int, delta: int, reason: str, **changes: Any) -> tuple[AuctionState, list[Event]]:
-        """Move ``delta`` between bank and ``seat`` (plus other player changes), count one card."""
+    def _bank(self, state: AuctionState, seat: int, delta: int, reason: str, cards: int, **changes: Any) -> tuple[AuctionState, list[Event]]:
+        """Move ``delta`` between bank and ``seat`` (plus other player changes), count ``cards``."""
         player = replace(state.players[seat], money=state.players[seat].money + delta, **changes)
         players = state.players[:seat] + (player,) + state.players[seat + 1:]
-        new = replace(state, players=players, bank=state.bank - delta, cards=state.cards + 1)
+        new = replace(state, players=players, bank=state.bank - delta, cards=state.cards + cards)
         events = [{"type": "money", "player": player.name, "amount": delta, "reason": reason}] if delta else []
         return new, events
 
     def _education(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
-        seat = self._card(state, action, "play an education card")
+        seat, used = self._card(state, action, "play an education card")
         steps = require_int(action, "steps", 1, 4)
         me = state.players[seat]
         if me.education + steps > TRACK_END:
             raise RuleError(f"{me.name} is on field {me.education} of the education track and cannot go {steps} steps past {TRACK_END}.")
         price = EDUCATION_PRICE[steps]
         self._charge(state, seat, price, f"{steps} education step{'s' if steps > 1 else ''}")
-        return self._bank(state, seat, -price, "education", education=me.education + steps)
+        return self._bank(state, seat, -price, "education", used, education=me.education + steps)
 
     def _expedition(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
-        seat = self._card(state, action, "play an expedition card")
+        seat, used = self._card(state, action, "play an expedition card")
         animal = ANIMALS.index(require_choice(action, "animal", ANIMALS))
         pair = state.tiles[state.direction]
         name = state.players[seat].name
@@ -428,20 +439,20 @@ class AuctionRules(Rules):
             raise RuleError(f"{name} cannot take a {LABELS[animal]}: none is left in the supply.")
         price = animal_cost(state, seat, animal)
         self._charge(state, seat, price, f"a {LABELS[animal]}")
-        new, events = self._bank(state, seat, -price, "expedition", animals=_add(state.players[seat].animals, animal, 1))
+        new, events = self._bank(state, seat, -price, "expedition", used, animals=_add(state.players[seat].animals, animal, 1))
         return replace(new, supply=_add(state.supply, animal, -1)), events
 
     def _sale(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
-        seat = self._card(state, action, "play a sale card")
+        seat, used = self._card(state, action, "play a sale card")
         animal = ANIMALS.index(require_choice(action, "animal", ANIMALS))
         me = state.players[seat]
         if not me.animals[animal]:
             raise RuleError(f"{me.name} has no {LABELS[animal]} to sell.")
-        new, events = self._bank(state, seat, SALE_PRICE, "sale", animals=_add(me.animals, animal, -1))
+        new, events = self._bank(state, seat, SALE_PRICE, "sale", used, animals=_add(me.animals, animal, -1))
         return replace(new, supply=_add(state.supply, animal, 1)), events
 
     def _exhibition(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
-        seat = self._card(state, action, "play an exhibition card")
+        seat, cards = self._card(state, action, "play an exhibition card")
         me = state.players[seat]
         shown = _list_of_animals(action, "animals", me.name)
         for i, animal in enumerate(shown):
@@ -449,15 +460,15 @@ class AuctionRules(Rules):
                 raise RuleError(f"{me.name}'s exhibition must show different animals, but {LABELS[animal]} is listed twice.")
             if not me.animals[animal]:
                 raise RuleError(f"{me.name} has no {LABELS[animal]} to exhibit.")
-        used = self._bonus_for(state, me.name, set(shown), action.get("bonus"))
+        tile = self._bonus_for(state, me.name, set(shown), action.get("bonus"))
         counts, supply = me.animals, state.supply
         for animal in shown:
             counts, supply = _add(counts, animal, -1), _add(supply, animal, 1)
-        gained = (3 if used is not None else 2) * len(shown)
-        new, events = self._bank(state, seat, 0, "exhibition", animals=counts, points=me.points + gained)
-        bonus_used = state.bonus_used | {used} if used is not None else state.bonus_used
+        gained = (3 if tile is not None else 2) * len(shown)
+        new, events = self._bank(state, seat, 0, "exhibition", cards, animals=counts, points=me.points + gained)
+        bonus_used = state.bonus_used | {tile} if tile is not None else state.bonus_used
         event = {"type": "exhibition", "player": me.name, "points": gained,
-                 "bonus": state.bonus_order[used] if used is not None else None}
+                 "bonus": state.bonus_order[tile] if tile is not None else None}
         return replace(new, supply=supply, bonus_used=bonus_used), events + [event]
 
     def _bonus_for(self, state: AuctionState, name: str, shown: set[int], asked: Any) -> int | None:
@@ -479,9 +490,8 @@ class AuctionRules(Rules):
 
     def _sell_cards(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
         count = require_int(action, "count", 1, HAND)
-        seat = self._card(state, action, "sell cards", count)
-        new, events = self._bank(state, seat, CARD_PRICE * count, "sell_cards")
-        return replace(new, cards=state.cards + count), events
+        seat, used = self._card(state, action, "sell cards", count)
+        return self._bank(state, seat, CARD_PRICE * count, "sell_cards", used)
 
     def _exchange(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
         """Two tokens back to the supply, then one of any kind taken from it (any time, any player)."""
@@ -500,8 +510,8 @@ class AuctionRules(Rules):
             raise RuleError(f"{me.name} cannot take a {LABELS[take]}: none is left in the supply.")
         price = animal_cost(state, seat, take)
         self._charge(state, seat, price, f"a {LABELS[take]}")
-        new, events = self._bank(state, seat, -price, "exchange", animals=_add(counts, take, 1))
-        return replace(new, supply=_add(supply, take, -1), cards=state.cards), events
+        new, events = self._bank(state, seat, -price, "exchange", 0, animals=_add(counts, take, 1))
+        return replace(new, supply=_add(supply, take, -1)), events
 
     def _done(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
         seat = self._in_turn(state, action, ACTIONS, "end a turn")
