@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +23,7 @@ from typing import Any
 from companion import games
 from companion.journal import GameRecord, Journal, JournalEntry
 from companion.rules import Action, Event, Expected, RuleError, Rules
+from companion.timers import Clock, SandTimer
 
 log = logging.getLogger(__name__)
 
@@ -43,10 +45,16 @@ class ReplayError(RuleError):
 class Session:
     """A game being played: its rules, current state, and journal."""
 
-    def __init__(self, journal: Journal, record: GameRecord, rules: Rules):
+    def __init__(self, journal: Journal, record: GameRecord, rules: Rules,
+                 clock: Clock = time.monotonic, wall: Clock = time.time):
         self.journal = journal
         self.record = record
         self.rules = rules
+        self.clock = clock
+        self._wall = wall
+        #: the running sand timer (galapagos-dice), or None
+        self.timer: SandTimer | None = None
+        self._timer_turned: tuple[float, float] | None = None  # (journal time, seconds)
         self._lock = threading.RLock()
         self._listeners: list[Callable[[Change], None]] = []
         self._rev = -1
@@ -55,7 +63,8 @@ class Session:
 
     # -- construction -------------------------------------------------------
     @classmethod
-    def new(cls, journal: Journal, game: str, players: list[str], options: dict[str, Any] | None = None) -> Session:
+    def new(cls, journal: Journal, game: str, players: list[str], options: dict[str, Any] | None = None,
+            **kwargs: Any) -> Session:
         """Validate the set-up with the rules first, then record the game."""
         rules = games.get(game)
         options = dict(options or {})
@@ -63,15 +72,15 @@ class Session:
             raise RuleError("Players must be a list of names.")
         rules.setup(players, options)  # raises RuleError before anything is stored
         record = journal.create_game(game, players, options)
-        session = cls(journal, record, rules)
+        session = cls(journal, record, rules, **kwargs)
         session.sync()
         return session
 
     @classmethod
-    def open(cls, journal: Journal, game_id: str) -> Session:
+    def open(cls, journal: Journal, game_id: str, **kwargs: Any) -> Session:
         """Resume a game: its state is the replay of its journal."""
         record = journal.game(game_id)
-        session = cls(journal, record, games.get(record.game))
+        session = cls(journal, record, games.get(record.game), **kwargs)
         session.sync()
         return session
 
@@ -127,6 +136,8 @@ class Session:
             out = self.rules.public_state(self.state, viewer)
             out["id"] = self.id
             out["version"] = self.version
+            if self.timer is not None:
+                out["timer_remaining"] = round(self.timer.remaining(), 2)
             return out
 
     def expected(self) -> Expected:
@@ -151,8 +162,21 @@ class Session:
             self.state = state
             self.entries.append(entry)
             self._rev = rev
+            self._note_timer(entry, events)
+            self._refresh_timer()
         self._notify(Change(self, "action", action, events))
         return events
+
+    def tick(self) -> list[Event] | None:
+        """Journal ``timer_expired`` once the sand timer has run out; call it a few times a second."""
+        with self._lock:
+            if self.timer is None or not self.timer.expired():
+                return None
+            try:
+                return self.act({"type": "timer_expired"}, source="timer")
+            except RuleError:  # someone closed planning meanwhile
+                self._refresh_timer()
+                return None
 
     def undo(self) -> Action | None:
         """Take back the last action in play; None when there is none."""
@@ -174,6 +198,7 @@ class Session:
                 self._record_result(db, state)
                 rev = self.journal.rev(self.id, db)
             self.state, self.entries, self._rev = state, entries, rev
+            self._refresh_timer()
         self._notify(Change(self, kind, entry.action))
         return entry.action
 
@@ -196,18 +221,45 @@ class Session:
         self.entries = entries
         self._rev = rev
         self.record = self.journal.game(self.id)
+        self._refresh_timer()
         return True
 
     def _replay(self, entries: list[JournalEntry]) -> Any:
         state = self.rules.setup(list(self.record.players), dict(self.record.options))
+        self._timer_turned = None
         for entry in entries:
             try:
-                state, _ = self.rules.apply(state, entry.action)
+                state, events = self.rules.apply(state, entry.action)
+                if events:
+                    self._note_timer(entry, events)
             except RuleError as err:
                 raise ReplayError(
                     f"Game {self.id} cannot be replayed at journal entry {entry.seq}: {err.message}"
                 ) from None
         return state
+
+    def _note_timer(self, entry: JournalEntry, events: list[Event]) -> None:
+        for event in events:
+            if event.get("event", event.get("type")) == "timer_started":
+                self._timer_turned = (entry.at, float(event.get("seconds", 30)))
+
+    def _refresh_timer(self) -> None:
+        """Run a sand timer exactly while the game says one is running.
+
+        Its start is the journaled moment the timer was turned, so a game resumed
+        after a power cut keeps the sand that had already run through.
+        """
+        running = self._timer_turned is not None and self.rules.view(self.state).get("timer") == "running"
+        if not running:
+            self.timer = None
+            return
+        at, seconds = self._timer_turned  # type: ignore[misc]
+        if self.timer is None or self.timer.seconds != seconds or self._timer_key != at:
+            self.timer = SandTimer(seconds, clock=self.clock)
+            self.timer.start(elapsed=max(0.0, self._wall() - at))
+            self._timer_key = at
+
+    _timer_key: float | None = None
 
     def _record_result(self, db: Any, state: Any) -> None:
         outcome = self.rules.outcome(state)

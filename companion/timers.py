@@ -40,9 +40,13 @@ class SandTimer:
     def started(self) -> bool:
         return self._started is not None
 
-    def start(self) -> None:
-        """Turn the timer over: a full ``seconds`` from now (turning it again restarts it)."""
-        self._started = self._clock()
+    def start(self, elapsed: float = 0.0) -> None:
+        """Turn the timer over: a full ``seconds`` from now (turning it again restarts it).
+
+        ``elapsed`` says it was turned that many seconds ago — a session resumed
+        after a power cut keeps counting from the journaled moment.
+        """
+        self._started = self._clock() - max(0.0, elapsed)
 
     def reset(self) -> None:
         """Put the timer back on the volcano: not running, full again."""
