@@ -6,19 +6,9 @@ Each test quotes the sentence of seed 003 it checks (see docs/rules-coverage.md)
 from __future__ import annotations
 
 import pytest
+from test_pocket_support import RULES, new, ocean
 
-from companion.games.pocket import PocketRules
 from companion.rules import RuleError
-
-RULES = PocketRules()
-
-
-def new(**options):
-    return RULES.setup(["Ann"], options)
-
-
-def ocean(species, icons, mode="inhabit"):
-    return {"type": "ocean", "species": species, "icons": icons, "mode": mode}
 
 
 def test_the_front_shows_population_icons() -> None:

@@ -7,30 +7,9 @@ Each test quotes the sentence of seed 003 it checks (see docs/rules-coverage.md)
 from __future__ import annotations
 
 import pytest
+from test_pocket_support import END, RULES, change, new, play, pops
 
-from companion.games.pocket import PocketRules
 from companion.rules import RuleError
-
-RULES = PocketRules()
-END = {"type": "end_turn"}
-
-
-def new(**options):
-    return RULES.setup(["Ann"], options)
-
-
-def play(state, *actions):
-    for action in actions:
-        state, _ = RULES.apply(state, action)
-    return state
-
-
-def pops(state):
-    return RULES.view(state)["populations"]
-
-
-def change(species, amount):
-    return {"type": "population", "species": species, "change": amount}
 
 
 def test_populations_increase_and_decrease() -> None:

@@ -6,22 +6,11 @@ Each test quotes the sentence of seed 003 it checks (see docs/rules-coverage.md)
 from __future__ import annotations
 
 import pytest
+from test_pocket_support import RULES, new, play
 
 from companion import games
 from companion.games.pocket import PocketRules
 from companion.rules import RuleError
-
-RULES = PocketRules()
-
-
-def new(**options):
-    return RULES.setup(["Ann"], options)
-
-
-def play(state, *actions):
-    for action in actions:
-        state, _ = RULES.apply(state, action)
-    return state
 
 
 def test_registry_maps_the_game_id() -> None:

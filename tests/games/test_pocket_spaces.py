@@ -6,42 +6,7 @@ Each test quotes the sentence of seed 003 it checks (see docs/rules-coverage.md)
 
 from __future__ import annotations
 
-import pytest
-
-from companion.games.pocket import PocketRules
-from companion.rules import RuleError
-
-RULES = PocketRules()
-END = {"type": "end_turn"}
-
-
-def new(**options):
-    return RULES.setup(["Ann"], options)
-
-
-def play(state, *actions):
-    for action in actions:
-        state, _ = RULES.apply(state, action)
-    return state
-
-
-def put(space, species):
-    return {"type": "species", "space": space, "species": species}
-
-
-def move(species, source, target):
-    return {"type": "move", "species": species, "from": source, "to": target}
-
-
-def spaces(state):
-    return RULES.view(state)["spaces"]
-
-
-def refused(state, action, match):
-    before = RULES.fingerprint(state)
-    with pytest.raises(RuleError, match=match):
-        RULES.apply(state, action)
-    assert RULES.fingerprint(state) == before
+from test_pocket_support import END, RULES, move, new, play, put, refused, spaces
 
 
 def test_back_shows_a_species() -> None:

@@ -7,22 +7,9 @@ Each test quotes the sentence of seed 003 it checks (see docs/rules-coverage.md)
 from __future__ import annotations
 
 import pytest
+from test_pocket_support import END, RULES, new, play
 
-from companion.games.pocket import PocketRules
 from companion.rules import RuleError
-
-RULES = PocketRules()
-END = {"type": "end_turn"}
-
-
-def new(**options):
-    return RULES.setup(["Ann"], options)
-
-
-def play(state, *actions):
-    for action in actions:
-        state, _ = RULES.apply(state, action)
-    return state
 
 
 def test_turn_sequence_actions_are_offered() -> None:
