@@ -149,6 +149,8 @@ class DiceRules(Rules):
 
     @staticmethod
     def _island(options: dict[str, Any]) -> Island:
+        if "layout" in options and "layout_seed" in options:
+            raise RuleError("Give either a \"layout\" or a \"layout_seed\", not both.")
         if "layout" in options:
             return parse_layout(options["layout"])
         seed = options.get("layout_seed", 0)
@@ -199,8 +201,10 @@ class DiceRules(Rules):
 
     def _place_turtles(self, s: DiceState, a: Action) -> tuple[DiceState, list[Event]]:
         """"...five turtles (with 2 players) or 6 turtles (for 3 and 4 players) are drawn from the bag and placed..." """
-        if s.phase not in ("setup", "place") or (s.phase == "setup" and s.seeded):
-            raise RuleError(f"Turtles are placed at set-up and when a round ends, {self._not_now(s)}.")
+        if s.phase == "setup" and s.seeded:
+            raise RuleError("The first turtles are already on the island; more are drawn when the round ends.")
+        if s.phase not in ("setup", "place"):
+            raise RuleError(f"Turtles are drawn when a round ends, not now: {self._not_now(s)}.")
         numbers = a.get("numbers")
         if not isinstance(numbers, list) or any(isinstance(n, bool) or not isinstance(n, int) for n in numbers):
             raise RuleError("\"numbers\" must be a list of turtle numbers.")
