@@ -396,6 +396,15 @@ class PocketRules(Rules):
             "eagle_ray": None if config.eagle_ray is None else dict(zip(SPACES, config.eagle_ray, strict=True)),
         }
 
+    def render_text(self, state: PocketState) -> str:
+        """The board as a terminal shows it: three trackers and the three species rows."""
+        lines = [f"  {species:<6}{'#' * level}{'.' * (HIGH - level)} {level}"
+                 for species, level in zip(SPECIES, state.populations, strict=True)]
+        for space, cards, room in zip(SPACES, state.spaces, state.config.capacity, strict=True):
+            free = "" if room is None else " ." * (room - len(cards))
+            lines.append(f"  {space:<9}{' '.join(cards) or '-'}{free}")
+        return "\n".join(lines)
+
     def scores(self, state: PocketState) -> dict[str, int]:
         """The seed has no points: the score is the number of turns survived."""
         return {state.player: state.survived}

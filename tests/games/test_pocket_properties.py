@@ -52,7 +52,7 @@ def check_invariants(state) -> None:
         assert RULES.candidates(state)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(options, st.lists(actions, max_size=60))
 def test_random_actions_never_crash_and_refusals_change_nothing(opts, sequence) -> None:
     state = RULES.setup(["Ann"], opts)

@@ -165,3 +165,11 @@ def test_view_has_the_script_contract_fields() -> None:
     assert out["game"] == "pocket-galapagos"
     assert out["players"][0]["name"] == "Ann"
     assert out["scores"] == {"Ann": 0} and out["winners"] == []
+
+
+def test_terminal_board_shows_trackers_and_rows() -> None:
+    """The terminal table draws each tracker (level out of 7) and each species row."""
+    state = play(new(start={"rat": 5}), {"type": "species", "space": "biome", "species": "ant"})
+    text = RULES.render_text(state)
+    assert "rat   #####.. 5" in text
+    assert "biome    ant . ." in text
