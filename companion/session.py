@@ -46,7 +46,7 @@ class Session:
     """A game being played: its rules, current state, and journal."""
 
     def __init__(self, journal: Journal, record: GameRecord, rules: Rules,
-                 clock: Clock = time.monotonic, wall: Clock = time.time):
+                 clock: Clock = time.monotonic, wall: Clock = time.time, autotick: bool = False):
         self.journal = journal
         self.record = record
         self.rules = rules
@@ -55,6 +55,10 @@ class Session:
         #: the running sand timer (galapagos-dice), or None
         self.timer: SandTimer | None = None
         self._timer_turned: tuple[float, float] | None = None  # (journal time, seconds)
+        #: when True a background timer journals ``timer_expired`` by itself (the live table);
+        #: tests leave it off and call :meth:`tick` with an injected clock.
+        self.autotick = autotick
+        self._alarm: threading.Timer | None = None
         self._lock = threading.RLock()
         self._listeners: list[Callable[[Change], None]] = []
         self._rev = -1
@@ -252,12 +256,37 @@ class Session:
         running = self._timer_turned is not None and self.rules.view(self.state).get("timer") == "running"
         if not running:
             self.timer = None
+            self._set_alarm(None)
             return
         at, seconds = self._timer_turned  # type: ignore[misc]
         if self.timer is None or self.timer.seconds != seconds or self._timer_key != at:
             self.timer = SandTimer(seconds, clock=self.clock)
             self.timer.start(elapsed=max(0.0, self._wall() - at))
             self._timer_key = at
+            self._set_alarm(self.timer.remaining())
+
+    def _set_alarm(self, delay: float | None) -> None:
+        if self._alarm is not None:
+            self._alarm.cancel()
+            self._alarm = None
+        if delay is not None and self.autotick:
+            self._alarm = threading.Timer(delay, self._ring)
+            self._alarm.daemon = True
+            self._alarm.start()
+
+    def _ring(self) -> None:
+        """The alarm went off: journal the expiry (re-arming if the clock says it is early)."""
+        try:
+            if self.tick() is None and self.timer is not None:
+                self._set_alarm(max(0.001, self.timer.remaining()))
+        except Exception:
+            log.exception("sand timer expiry could not be journaled")
+
+    def close(self) -> None:
+        """Stop background timers (the journal stays open for others)."""
+        with self._lock:
+            self.autotick = False
+            self._set_alarm(None)
 
     _timer_key: float | None = None
 

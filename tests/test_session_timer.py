@@ -67,3 +67,16 @@ def test_undo_of_the_first_plan_puts_the_timer_back(db_path: Path) -> None:
     assert session.timer is None
     session.redo()
     assert session.timer is not None
+
+
+def test_autotick_journals_the_expiry_by_itself(db_path: Path) -> None:
+    import threading
+
+    session = Session.new(Journal(db_path), "galapagos-dice", ["Ann", "Bob"],
+                          {"layout_seed": 3, "timer_seconds": 0.2}, autotick=True)
+    expired = threading.Event()
+    session.subscribe(lambda c: c.action == {"type": "timer_expired"} and expired.set())
+    until_timer_runs(session)
+    assert expired.wait(5), "the session did not journal the expiry on its own"
+    assert session.history()[-1].source == "timer"
+    session.close()
