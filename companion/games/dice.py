@@ -352,7 +352,8 @@ class DiceRules(Rules):
         steps = tuple(path[1:] if path and path[0] == here else path)
         dice = s.plans[i] or ()
         if len(steps) > len(dice):
-            raise RuleError(f"{who} planned {len(dice)} dice and cannot take {len(steps)} steps.")
+            planned = "1 die" if len(dice) == 1 else f"{len(dice)} dice"
+            raise RuleError(f"{who} planned {planned} and cannot take {len(steps)} steps.")
         island = s.table.island
         for k, (die, nxt) in enumerate(zip(dice, steps, strict=False)):
             if nxt not in island.colour:
