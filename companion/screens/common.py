@@ -1,0 +1,120 @@
+"""Screens every game shares: what is expected now, scores, the dashboard QR, a refusal."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import qrcode
+
+from companion.screens.canvas import HEADER_H, HEIGHT, WIDTH, Canvas
+from companion.screens.context import ScreenContext
+
+GAME_NAMES = {
+    "galapagos-auction": "Galapagos",
+    "galapagos-dice": "Galapagos dice",
+    "pocket-galapagos": "Pocket Galapagos",
+    "galerapagos": "Galèrapagos",
+}
+DEFAULT_URL = "http://galapagos.local:8080/"
+
+
+def round_label(state: dict[str, Any]) -> str:
+    rnd = state.get("round")
+    return f"R{rnd}" if isinstance(rnd, int) else ""
+
+
+def who(state: dict[str, Any]) -> str:
+    """Who must act: names, or the whole table for a table-wide action."""
+    if state.get("over"):
+        return "Game over"
+    exp = state.get("expected") or {}
+    names = list(exp.get("players") or [])
+    if not names:
+        return "Table" if exp.get("actions") else "Wait"
+    if len(names) <= 2:
+        return " & ".join(names)
+    return f"{names[0]} +{len(names) - 1}"
+
+
+def prompt(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
+    """What the game expects now, from whom, and the entry being dialled in."""
+    c.header(GAME_NAMES.get(s.get("game", ""), str(s.get("game", ""))), round_label(s))
+    c.text(2, HEADER_H + 1, c.fit(who(s), "medium", WIDTH - 4), "medium")
+    text = (s.get("expected") or {}).get("prompt", "")
+    lines = c.wrap(text, "small", WIDTH - 4, 1 if ctx.entry else 2)
+    for i, line in enumerate(lines):
+        c.text(2, 30 + 11 * i, line)
+    if ctx.entry:
+        c.segments(2, 46, list(ctx.entry), "medium")
+
+
+def scores(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
+    """Scores, best first; winners starred once the game is over. Up to 12 players."""
+    over = bool(s.get("over"))
+    c.header("Final scores" if over else "Scores", round_label(s))
+    winners = set(s.get("winners") or [])
+    rows = sorted((s.get("scores") or {}).items(), key=lambda kv: -kv[1])
+    if not rows:
+        return
+    big = len(rows) <= 3
+    per_col = 3 if big else 4
+    cols = math.ceil(len(rows) / per_col)
+    col_w = WIDTH // cols
+    size, step = ("medium", 17) if big else ("small", 13)
+    for i, (name, score) in enumerate(rows):
+        x, y = (i // per_col) * col_w, HEADER_H + 2 + (i % per_col) * step
+        value = str(score)
+        mark = "*" if over and name in winners else ""
+        vw = c.width(value, size)
+        c.text(x + 2, y, c.fit(mark + name, size, col_w - vw - 4), size)
+        c.text(0, y, value, size, align="right", right=x + col_w - 3)
+
+
+def qr(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
+    """A QR code of the dashboard address (dark modules on a lit square, as phones expect)."""
+    url = ctx.url or DEFAULT_URL
+    code = qrcode.QRCode(border=1, error_correction=qrcode.constants.ERROR_CORRECT_L)
+    code.add_data(url)
+    code.make(fit=True)
+    matrix = code.get_matrix()
+    n = len(matrix)
+    scale = max(1, HEIGHT // n)
+    size = n * scale
+    top = (HEIGHT - size) // 2
+    c.draw.rectangle((0, top, size - 1, top + size - 1), fill=1)
+    for y, row in enumerate(matrix):
+        for x, dark in enumerate(row):
+            if dark:
+                c.draw.rectangle((x * scale, top + y * scale, x * scale + scale - 1, top + y * scale + scale - 1), fill=0)
+    left = size + 4
+    c.text(left, 0, "Phone", "medium")
+    for i, line in enumerate(address_lines(c, url, WIDTH - left)[:4]):
+        c.text(left, 18 + 11 * i, line)
+
+
+def address_lines(c: Canvas, url: str, width: int) -> list[str]:
+    """The address without its scheme, broken before '.', ':' and '/' to fit ``width``."""
+    host = url.split("://", 1)[-1].rstrip("/")
+    lines: list[str] = []
+    for token in re.split(r"(?=[.:/])", host):
+        while c.width(token) > width:  # a part longer than a line: hard split
+            cut = max(1, width // c.width("M"))
+            lines.append(token[:cut])
+            token = token[cut:]
+        if lines and c.width(lines[-1] + token) <= width:
+            lines[-1] += token
+        else:
+            lines.append(token)
+    return lines
+
+
+def error(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
+    """Why the last action was refused, in the biggest font that holds it."""
+    c.header("Not accepted", round_label(s))
+    message = ctx.message or ""
+    size, step, count = ("medium", 17, 3) if c.fits(message, "medium", WIDTH - 4, 3) else ("small", 12, 4)
+    lines = c.wrap(message, size, WIDTH - 4, count)
+    for i, line in enumerate(lines):
+        c.text(2, HEADER_H + 2 + step * i, line, size)
