@@ -1,1 +1,97 @@
-"""web package."""
+"""The phone dashboard: a Flask app over the session API (see docs/api.md).
+
+``create_app(dashboard)`` is the factory; ``companion/app.py`` builds the
+:class:`web.context.Dashboard` (journal, hub, tokens, simulated devices) and
+serves the app with waitress. Pages are server-rendered templates with a
+little plain JavaScript (``static/live.js``): no build step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from flask import Flask, redirect, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from web.context import Dashboard
+from web.validate import ApiError
+
+#: the largest request body accepted at all (game set-ups with a 36-field layout fit easily)
+MAX_BODY = 64 * 1024
+
+CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+       "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'")
+
+
+def create_app(dashboard: Dashboard, **config: Any) -> Flask:
+    app = Flask(__name__)
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, JSON_SORT_KEYS=False, DEBUG=False, PROPAGATE_EXCEPTIONS=False)
+    app.config.update(config)
+    app.extensions["companion"] = dashboard
+
+    from web import api, pages, simpanel
+
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(simpanel.bp)
+
+    @app.before_request
+    def token_link():
+        """``/?token=T`` (the printed URL): keep the token in a cookie, then drop it from the URL."""
+        token = request.args.get("token")
+        if request.method != "GET" or not token or request.path.startswith("/api/"):
+            return None
+        if not dashboard.keys.is_table(token):
+            return None
+        rest = {k: v for k, v in request.args.items() if k != "token"}
+        response = redirect(request.path + ("?" + urlencode(rest) if rest else ""))
+        api.set_table_cookie(response, token)
+        return response
+
+    @app.after_request
+    def headers(response):
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        if response.mimetype in ("application/json", "text/html"):
+            response.headers.setdefault("Cache-Control", "no-store")
+        return response
+
+    @app.errorhandler(ApiError)
+    def api_error(err: ApiError):
+        if _wants_json():
+            return api.error_response(err)
+        return _page_error(err.status, err.message)
+
+    @app.errorhandler(HTTPException)
+    def http_error(err: HTTPException):
+        message = {
+            404: "There is no such page.",
+            405: "That method is not allowed here.",
+            413: f"The request is larger than {MAX_BODY} bytes.",
+        }.get(err.code or 500, err.description or "The request failed.")
+        if _wants_json():
+            return api.error_response(ApiError(err.code or 500, message))
+        return _page_error(err.code or 500, message)
+
+    @app.errorhandler(Exception)
+    def crash(err: Exception):
+        app.logger.exception("unexpected error")
+        message = "The companion hit an unexpected error; the game is safe in the journal."
+        if _wants_json():
+            return api.error_response(ApiError(500, message))
+        return _page_error(500, message)
+
+    return app
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/") or request.path.startswith("/sim/") or request.mimetype == "application/json"
+
+
+def _page_error(status: int, message: str):
+    from web.i18n import lang, translator
+
+    return render_template("error.html", status=status, message=message, t=translator(lang()), lang=lang()), status

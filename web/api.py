@@ -1,0 +1,225 @@
+"""The JSON API (documented in docs/api.md): games, actions, undo/redo, live events, joining.
+
+Every handler is a few lines over the session API; every error is JSON
+``{"error": {"status": N, "message": "..."}}`` with the matching status.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, jsonify, make_response, request
+
+from companion import extras
+from companion.journal import UnknownGame
+from companion.rules import RuleError
+from companion.session import Session
+from web import views
+from web.access import TABLE_COOKIE, require, seat_cookie
+from web.context import dashboard
+from web.i18n import lang
+from web.live import stream
+from web.security import Principal
+from web.validate import ApiError, action_body, game_header, only_keys, parse_body
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+#: body limits in bytes (the app-wide limit is larger, for game set-ups with a layout)
+ACTION_LIMIT = 4 * 1024
+GAME_LIMIT = 32 * 1024
+SMALL_LIMIT = 1024
+
+
+def body(limit: int) -> Any:
+    if request.mimetype != "application/json":
+        raise ApiError(415, "Send the body as JSON with \"Content-Type: application/json\".")
+    return parse_body(request.get_data(cache=False), limit)
+
+
+def open_game(game_id: str) -> Session:
+    try:
+        return dashboard().hub.session(game_id)
+    except UnknownGame:
+        raise ApiError(404, f"There is no game {game_id!r}.") from None
+
+
+def snapshot(session: Session, who: Principal) -> dict[str, Any]:
+    viewer = who.viewer()
+    return {
+        "state": session.public(viewer),
+        "last_actions": extras.last_actions(session, viewer),
+        "timer": extras.timer(session),
+        "you": {"role": who.kind, "seat": who.seat},
+    }
+
+
+# -- games -----------------------------------------------------------------------
+@bp.post("/games")
+def create_game():
+    require(table=True)
+    game, players, options = game_header(body(GAME_LIMIT))
+    try:
+        session = dashboard().hub.new(game, players, options)
+    except RuleError as err:
+        raise ApiError(400, err.text(lang())) from None
+    if request.args.get("current", "1") != "0":
+        dashboard().hub.set_current(session.id)
+    out = {"id": session.id, "join_code": dashboard().keys.join_code(session.id), "state": session.public()}
+    return jsonify(out), 201, {"Location": f"/api/games/{session.id}"}
+
+
+@bp.get("/games")
+def list_games():
+    require(table=True)
+    return jsonify({"games": [r.to_json() for r in dashboard().hub.journal.games()],
+                    "current": dashboard().hub.current})
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str):
+    who = require(game_id)
+    return jsonify(snapshot(open_game(game_id), who))
+
+
+@bp.post("/games/<game_id>/actions")
+def post_action(game_id: str):
+    who = require(game_id)
+    session = open_game(game_id)
+    action = action_body(body(ACTION_LIMIT))
+    kind = action["type"]
+    if kind not in session.rules.actions:
+        raise ApiError(400, RuleError(f"{session.rules.name} has no action \"{kind}\".").message)
+    if not who.is_table:
+        if "player" not in action and extras.takes_player(session, kind):
+            action = {**action, "player": who.seat}
+        if not extras.takes_player(session, kind):
+            raise ApiError(403, f"\"{kind}\" is an action for the whole table; use the table's screen.")
+        if not who.may_act_for(game_id, action.get("player")):
+            raise ApiError(403, f"{who.seat} cannot act for {action.get('player')}.")
+    try:
+        events = session.act(action, source=f"web:{who.seat or 'table'}")
+    except RuleError as err:
+        raise ApiError(409, err.text(lang())) from None
+    return jsonify({**snapshot(session, who), "events": events if who.is_table or not _secret(session) else []})
+
+
+def _secret(session: Session) -> bool:
+    return bool(extras.SECRET_FIELDS.get(session.game))
+
+
+@bp.post("/games/<game_id>/undo")
+def undo(game_id: str):
+    return _move(game_id, "undo")
+
+
+@bp.post("/games/<game_id>/redo")
+def redo(game_id: str):
+    return _move(game_id, "redo")
+
+
+def _move(game_id: str, kind: str):
+    who = require(game_id)
+    session = open_game(game_id)
+    if not who.is_table:
+        last = session.history(1)
+        mine = kind == "undo" and last and last[0].action.get("player") == who.seat
+        if not mine:
+            raise ApiError(403, f"{who.seat} may only undo their own last action; ask the table for anything else.")
+    done = session.undo() if kind == "undo" else session.redo()
+    if done is None:
+        raise ApiError(409, f"There is nothing to {kind}.")
+    return jsonify({kind: extras.redact(session.game, done, who.viewer()), **snapshot(session, who)})
+
+
+@bp.get("/games/<game_id>/events")
+def events(game_id: str):
+    who = require(game_id)
+    session = open_game(game_id)
+    view = request.args.get("view")
+    seat = request.args.get("seat") if view == "seat" else None
+    language = lang()
+    if view not in (None, "table", "seat"):
+        raise ApiError(400, "\"view\" is table or seat.")
+    if seat is not None and (seat not in session.players or not who.may_act_for(game_id, seat)):
+        raise ApiError(403, f"This pass cannot watch {seat}'s seat.")
+
+    def render():
+        data = snapshot(session, who)
+        if view:
+            data["html"] = views.fragments(session, who, view, language, seat)
+        return "state", data, session.version
+
+    return stream(game_id, render)
+
+
+@bp.post("/games/<game_id>/current")
+def make_current(game_id: str):
+    require(table=True)
+    open_game(game_id)
+    dashboard().hub.set_current(game_id)
+    return jsonify({"current": game_id})
+
+
+@bp.post("/games/<game_id>/seats/<seat>/release")
+def release_seat(game_id: str, seat: str):
+    require(table=True)
+    open_game(game_id)
+    if not dashboard().seats.release(game_id, seat):
+        raise ApiError(404, f"No phone holds {seat}'s seat.")
+    dashboard().hub.broadcast(game_id)
+    return jsonify({"released": seat})
+
+
+# -- joining -------------------------------------------------------------------------
+@bp.post("/join")
+def join():
+    """``{"code": "123456", "seat": "Ann"}`` → a seat token (also set as a cookie)."""
+    d = dashboard()
+    wait = d.joins.allow(request.remote_addr or "?")
+    if wait:
+        raise ApiError(429, f"Too many tries; wait {int(wait) + 1} seconds.", retry_after=int(wait) + 1)
+    data = only_keys(body(SMALL_LIMIT), {"code", "seat"}, "The join request")
+    game_id, seat = find_seat(data.get("code"), data.get("seat"))
+    token = d.seats.claim(game_id, seat)
+    if token is None:
+        raise ApiError(409, f"{seat}'s seat is already taken on another phone; the table can free it.")
+    d.hub.broadcast(game_id)
+    response = make_response(jsonify({"game": game_id, "seat": seat, "token": token}), 201)
+    set_seat_cookie(response, game_id, token)
+    return response
+
+
+def find_seat(code: Any, seat: Any) -> tuple[str, str]:
+    """The unfinished game whose join code is ``code``, and check ``seat`` sits at it."""
+    d = dashboard()
+    if not isinstance(code, str) or not code.strip().isdigit():
+        raise ApiError(400, "The join code is the six digits on the table's screen.")
+    for rec in d.hub.journal.games(finished=False):
+        if d.keys.join_code(rec.id) == code.strip():
+            if seat not in rec.players:
+                raise ApiError(400, f"Choose one of the seats: {', '.join(rec.players)}.")
+            return rec.id, seat
+    raise ApiError(403, "That code does not open any game at this table.")
+
+
+def set_seat_cookie(response, game_id: str, token: str) -> None:
+    response.set_cookie(seat_cookie(game_id), token, max_age=30 * 24 * 3600, httponly=True, samesite="Lax")
+
+
+def set_table_cookie(response, token: str) -> None:
+    response.set_cookie(TABLE_COOKIE, token, max_age=30 * 24 * 3600, httponly=True, samesite="Lax")
+
+
+@bp.errorhandler(ApiError)
+def api_error(err: ApiError):
+    return error_response(err)
+
+
+def error_response(err: ApiError):
+    response = jsonify({"error": {"status": err.status, "message": err.message}})
+    response.status_code = err.status
+    if err.status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="companion"'
+    if "retry_after" in err.extra:
+        response.headers["Retry-After"] = str(err.extra["retry_after"])
+    return response

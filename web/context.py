@@ -1,0 +1,54 @@
+"""What the dashboard is given by the composition root (``companion/app.py``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from flask import current_app
+
+from web.hub import Hub
+from web.security import Keys, RateLimiter, SeatStore
+
+
+class SimBackend(Protocol):
+    """The simulated table the simulation panel drives (see ``companion/app.py``)."""
+
+    def buttons(self) -> list[str]: ...
+    def press(self, name: str) -> None: ...
+    def turn(self, delta: int) -> None: ...
+    def points(self) -> list[str]: ...
+    def place(self, point: str, uid: str) -> None: ...
+    def remove(self, point: str, uid: str) -> None: ...
+    def on_readers(self) -> dict[str, list[str]]: ...
+    def oled_png(self) -> bytes: ...
+    def oled_serial(self) -> int: ...
+
+
+class TagBackend(Protocol):
+    """The tag registry as enrollment needs it (scan, then say what it is)."""
+
+    def kinds(self) -> dict[str, list[str]]: ...
+    def enrolled(self) -> list[dict[str, Any]]: ...
+    def enroll(self, uid: str, kind: str, value: str) -> dict[str, Any]: ...
+    def forget(self, uid: str) -> bool: ...
+    def last_scanned(self) -> str | None: ...
+    def export(self) -> Any: ...
+
+
+@dataclass
+class Dashboard:
+    hub: Hub
+    keys: Keys
+    seats: SeatStore
+    joins: RateLimiter = field(default_factory=RateLimiter)
+    sim: SimBackend | None = None
+    tags: TagBackend | None = None
+    base_url: str = ""
+    keepalive: float = 15.0
+    retry_ms: int = 1000
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def dashboard() -> Dashboard:
+    return current_app.extensions["companion"]

@@ -1,0 +1,173 @@
+"""The web layer's registry of live games: one :class:`Session` per game id, and its feeds.
+
+Every open page (and every API client on ``/events``) holds a :class:`Feed`.
+When a session changes — an action from a phone, a button on the table, a
+``companion act`` from a shell picked up by :meth:`Hub.poll` — the hub wakes
+every feed of that game; each feed then reads the state *for its own viewer*,
+so a secret (a vote before the reveal) never travels to anyone else.
+
+The hub also knows the *current* game: the one on the physical table, which
+the controller (buttons, readers, OLED) follows.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from companion.journal import Journal
+from companion.session import Change, Session
+
+log = logging.getLogger(__name__)
+
+
+class Feed:
+    """One live connection's wake-up flag; coalesces bursts into one update."""
+
+    def __init__(self, hub: Hub, channel: str):
+        self.hub = hub
+        self.channel = channel
+        self._event = threading.Event()
+        self._event.set()  # the state is replayed on connect
+        self.closed = False
+
+    def wake(self) -> None:
+        self._event.set()
+
+    def wait(self, timeout: float) -> bool:
+        """True when something changed (or on the first call); False on timeout."""
+        woke = self._event.wait(timeout)
+        self._event.clear()
+        return woke
+
+    def close(self) -> None:
+        self.closed = True
+        self.hub._drop_feed(self)
+
+
+class Hub:
+    """Live sessions over one journal, their feeds, and the current table game."""
+
+    def __init__(self, journal: Journal, max_feeds: int = 120):
+        self.journal = journal
+        self.max_feeds = max_feeds
+        self._sessions: dict[str, Session] = {}
+        self._feeds: dict[str, list[Feed]] = {}
+        self._lock = threading.RLock()
+        self.current: str | None = None
+        self._on_current: list[Callable[[Session | None], None]] = []
+        self._revs: dict[str, int] = {}
+        self._ticker: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    # -- sessions -----------------------------------------------------------
+    def session(self, game_id: str) -> Session:
+        """The live session of ``game_id`` (opened from the journal on first use)."""
+        with self._lock:
+            session = self._sessions.get(game_id)
+            if session is None:
+                session = Session.open(self.journal, game_id)
+                self._adopt(session)
+            return session
+
+    def new(self, game: str, players: list[str], options: dict[str, Any]) -> Session:
+        session = Session.new(self.journal, game, players, options)
+        with self._lock:
+            self._adopt(session)
+        self.broadcast("games")
+        return session
+
+    def _adopt(self, session: Session) -> None:
+        self._sessions[session.id] = session
+        session.subscribe(self._changed)
+
+    def _changed(self, change: Change) -> None:
+        self.broadcast(change.session.id)
+        if change.session.over or change.kind in ("undo", "sync"):
+            self.broadcast("games")
+
+    # -- the game on the table ----------------------------------------------
+    def set_current(self, game_id: str | None) -> Session | None:
+        session = self.session(game_id) if game_id else None
+        with self._lock:
+            self.current = game_id
+            listeners = list(self._on_current)
+        for fn in listeners:
+            try:
+                fn(session)
+            except Exception:
+                log.exception("current-game listener failed")
+        self.broadcast("games")
+        return session
+
+    def on_current(self, fn: Callable[[Session | None], None]) -> None:
+        with self._lock:
+            self._on_current.append(fn)
+
+    def current_session(self) -> Session | None:
+        return self.session(self.current) if self.current else None
+
+    # -- feeds --------------------------------------------------------------
+    def feed(self, channel: str) -> Feed | None:
+        """A new feed on ``channel`` (a game id, ``games`` or ``sim``); None when full."""
+        with self._lock:
+            if sum(len(f) for f in self._feeds.values()) >= self.max_feeds:
+                return None
+            feed = Feed(self, channel)
+            self._feeds.setdefault(channel, []).append(feed)
+            return feed
+
+    def _drop_feed(self, feed: Feed) -> None:
+        with self._lock:
+            feeds = self._feeds.get(feed.channel, [])
+            if feed in feeds:
+                feeds.remove(feed)
+
+    def feed_count(self) -> int:
+        with self._lock:
+            return sum(len(f) for f in self._feeds.values())
+
+    def broadcast(self, channel: str) -> None:
+        with self._lock:
+            feeds = list(self._feeds.get(channel, ()))
+        for feed in feeds:
+            feed.wake()
+
+    # -- background work ----------------------------------------------------
+    def poll(self) -> None:
+        """Pick up changes made by other processes, and let sand timers run out."""
+        with self._lock:
+            sessions = [s for gid, s in self._sessions.items() if self._feeds.get(gid) or gid == self.current]
+        for session in sessions:
+            try:
+                rev = self.journal.rev(session.id)  # a cheap read; sync() only when it moved
+                if rev != self._revs.get(session.id):
+                    session.sync()
+                    self._revs[session.id] = rev
+                tick = getattr(session, "tick", None)
+                if callable(tick):
+                    tick()
+            except Exception:
+                log.exception("polling game %s failed", session.id)
+
+    def start(self, interval: float = 0.25) -> None:
+        """Run :meth:`poll` every ``interval`` seconds on a daemon thread."""
+        if self._ticker is not None:
+            return
+
+        def loop() -> None:
+            while not self._stop.wait(interval):
+                self.poll()
+
+        self._ticker = threading.Thread(target=loop, name="hub-poll", daemon=True)
+        self._ticker.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        with self._lock:
+            feeds = [f for fs in self._feeds.values() for f in fs]
+        for feed in feeds:
+            feed.closed = True
+            feed.wake()

@@ -1,0 +1,214 @@
+/* Live pages: SSE with automatic reconnect, fragment swaps, action forms, confirmations.
+   Plain JavaScript, no build step. Everything the page needs is in data- attributes. */
+(function () {
+  "use strict";
+  var body = document.body;
+  var game = body.dataset.game;
+  var view = body.dataset.view;
+  var role = body.dataset.role || "";
+  var seat = body.dataset.seat || "";
+  var csrfMeta = document.querySelector('meta[name="csrf-token"]');
+  var csrf = csrfMeta ? csrfMeta.content : "";
+  var statusEl = document.getElementById("live-status");
+  var toastEl = document.getElementById("toast");
+  var source = null, retries = 0, pending = null, timerTick = null;
+
+  function t(text) { return text; }
+
+  function status(text, cls) {
+    if (!statusEl) return;
+    statusEl.hidden = false;
+    statusEl.textContent = text;
+    statusEl.className = "status " + (cls || "");
+  }
+
+  function toast(text, bad) {
+    if (!toastEl) return;
+    toastEl.textContent = text;
+    toastEl.className = "toast " + (bad ? "bad" : "good");
+    toastEl.hidden = false;
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(function () { toastEl.hidden = true; }, bad ? 6000 : 2000);
+  }
+  window.companionToast = toast;
+
+  function headers() {
+    var h = {"Content-Type": "application/json", "X-CSRF-Token": csrf};
+    if (role) h["X-Companion-Role"] = role;
+    return h;
+  }
+
+  function post(url, data) {
+    return fetch(url, {method: "POST", headers: headers(), body: JSON.stringify(data || {}), credentials: "same-origin"})
+      .then(function (r) {
+        return r.json().catch(function () { return {}; }).then(function (j) {
+          if (!r.ok) throw new Error((j.error && j.error.message) || ("HTTP " + r.status));
+          return j;
+        });
+      });
+  }
+  window.companionPost = post;
+
+  /* -- the sand timer drains on the page between messages -- */
+  function startTimers() {
+    if (timerTick) cancelAnimationFrame(timerTick);
+    var els = document.querySelectorAll("[data-timer]");
+    var t0 = performance.now();
+    function frame() {
+      var live = false;
+      els.forEach(function (el) {
+        var seconds = parseFloat(el.dataset.seconds), left = parseFloat(el.dataset.remaining);
+        if (el.dataset.running === "1") {
+          left = Math.max(0, left - (performance.now() - t0) / 1000);
+          live = live || left > 0;
+        }
+        var fill = el.querySelector(".sand-fill"), label = el.querySelector(".timer-left");
+        if (fill) fill.style.width = (seconds ? 100 * left / seconds : 0).toFixed(1) + "%";
+        if (label) label.textContent = Math.ceil(left);
+        el.classList.toggle("low", left > 0 && left <= 5);
+      });
+      if (live) timerTick = requestAnimationFrame(frame);
+    }
+    frame();
+  }
+
+  /* -- fragments: swap each [data-part]; wait while someone is typing in a form -- */
+  function busy(el) {
+    var a = document.activeElement;
+    return a && el.contains(a) && /^(INPUT|SELECT|TEXTAREA)$/.test(a.tagName);
+  }
+
+  function swap(html) {
+    var deferred = false;
+    Object.keys(html).forEach(function (part) {
+      var el = document.querySelector('[data-part="' + part + '"]');
+      if (!el) return;
+      if (part === "actions" && busy(el)) { deferred = true; return; }
+      var open = Array.prototype.map.call(el.querySelectorAll("details[open]"), function (d) { return d.querySelector("summary").textContent; });
+      el.innerHTML = html[part];
+      el.querySelectorAll("details").forEach(function (d) {
+        var s = d.querySelector("summary");
+        if (s && open.indexOf(s.textContent) >= 0) d.open = true;
+      });
+    });
+    pending = deferred ? html : null;
+    startTimers();
+  }
+
+  document.addEventListener("focusout", function () {
+    setTimeout(function () { if (pending && !busy(document.querySelector('[data-part="actions"]'))) swap(pending); }, 50);
+  });
+
+  function connect() {
+    if (!game || !view) return;
+    var url = "/api/games/" + encodeURIComponent(game) + "/events?view=" + view + "&role=" + encodeURIComponent(role);
+    if (seat) url += "&seat=" + encodeURIComponent(seat);
+    source = new EventSource(url);
+    source.addEventListener("state", function (ev) {
+      retries = 0;
+      status("● " + (body.dataset.liveText || "Live"), "ok");
+      var data = JSON.parse(ev.data);
+      body.dataset.version = data.state.version;
+      if (data.html) swap(data.html);
+      document.dispatchEvent(new CustomEvent("companion:state", {detail: data}));
+    });
+    source.onopen = function () { status("● " + (body.dataset.liveText || "Live"), "ok"); };
+    source.onerror = function () {
+      status("↻ " + (body.dataset.reconnectText || "Reconnecting…"), "bad");
+      source.close();
+      retries += 1;
+      setTimeout(connect, Math.min(5000, 300 * Math.pow(2, Math.min(retries, 5))));
+    };
+  }
+
+  /* -- reading an action form -- */
+  function readField(el) {
+    var kind = el.dataset.kind;
+    if (kind === "checks") {
+      return Array.prototype.filter.call(el.querySelectorAll("input:checked"), function (c) { return true; }).map(function (c) { return c.value; });
+    }
+    if (kind === "seq") {
+      return Array.prototype.map.call(el.querySelectorAll("select"), function (s) { return s.value; }).filter(function (v) { return v; });
+    }
+    if (kind === "bool") return el.checked;
+    var v = el.value.trim();
+    if (v === "" && el.hasAttribute("data-optional")) return undefined;
+    if (kind === "int") return v === "" ? null : parseInt(v, 10);
+    if (kind === "list-int") return v.split(/[\s,;]+/).filter(Boolean).map(function (x) { return parseInt(x, 10); });
+    if (kind === "json") { try { return JSON.parse(v); } catch (e) { return v; } }
+    return v;
+  }
+
+  function readForm(form) {
+    var action = {type: form.dataset.action};
+    form.querySelectorAll("[data-field]").forEach(function (el) {
+      var v = readField(el);
+      if (v !== undefined) action[el.dataset.field] = v;
+    });
+    return action;
+  }
+
+  function act(action, button) {
+    if (button) button.disabled = true;
+    return post("/api/games/" + encodeURIComponent(game) + "/actions", action)
+      .then(function () { toast("✓ " + action.type.replace(/_/g, " "), false); })
+      .catch(function (e) { toast(e.message, true); })
+      .finally(function () { if (button) button.disabled = false; });
+  }
+
+  function confirmThen(question, fn) {
+    var dlg = document.getElementById("confirm");
+    if (!dlg || !dlg.showModal) { if (window.confirm(question)) fn(); return; }
+    dlg.querySelector(".q").textContent = question;
+    dlg.returnValue = "";
+    dlg.onclose = function () { if (dlg.returnValue === "ok") fn(); };
+    dlg.showModal();
+  }
+
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (!form.matches("form.act")) return;
+    ev.preventDefault();
+    act(readForm(form), form.querySelector("button"));
+  });
+
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest("button");
+    if (!b || !game) return;
+    if (b.dataset.json) { ev.preventDefault(); act(JSON.parse(b.dataset.json), b); return; }
+    if (b.dataset.move) {
+      ev.preventDefault();
+      confirmThen(b.dataset.confirm || b.dataset.move + "?", function () {
+        post("/api/games/" + encodeURIComponent(game) + "/" + b.dataset.move)
+          .then(function () { toast("✓ " + b.textContent.trim(), false); })
+          .catch(function (e) { toast(e.message, true); });
+      });
+      return;
+    }
+    if (b.hasAttribute("data-current")) {
+      ev.preventDefault();
+      post("/api/games/" + encodeURIComponent(game) + "/current").catch(function (e) { toast(e.message, true); });
+      return;
+    }
+    if (b.dataset.release) {
+      ev.preventDefault();
+      confirmThen(b.textContent.trim() + " — " + b.dataset.release + "?", function () {
+        post("/api/games/" + encodeURIComponent(game) + "/seats/" + encodeURIComponent(b.dataset.release) + "/release")
+          .catch(function (e) { toast(e.message, true); });
+      });
+    }
+  });
+
+  /* home page: the example players follow the chosen game */
+  var gameSelect = document.getElementById("start-game");
+  if (gameSelect) {
+    gameSelect.addEventListener("change", function () {
+      var opt = gameSelect.options[gameSelect.selectedIndex];
+      var box = document.getElementById("start-players");
+      if (box && opt.dataset.players) box.value = opt.dataset.players;
+    });
+  }
+
+  startTimers();
+  connect();
+})();

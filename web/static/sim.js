@@ -1,0 +1,51 @@
+/* The simulation panel: buttons, tags on reader points, and the live OLED mirror. */
+(function () {
+  "use strict";
+  var img = document.getElementById("oled");
+  if (!img) return;
+  var serialEl = document.getElementById("oled-serial");
+  var post = window.companionPost, toast = window.companionToast;
+
+  function show(data) {
+    img.src = data.oled;
+    img.dataset.serial = data.serial;
+    if (serialEl) serialEl.textContent = data.serial;
+    document.querySelectorAll(".reader").forEach(function (row) {
+      var on = row.querySelector(".on");
+      var uids = data.readers[row.dataset.point] || [];
+      on.innerHTML = "";
+      uids.forEach(function (uid) {
+        var b = document.createElement("button");
+        b.className = "link"; b.dataset.remove = row.dataset.point; b.dataset.uid = uid;
+        b.textContent = "✕ " + uid;
+        on.appendChild(b);
+      });
+    });
+  }
+
+  var source = null, retries = 0;
+  function connect() {
+    source = new EventSource("/sim/events");
+    source.addEventListener("sim", function (ev) { retries = 0; show(JSON.parse(ev.data)); });
+    source.onerror = function () {
+      source.close(); retries += 1;
+      setTimeout(connect, Math.min(5000, 300 * Math.pow(2, Math.min(retries, 5))));
+    };
+  }
+
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest("button");
+    if (!b) return;
+    var uid = (document.getElementById("tag-uid") || {}).value;
+    var req = null;
+    if (b.dataset.press) req = post("/sim/press", {button: b.dataset.press});
+    else if (b.dataset.turn) req = post("/sim/turn", {delta: parseInt(b.dataset.turn, 10)});
+    else if (b.dataset.place) req = post("/sim/tag", {point: b.dataset.place, uid: uid, present: true});
+    else if (b.dataset.remove) req = post("/sim/tag", {point: b.dataset.remove, uid: b.dataset.uid, present: false});
+    if (!req) return;
+    ev.preventDefault();
+    req.then(show).catch(function (e) { toast(e.message, true); });
+  });
+  document.getElementById("tag-form").addEventListener("submit", function (ev) { ev.preventDefault(); });
+  connect();
+})();

@@ -1,0 +1,83 @@
+"""What the table and seat pages show: the context for the templates, and live fragments.
+
+A page is rendered whole once; afterwards every SSE message carries the same
+fragments rendered again for that page's viewer (``fragments``), which the
+page swaps in. Rendering stays on the server, in the templates, and a phone
+never receives a fragment rendered for another viewer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import render_template
+
+from companion import extras
+from companion.session import Session
+from web import forms, pictures
+from web.context import dashboard
+from web.i18n import translator
+from web.security import Principal
+
+GAME_TITLES = {
+    "galapagos-auction": "Galapagos",
+    "galapagos-dice": "Galapagos (dice)",
+    "pocket-galapagos": "Pocket Galapagos",
+    "galerapagos": "Galèrapagos",
+}
+
+
+def context(session: Session, who: Principal | None, view: str, language: str, seat: str | None = None) -> dict[str, Any]:
+    """Everything the table/seat templates read; secrets only for ``who``'s own seat."""
+    viewer = who.viewer() if who else None
+    pub = session.public(viewer)
+    names = [p["name"] for p in pub.get("players", [])]
+    me = seat if seat is not None else viewer
+    my_entry = next((p for p in pub.get("players", []) if p["name"] == me), None)
+    exp = pub.get("expected") or {}
+    primary, more = forms.split_kinds(session, pub, me if view == "seat" else None)
+    d = dashboard()
+    ctx: dict[str, Any] = {
+        "session": session, "game": session.game, "title": GAME_TITLES.get(session.game, session.rules.name),
+        "pub": pub, "players": names, "me": me, "my": my_entry, "view": view,
+        "expected": exp, "my_turn": me in (exp.get("players") or []),
+        "timer": extras.timer(session),
+        "last": [{"text": forms.describe(a["action"]), "source": a["source"]} for a in extras.last_actions(session, viewer)],
+        "forms_now": forms.forms(session, pub, me if view == "seat" else None, primary),
+        "forms_more": forms.forms(session, pub, me if view == "seat" else None, more),
+        "quick": forms.quick(session, me if view == "seat" else None),
+        "t": translator(language), "lang": language,
+        "pictures": pictures, "seat_colour": {n: pictures.SEAT_COLOURS[i % len(pictures.SEAT_COLOURS)] for i, n in enumerate(names)},
+        "claimed": d.seats.claimed(session.id),
+        "is_table": bool(who and who.is_table),
+        "current": d.hub.current == session.id,
+    }
+    ctx.update(_game_extras(session, pub, me))
+    if view == "table":
+        ctx["chart"] = pictures.score_chart(extras.score_history(session), names)
+        ctx["join_code"] = d.keys.join_code(session.id) if who and who.is_table else None
+    return ctx
+
+
+def _game_extras(session: Session, pub: dict[str, Any], me: str | None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if session.game == "galapagos-dice" and pub.get("layout"):
+        pawns: dict[int, list[tuple[int, str]]] = {}
+        for seat, p in enumerate(pub.get("players", [])):
+            if p.get("field") is not None:
+                pawns.setdefault(int(p["field"]), []).append((seat, p["name"]))
+        out["island"] = pictures.island(pub["layout"], pub.get("island"), pawns)
+    if me and session.game == "galapagos-auction":
+        out["costs"] = extras.costs(session, me)
+    if session.game == "galerapagos":
+        out["odds"] = extras.odds(session, me)
+    return out
+
+
+def fragments(session: Session, who: Principal, view: str, language: str, seat: str | None = None) -> dict[str, str]:
+    """The live parts of a page, rendered for ``who`` (the table may watch any ``seat``'s page)."""
+    ctx = context(session, who, view, language, seat=seat)
+    return {
+        "state": render_template(f"_{view}_state.html", **ctx),
+        "actions": render_template(f"_{view}_actions.html", **ctx),
+    }
