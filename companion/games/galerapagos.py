@@ -1,0 +1,1042 @@
+"""Galèrapagos (seed 004, French): rations, weather, raft, sickness, votes and endings.
+
+The companion tracks what the board tracks (the water and food tokens, the raft
+disc and cards, the weather deck, the first-player card) and what the players
+hold as *counts* (cards in hand), plus the sickness cards, the graves and the
+votes. Card effects beyond counts are generic actions the players apply
+(``resource``, ``sick``, ``heal``, ``revive``, ``shoot``, ``give``, ``place``).
+
+Two kinds of waiting
+--------------------
+Some moments genuinely need the table (turn the weather card, take an action,
+vote, break a tie). Others are *last chances*: after a vote the target "est
+éliminé" but "peut se sauver en jouant une carte Ressource ou en tirant"; when
+a ration token is at 0 "seuls les joueurs disposant de cartes ... survivent";
+under the hurricane the raft leaves at the end of the round. For those the
+engine applies the default at once (the target dies, the players without a card
+die, the raft leaves) and keeps the state just before it in ``chain``: if the
+very next action is the last-chance move (the target's resource card or shot, a
+player's declared resource card, a card before the raft leaves), it is applied to
+that earlier state instead and the default is re-run. Any other action means
+the table has moved on and the chance is gone. So a script that stops after the
+votes shows the target dead, and one that saves him shows him alive.
+
+All states are immutable (frozen dataclasses of tuples): ``apply`` never
+changes the state it is given and copying is cheap for playouts.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from math import comb
+from typing import Any, NamedTuple
+
+from companion.games.galerapagos_text import RESOURCES, VERBS, Word, error, now
+from companion.rules import Action, Event, Expected, Outcome, RuleError, Rules, sees_secret
+
+# -- component data --------------------------------------------------------
+
+#: players -> (food, water), the seed's "Nombre de joueurs | Nourriture | Eau" table.
+START_RATIONS: dict[int, tuple[int, int]] = {
+    3: (5, 6), 4: (7, 8), 5: (9, 10), 6: (10, 12), 7: (12, 14),
+    8: (13, 16), 9: (15, 18), 10: (16, 20), 11: (18, 22), 12: (20, 24),
+}
+WRECK_CARDS = 54
+RAFT_CARDS = 12
+RAFT_TRACK = 6  # the disc runs from 0 to 6; reaching 6 lays a raft card
+MAX_EXTRA_BALLS = 5
+#: the published deck besides the hurricane (rulebook silent; see docs/rules-notes.md).
+WEATHER_CARDS: tuple[int, ...] = (0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3)
+HURRICANE_WATER = 2
+BOTTOM_CARDS = 5  # "tirez-en 5 au hasard" and shuffle them with the hurricane
+#: fish shown on the six wooden balls (rulebook silent; option ``bag``).
+BAG: tuple[int, ...] = (1, 1, 1, 2, 2, 3)
+PERMANENT = ("water_bottle", "club", "axe", "fishing_rod", "crystal_ball", "revolver")
+
+WEATHER, ACTIONS, WATER, FOOD, END, DEPART, OVER = (
+    "weather", "actions", "water", "food", "end", "depart", "over")
+COUNTS = (WATER, FOOD, DEPART)
+ACTS = ("fish", "water", "wood", "search")
+CAUSE = {WATER: "thirst", FOOD: "hunger", DEPART: "left_behind"}
+OPTIONS = ("dead_vote", "first_player", "weather_cards", "hurricane_water", "bag", "scoring")
+SCORING = ("solidaire", "solitaire")
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    dead_vote: bool = False
+    weather_cards: tuple[int, ...] = WEATHER_CARDS
+    hurricane_water: int = HURRICANE_WATER
+    bag: tuple[int, ...] = BAG
+    scoring: str = "solidaire"
+
+    @property
+    def hurricane_from(self) -> int:
+        """First round the hurricane can come up: after the cards above the bottom pile."""
+        return len(self.weather_cards) - BOTTOM_CARDS + 1
+
+
+class State(NamedTuple):
+    """One moment of a game. Indices are seats, clockwise; ``-1`` means nobody.
+
+    A NamedTuple: ``_replace`` copies it several times faster than dataclasses.replace,
+    which keeps random playouts well above 20,000 actions a second.
+    """
+
+    names: tuple[str, ...]
+    opts: Options
+    round: int
+    phase: str
+    first: int
+    start: int  # first player when the round's actions began
+    turn_k: int  # seats passed since ``start`` in the action step
+    alive: tuple[bool, ...]
+    sick: tuple[int, ...]  # round the player fell sick, 0 when healthy
+    cards: tuple[int, ...]
+    perm: tuple[tuple[str, ...], ...]  # permanent cards face up in front of the player
+    did: tuple[str, ...]  # action taken this round, "" if none
+    died: tuple[str, ...]  # cause of death, "" while alive
+    food: int
+    water: int
+    wood: int
+    rafts: int
+    basket: int  # food on the track from the fruit basket, not valid for the voyage
+    weather: int | None
+    hurricane: bool
+    deck: tuple[int, ...]  # weather cards still face down, besides the hurricane
+    hurricane_left: bool
+    wreck: int
+    zero: bool = False  # this count began with the token on 0: no vote
+    declared: tuple[tuple[int, int, bool], ...] = ()  # (seat, surplus, basket)
+    ballot: tuple[int, ...] | None = None  # seat -> target seat, -1 not yet voted
+    tie: tuple[int, ...] = ()
+    condemned: int = -1
+    last_vote: tuple[tuple[int, int], ...] = ()
+    reason: str = ""
+    winners: tuple[int, ...] = ()
+    chain: tuple[State, ...] = ()
+
+
+# -- small queries ---------------------------------------------------------
+
+def _n(s: State) -> int:
+    return len(s.names)
+
+
+def _living(s: State) -> list[int]:
+    return [i for i, a in enumerate(s.alive) if a]
+
+
+def _step(s: State, i: int, direction: int, alive: tuple[bool, ...] | list[bool] | None = None) -> int:
+    """Next living seat from ``i`` (+1 clockwise = left, -1 = right); -1 if none."""
+    alive = s.alive if alive is None else alive
+    n = len(alive)
+    for k in range(1, n + 1):
+        j = (i + direction * k) % n
+        if alive[j]:
+            return j
+    return -1
+
+
+def disabled(s: State, i: int) -> bool:
+    """Sick since last round: "Le tour suivant, il ne pourra ni jouer une carte, ni faire une action"."""
+    return s.sick[i] > 0 and s.sick[i] == s.round - 1 and s.phase not in (END, DEPART, OVER)
+
+
+def is_sick(s: State, i: int) -> bool:
+    """The sickness card lies in front of the player (from the bite to the end of the next round)."""
+    return s.alive[i] and s.sick[i] > 0 and (s.sick[i] == s.round or disabled(s, i))
+
+
+def can_vote(s: State, i: int) -> bool:
+    if not s.alive[i]:
+        return s.opts.dead_vote
+    return s.sick[i] != s.round
+
+
+def can_play(s: State, i: int) -> bool:
+    return s.alive[i] and not disabled(s, i)
+
+
+def _can_declare(s: State, i: int) -> bool:
+    return can_play(s, i) and s.cards[i] > 0 and all(d[0] != i for d in s.declared)
+
+
+def _can_save(s: State, i: int) -> bool:
+    return can_play(s, i) and s.cards[i] > 0
+
+
+def _track(s: State, kind: str) -> int:
+    return s.water if kind == WATER else s.food
+
+
+def _capacity(s: State) -> int:
+    """Survivors the raft can take: places, and water and food for the voyage."""
+    return min(s.rafts, s.water, s.food - s.basket)
+
+
+def _actor(s: State) -> int:
+    return (s.start + s.turn_k) % _n(s) if s.phase == ACTIONS and s.turn_k < _n(s) else -1
+
+
+def _optional(s: State) -> bool:
+    """A last chance: the engine applies the default and keeps this state in ``chain``."""
+    if s.phase in (WATER, FOOD) and s.zero:
+        return any(_can_declare(s, i) for i in range(_n(s)))
+    if s.condemned >= 0:
+        return _can_save(s, s.condemned)
+    return s.phase == END and s.hurricane
+
+
+# -- validation helpers ----------------------------------------------------
+
+def _seat(s: State, action: Action, key: str = "player") -> int:
+    name = action.get(key)
+    try:
+        return s.names.index(name)
+    except ValueError:
+        raise error("no_player", name=_show(name)) from None
+
+
+def _show(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _int(action: Action, key: str, default: int | None = None) -> int:
+    value = action.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise error("bad_int", key=key, v=_show(value))
+    return value
+
+
+def _bool(action: Action, key: str, default: bool) -> bool:
+    value = action.get(key, default)
+    if not isinstance(value, bool):
+        raise error("bad_bool", key=key, v=_show(value))
+    return value
+
+
+def _now(s: State) -> Word:
+    """What the table is doing, for refusals."""
+    if s.phase == ACTIONS:
+        return now("actions", q=s.names[_actor(s)])
+    if s.phase in COUNTS:
+        if s.tie:
+            return now("tie", q=s.names[s.first])
+        if s.ballot is not None:
+            return now("vote_" + s.phase)
+        return now(s.phase if s.phase != DEPART else "depart")
+    return now(s.phase)
+
+
+def _need_card_player(s: State, i: int) -> None:
+    if not s.alive[i]:
+        raise error("dead_card", p=s.names[i])
+    if disabled(s, i):
+        raise error("sick_card", p=s.names[i])
+    if s.cards[i] < 1:
+        raise error("no_card", p=s.names[i])
+
+
+def _by(s: State, action: Action) -> State:
+    """The optional ``by``: who played the card (it leaves their hand)."""
+    if "by" not in action:
+        return s
+    j = _seat(s, action, "by")
+    _need_card_player(s, j)
+    return s._replace(cards=_set(s.cards, j, s.cards[j] - 1))
+
+
+def _set(t: tuple, i: int, value: Any) -> tuple:
+    return t[:i] + (value,) + t[i + 1:]
+
+
+# -- deaths ----------------------------------------------------------------
+
+def _kill(s: State, seats: Iterable[int], cause: str, ev: list[Event], killer: int = -1) -> State:
+    """Several castaways die at once; each hand goes to the killer or the nearest living neighbours.
+
+    "Les cartes que vous aviez en main sont ... distribuées équitablement entre votre
+    voisin de gauche et votre voisin de droite. Les cartes Permanent sont défaussées
+    sauf le revolver, qui est récupéré."
+    """
+    seats = sorted(set(seats))
+    alive = list(s.alive)
+    for i in seats:
+        alive[i] = False
+    cards, perm, died, sick = list(s.cards), list(s.perm), list(s.died), list(s.sick)
+    for i in seats:
+        hand, guns = cards[i], tuple(c for c in perm[i] if c == "revolver")
+        left, right = _step(s, i, +1, alive), _step(s, i, -1, alive)
+        if killer >= 0:
+            left = right = killer
+        if left >= 0:
+            share = hand if left == right else (hand + 1) // 2
+            cards[left] += share
+            cards[right] += hand - share
+            perm[left] = perm[left] + guns
+        cards[i], perm[i], died[i], sick[i] = 0, (), cause, 0
+        ev.append({"event": "death", "player": s.names[i], "cause": cause})
+    first = s.first
+    if not alive[first]:  # the card goes on to the left, so that it next passes right as usual
+        first = _step(s, first, +1, alive) if any(alive) else first
+    restart = s.ballot is not None or bool(s.tie)
+    return s._replace(
+        alive=tuple(alive), cards=tuple(cards), perm=tuple(perm), died=tuple(died),
+        sick=tuple(sick), first=first,
+        condemned=-1 if s.condemned in seats else s.condemned,
+        ballot=None if restart else s.ballot, tie=() if restart else s.tie)
+
+
+def _finish(s: State, reason: str, winners: list[int], ev: list[Event]) -> State:
+    n = len(winners)
+    ev.append({"event": "over", "reason": reason, "winners": [s.names[i] for i in winners]})
+    return s._replace(phase=OVER, reason=reason, winners=tuple(winners),
+                   water=s.water - n, food=s.food - n,
+                   ballot=None, tie=(), condemned=-1, zero=False, declared=())
+
+
+# -- the survival step -----------------------------------------------------
+
+def _enter_count(s: State, phase: str) -> State:
+    return s._replace(phase=phase, zero=phase != DEPART and _track(s, phase) == 0,
+                   declared=(), ballot=None, tie=(), condemned=-1)
+
+
+def _after_count(s: State) -> State:
+    if s.phase == WATER:
+        return _enter_count(s, FOOD)
+    return s._replace(phase=END, zero=False, declared=(), ballot=None, tie=(), condemned=-1)
+
+
+def _distribute(s: State, ev: list[Event]) -> State:
+    """Everyone alive gets a ration: "Le pion recule d'une case pour chaque ration donnée"."""
+    n = len(_living(s))
+    ev.append({"event": "rations", "resource": s.phase, "given": n})
+    if s.phase == WATER:
+        s = s._replace(water=s.water - n)
+    else:
+        s = s._replace(food=s.food - n, basket=max(0, s.basket - n))
+    return _after_count(s)
+
+
+def _close_zero(s: State, ev: list[Event]) -> State:
+    """No vote: only those who showed a matching card survive; card surplus stays on the track."""
+    saved = {d[0] for d in s.declared}
+    surplus = sum(d[1] for d in s.declared)
+    basket = sum(d[1] for d in s.declared if d[2])
+    s = _kill(s, [i for i in _living(s) if i not in saved], CAUSE[s.phase], ev)
+    if s.phase == WATER:
+        s = s._replace(water=s.water + surplus)
+    else:
+        s = s._replace(food=s.food + surplus, basket=s.basket + basket)
+    return _after_count(s)
+
+
+def _reveal(s: State, ev: list[Event]) -> State:
+    """All eligible voters have pointed: "Le joueur qui récolte le plus de voix est éliminé"."""
+    assert s.ballot is not None
+    votes = tuple((i, t) for i, t in enumerate(s.ballot) if t >= 0 and can_vote(s, i))
+    tally: dict[int, int] = {}
+    for _, t in votes:
+        tally[t] = tally.get(t, 0) + 1
+    top = max(tally.values(), default=0)
+    tied = tuple(t for t in _living(s) if tally.get(t, 0) == top)
+    ev.append({"event": "reveal", "votes": {s.names[i]: s.names[t] for i, t in votes}})
+    s = s._replace(ballot=None, last_vote=votes)
+    if len(tied) == 1:
+        return s._replace(condemned=tied[0])
+    return s._replace(tie=tied)
+
+
+def _settle_count(s: State, ev: list[Event]) -> tuple[State, bool]:
+    """One move of a count (water, food, or places at departure); True when it must wait."""
+    if s.phase in (WATER, FOOD):
+        if s.zero:
+            if any(_can_declare(s, i) for i in range(_n(s))):
+                return s, True
+            return _close_zero(s, ev), False
+        if _track(s, s.phase) >= len(_living(s)):
+            return _distribute(s, ev), False
+    else:
+        cap, n = _capacity(s), len(_living(s))
+        if n <= cap:
+            return _finish(s, "hurricane", _living(s), ev), False
+        if cap <= 0:
+            return _finish(s, "hurricane", [], ev), False
+    if s.condemned >= 0:
+        if _can_save(s, s.condemned):
+            return s, True
+        return _kill(s, [s.condemned], CAUSE[s.phase], ev), False
+    if s.tie:
+        return s, True
+    if s.ballot is None:
+        s = s._replace(ballot=(-1,) * _n(s))
+    if all(s.ballot[i] >= 0 for i in range(_n(s)) if can_vote(s, i)):
+        return _reveal(s, ev), False
+    return s, True
+
+
+def _settle(s: State, ev: list[Event]) -> State:
+    """Run everything that needs nobody: skip those who cannot act, share rations, end the game."""
+    while True:
+        if s.phase == OVER:
+            return s
+        if not any(s.alive):
+            return _finish(s, "hecatomb", [], ev)
+        if s.phase == ACTIONS:
+            k = s.turn_k
+            while k < _n(s):
+                i = (s.start + k) % _n(s)
+                if s.alive[i] and not disabled(s, i) and not s.did[i]:
+                    break
+                k += 1
+            if k < _n(s):
+                return s if k == s.turn_k else s._replace(turn_k=k)
+            s = _enter_count(s._replace(turn_k=k), WATER)
+            continue
+        if s.phase in COUNTS:
+            s, wait = _settle_count(s, ev)
+            if wait:
+                return s
+            continue
+        return s  # weather, end
+
+
+def _close(s: State, ev: list[Event]) -> State:
+    """The table moved on: apply the default of a last chance."""
+    if s.phase in (WATER, FOOD) and s.zero:
+        return _close_zero(s, ev)
+    if s.condemned >= 0:
+        return _kill(s, [s.condemned], CAUSE[s.phase], ev)
+    return s._replace(phase=DEPART, ballot=None, tie=(), condemned=-1)
+
+
+def _auto(s: State, ev: list[Event]) -> State:
+    chain: list[State] = []
+    s = _settle(s, ev)
+    while _optional(s):
+        chain.append(s)
+        s = _settle(_close(s, ev), ev)
+    return s._replace(chain=tuple(chain)) if chain or s.chain else s
+
+
+def _window_accepts(snap: State, action: Action) -> bool:
+    """Is ``action`` the last-chance move of the earlier state ``snap``?"""
+    kind, name = action.get("type"), action.get("player")
+    if name in snap.names:
+        seat = snap.names.index(name)
+        alive = snap.alive[seat]
+    else:
+        seat, alive = -1, False
+    if snap.phase in (WATER, FOOD) and snap.zero:  # a card shown by one who has not shown one yet
+        return (kind == "resource" and action.get("resource") == snap.phase and alive
+                and all(d[0] != seat for d in snap.declared))
+    if snap.condemned >= 0:
+        return seat == snap.condemned and kind in ("resource", "shoot")
+    return kind == "embark" or (kind in ("resource", "shoot") and alive)
+
+
+# -- the actions -----------------------------------------------------------
+
+def _weather(s: State, a: Action, ev: list[Event]) -> State:
+    if s.phase not in (WEATHER, END):
+        raise error("weather_now", now=_now(s))
+    hurricane = _bool(a, "hurricane", False)
+    next_round = s.round if s.phase == WEATHER else s.round + 1
+    if hurricane:
+        if not s.hurricane_left:
+            raise error("hurricane_gone")
+        if next_round < s.opts.hurricane_from:
+            raise error("hurricane_early", r=s.opts.hurricane_from)
+        drops = _int(a, "water", s.opts.hurricane_water)
+        if drops != s.opts.hurricane_water:
+            raise error("hurricane_drops", h=s.opts.hurricane_water, n=drops)
+        deck = s.deck
+    else:
+        if "water" not in a:
+            raise error("weather_missing")
+        drops = _int(a, "water")
+        if drops not in s.deck:
+            left = ", ".join(str(v) for v in s.deck) or "-"
+            raise error("weather_none_left", n=drops, left=left)
+        k = s.deck.index(drops)
+        deck = s.deck[:k] + s.deck[k + 1:]
+    first = s.first
+    if s.phase == END:  # Étape 1: the first-player card passes to the right
+        first = _step(s, s.first, -1)
+        ev.append({"event": "first_player", "player": s.names[first]})
+    ev.append({"event": "weather", "water": drops, "hurricane": hurricane})
+    return s._replace(
+        round=next_round, phase=ACTIONS, first=first, start=first, turn_k=0,
+        did=("",) * _n(s), weather=drops, hurricane=hurricane or s.hurricane, deck=deck,
+        hurricane_left=s.hurricane_left and not hurricane, last_vote=())
+
+
+def _check_actor(s: State, a: Action) -> int:
+    i = _seat(s, a)
+    name, kind = s.names[i], a["type"]
+    if not s.alive[i]:
+        raise error("dead_act", p=name)
+    if disabled(s, i):
+        raise error("sick_act", p=name)
+    if s.phase != ACTIONS:
+        raise error("not_now", p=name, verb=VERBS[kind], now=_now(s))
+    if s.did[i]:
+        raise error("acted", p=name)
+    if i != _actor(s):
+        raise error("turn", q=s.names[_actor(s)], p=name)
+    return i
+
+
+def _acted(s: State, i: int, kind: str, ev: list[Event], **fields: Any) -> State:
+    ev.append({"event": kind, "player": s.names[i], **fields})
+    return s._replace(did=_set(s.did, i, kind), turn_k=s.turn_k + 1)
+
+
+def _fish(s: State, a: Action, ev: list[Event]) -> State:
+    i = _check_actor(s, a)
+    fish = _int(a, "fish")
+    if not 0 <= fish <= max(s.opts.bag):
+        raise error("fish_range", p=s.names[i], n=fish, hi=max(s.opts.bag))
+    return _acted(s._replace(food=s.food + fish), i, "fish", ev, fish=fish)
+
+
+def _water(s: State, a: Action, ev: list[Event]) -> State:
+    i = _check_actor(s, a)
+    drops = s.weather or 0
+    return _acted(s._replace(water=s.water + drops), i, "water", ev, water=drops)
+
+
+def _add_wood(s: State, pieces: int) -> State:
+    """Move the disc; at 6 a raft card is laid and the disc goes back to 0 (at most 12 cards)."""
+    wood, rafts = s.wood, s.rafts
+    for _ in range(pieces):
+        if wood + 1 < RAFT_TRACK:
+            wood += 1
+        elif rafts < RAFT_CARDS:
+            wood, rafts = 0, rafts + 1
+    return s._replace(wood=wood, rafts=rafts)
+
+
+def _wood(s: State, a: Action, ev: list[Event]) -> State:
+    i = _check_actor(s, a)
+    extra, snake = _int(a, "extra", 0), _bool(a, "snake", False)
+    if not 0 <= extra <= MAX_EXTRA_BALLS:
+        raise error("extra_range", p=s.names[i], k=extra)
+    if snake and extra == 0:
+        raise error("snake_no_draw", p=s.names[i])
+    s = _add_wood(s, 1 if snake else 1 + extra)
+    if snake:
+        s = s._replace(sick=_set(s.sick, i, s.round))
+    return _acted(s, i, "wood", ev, extra=extra, snake=snake)
+
+
+def _search(s: State, a: Action, ev: list[Event]) -> State:
+    i = _check_actor(s, a)
+    if s.wreck < 1:
+        raise error("wreck_empty", p=s.names[i])
+    s = s._replace(cards=_set(s.cards, i, s.cards[i] + 1), wreck=s.wreck - 1)
+    return _acted(s, i, "search", ev)
+
+
+def _resource(s: State, a: Action, ev: list[Event]) -> State:
+    i = _seat(s, a)
+    kind = a.get("resource")
+    if kind not in (WATER, FOOD):
+        raise error("kind", v=_show(kind))
+    amount, basket = _int(a, "amount", 1), _bool(a, "basket", False)
+    if not 1 <= amount <= 9:
+        raise error("amount", n=amount)
+    if basket and kind != FOOD:
+        raise error("basket")
+    _need_card_player(s, i)
+    cards = _set(s.cards, i, s.cards[i] - 1)
+    ev.append({"event": "resource", "player": s.names[i], "resource": kind, "amount": amount})
+    if s.phase == kind and s.zero:  # a declared card: the player's own ration
+        if any(d[0] == i for d in s.declared):
+            raise error("declared", p=s.names[i], res=RESOURCES[kind])
+        return s._replace(cards=cards, declared=s.declared + ((i, amount - 1, basket),))
+    s = s._replace(cards=cards)
+    if kind == WATER:
+        s = s._replace(water=s.water + amount)
+    else:
+        s = s._replace(food=s.food + amount, basket=s.basket + (amount if basket else 0))
+    if s.condemned == i and s.phase in (kind, DEPART):  # "Il peut se sauver en jouant une carte Ressource"
+        s = s._replace(condemned=-1)
+    return s
+
+
+def _open_ballot(s: State) -> tuple[int, ...]:
+    if s.phase not in COUNTS or s.ballot is None or s.tie or s.condemned >= 0:
+        raise error("no_vote", now=_now(s))
+    return s.ballot
+
+
+def _vote(s: State, a: Action, ev: list[Event]) -> State:
+    ballot = _open_ballot(s)
+    i, t = _seat(s, a), _seat(s, a, "target")
+    if not can_vote(s, i):
+        raise error("dead_vote" if not s.alive[i] else "sick_vote", p=s.names[i])
+    if ballot[i] >= 0:
+        raise error("voted", p=s.names[i])
+    if not s.alive[t]:
+        raise error("target_dead", q=s.names[t])
+    ev.append({"event": "voted", "player": s.names[i]})  # the target stays secret
+    return s._replace(ballot=_set(ballot, i, t))
+
+
+def _tiebreak(s: State, a: Action, ev: list[Event]) -> State:
+    if s.phase not in COUNTS or not s.tie:
+        raise error("no_tie")
+    i, t = _seat(s, a), _seat(s, a, "target")
+    if i != s.first:
+        raise error("not_first", f=s.names[s.first], p=s.names[i])
+    if t not in s.tie:
+        raise error("not_tied", q=s.names[t], tied=", ".join(s.names[j] for j in s.tie))
+    ev.append({"event": "tiebreak", "player": s.names[i], "target": s.names[t]})
+    return s._replace(tie=(), condemned=t)
+
+
+def _shoot(s: State, a: Action, ev: list[Event]) -> State:
+    i, t = _seat(s, a), _seat(s, a, "target")
+    _need_card_player(s, i)
+    if i == t:
+        raise error("shoot_self", p=s.names[i])
+    if not s.alive[t]:
+        raise error("target_dead", q=s.names[t])
+    armed = "revolver" in s.perm[i]
+    if s.cards[i] < (1 if armed else 2):
+        raise error("shoot_cards", p=s.names[i], c=s.cards[i])
+    perm = s.perm if armed else _set(s.perm, i, s.perm[i] + ("revolver",))
+    s = s._replace(cards=_set(s.cards, i, s.cards[i] - (1 if armed else 2)), perm=perm,
+                condemned=-1 if s.condemned == i else s.condemned)
+    ev.append({"event": "shot", "player": s.names[i], "target": s.names[t]})
+    return _kill(s, [t], "shot", ev, killer=i)
+
+
+def _give(s: State, a: Action, ev: list[Event]) -> State:
+    i, t = _seat(s, a), _seat(s, a, "target")
+    count = _int(a, "count", 1)
+    if not s.alive[i]:
+        raise error("dead_card", p=s.names[i])
+    if i == t:
+        raise error("give_self", p=s.names[i])
+    if not s.alive[t]:
+        raise error("target_dead", q=s.names[t])
+    if not 1 <= count <= s.cards[i]:
+        raise error("give_count", p=s.names[i], c=s.cards[i], n=count)
+    cards = _set(_set(s.cards, i, s.cards[i] - count), t, s.cards[t] + count)
+    ev.append({"event": "give", "player": s.names[i], "target": s.names[t], "count": count})
+    return s._replace(cards=cards)
+
+
+def _place(s: State, a: Action, ev: list[Event]) -> State:
+    i = _seat(s, a)
+    card = a.get("card")
+    if card not in PERMANENT:
+        raise error("perm_card", card=_show(card), known=", ".join(PERMANENT))
+    _need_card_player(s, i)
+    ev.append({"event": "place", "player": s.names[i], "card": card})
+    return s._replace(cards=_set(s.cards, i, s.cards[i] - 1), perm=_set(s.perm, i, s.perm[i] + (card,)))
+
+
+def _sick(s: State, a: Action, ev: list[Event]) -> State:
+    i = _seat(s, a)
+    if not s.alive[i]:
+        raise error("dead_act", p=s.names[i])
+    if s.sick[i] == s.round:
+        raise error("already_sick", p=s.names[i])
+    s = _by(s, a)
+    ev.append({"event": "sick", "player": s.names[i]})
+    ballot = s.ballot
+    if ballot is not None and ballot[i] >= 0:  # a sick castaway cannot vote: his vote is withdrawn
+        ballot = _set(ballot, i, -1)
+    return s._replace(sick=_set(s.sick, i, s.round), ballot=ballot)
+
+
+def _heal(s: State, a: Action, ev: list[Event]) -> State:
+    i = _seat(s, a)
+    if not s.alive[i]:
+        raise error("dead_act", p=s.names[i])
+    if not is_sick(s, i):
+        raise error("not_sick", p=s.names[i])
+    s = _by(s, a)
+    ev.append({"event": "heal", "player": s.names[i]})
+    return s._replace(sick=_set(s.sick, i, 0))
+
+
+def _revive(s: State, a: Action, ev: list[Event]) -> State:
+    i = _seat(s, a)
+    if s.alive[i]:
+        raise error("not_dead", p=s.names[i])
+    s = _by(s, a)
+    ev.append({"event": "revive", "player": s.names[i]})
+    restart = s.ballot is not None or bool(s.tie)
+    return s._replace(alive=_set(s.alive, i, True), died=_set(s.died, i, ""), cards=_set(s.cards, i, 0),
+                   sick=_set(s.sick, i, 0), ballot=None if restart else s.ballot,
+                   tie=() if restart else s.tie)
+
+
+def embark_problem(s: State) -> RuleError | None:
+    """Why the survivors cannot leave now, or None (Scénario 1's three conditions)."""
+    if s.phase != END:
+        return error("embark_now", now=_now(s))
+    n = len(_living(s))
+    if s.rafts < n:
+        return error("embark_rafts", n=n, r=s.rafts)
+    if s.water < n:
+        return error("embark_water", n=n, w=s.water)
+    if s.food - s.basket < n:
+        return error("embark_food", n=n, f=s.food - s.basket)
+    return None
+
+
+def _embark(s: State, a: Action, ev: list[Event]) -> State:
+    if s.phase == END and s.hurricane:
+        return s._replace(phase=DEPART, ballot=None, tie=(), condemned=-1)
+    problem = embark_problem(s)
+    if problem is not None:
+        raise problem
+    return _finish(s, "embark", _living(s), ev)
+
+
+_HANDLERS = {
+    "weather": _weather, "fish": _fish, "water": _water, "wood": _wood, "search": _search,
+    "resource": _resource, "vote": _vote, "tiebreak": _tiebreak, "shoot": _shoot,
+    "give": _give, "place": _place, "sick": _sick, "heal": _heal, "revive": _revive,
+    "embark": _embark,
+}
+
+
+def _core(s: State, action: Action, ev: list[Event]) -> State:
+    if s.phase == OVER:
+        if action["type"] == "embark" and s.reason == "hurricane":
+            return s  # the raft already left (or could not): nothing more to do
+        raise error("over")
+    return _HANDLERS[action["type"]](s, action, ev)
+
+
+# -- pure helpers for the screens and the session ---------------------------
+
+def snake_chance(extra: int, balls: int = len(BAG), black: int = 1) -> float:
+    """Chance of the black ball among ``extra`` balls drawn together (k/6 for one in six)."""
+    if extra <= 0:
+        return 0.0
+    return 1.0 - comb(balls - black, extra) / comb(balls, extra)
+
+
+def expected_fish(bag: Iterable[int] = BAG) -> float:
+    bag = list(bag)
+    return sum(bag) / len(bag)
+
+
+def odds(s: State) -> dict[str, Any]:
+    """Figures for the screens: snake risk, expected catch, rations after this round, rounds left."""
+    n = max(1, len(_living(s)))
+    balls = len(s.opts.bag)
+    return {
+        "snake": {str(k): round(snake_chance(k, balls), 4) for k in range(1, MAX_EXTRA_BALLS + 1)},
+        "expected_fish": round(expected_fish(s.opts.bag), 4),
+        "water_after": s.water - len(_living(s)),
+        "food_after": s.food - len(_living(s)),
+        "water_rounds": s.water // n,
+        "food_rounds": s.food // n,
+    }
+
+
+def weather_deck_order(rng: random.Random, cards: Iterable[int] = WEATHER_CARDS,
+                       hurricane_water: int = HURRICANE_WATER) -> list[Action]:
+    """The whole deck as the set-up builds it, top first, as ``weather`` actions to journal.
+
+    "Mélangez les cartes Météo, tirez-en 5 au hasard ... Mélangez la carte Ouragan et les
+    5 cartes Météo et placez la pile ... Placez ensuite le reste des cartes dessus."
+    """
+    deck = list(cards)
+    rng.shuffle(deck)
+    bottom = [{"type": "weather", "water": w, "hurricane": False} for w in deck[:BOTTOM_CARDS]]
+    bottom.append({"type": "weather", "water": hurricane_water, "hurricane": True})
+    rng.shuffle(bottom)
+    top = [{"type": "weather", "water": w, "hurricane": False} for w in deck[BOTTOM_CARDS:]]
+    return top + bottom
+
+
+def draw_weather(s: State, rng: random.Random) -> Action:
+    """The next weather card for a table without its deck, drawn from what is left.
+
+    Uniform over the cards left, the hurricane only once the bottom pile is reached:
+    the same law as the physical set-up. The session journals the returned action.
+    """
+    next_round = s.round if s.phase == WEATHER else s.round + 1
+    pool: list[Action] = [{"type": "weather", "water": w, "hurricane": False} for w in s.deck]
+    if s.hurricane_left and next_round >= s.opts.hurricane_from:
+        pool.append({"type": "weather", "water": s.opts.hurricane_water, "hurricane": True})
+    return rng.choice(pool)
+
+
+def game_points(players: int, embarked: int, mode: str = "solidaire") -> int:
+    """One embarked castaway's points in a tournament round.
+
+    Solidaire: "Les joueurs qui embarquent sur le radeau marquent un point."
+    Solitaire: "Vous perdez 1 point par survivant sur le radeau": out of as many points
+    as players, one is lost per other survivor, so the last survivor scores most.
+    """
+    if mode == "solidaire":
+        return 1
+    if mode == "solitaire":
+        return players - (embarked - 1)
+    raise ValueError(f"unknown tournament mode {mode!r}")
+
+
+def tournament_scores(results: Iterable[dict[str, Any]], mode: str = "solidaire") -> dict[str, int]:
+    """Totals over a series of games; each result has ``players`` and ``winners`` (script output)."""
+    totals: dict[str, int] = {}
+    for result in results:
+        names = [p["name"] if isinstance(p, dict) else p for p in result["players"]]
+        winners = list(result.get("winners", []))
+        for name in names:
+            totals.setdefault(name, 0)
+        for name in winners:
+            totals[name] += game_points(len(names), len(winners), mode)
+    return totals
+
+
+def tournament_winners(totals: dict[str, int]) -> list[str]:
+    """"le joueur qui totalise le plus de points remporte la partie" (all of them on a tie)."""
+    top = max(totals.values(), default=0)
+    return [name for name, pts in totals.items() if pts == top]
+
+
+# -- the rules object --------------------------------------------------------
+
+def _options(names: list[str], options: dict[str, Any]) -> tuple[Options, int]:
+    if not isinstance(options, dict):
+        raise error("bad_option_value", key="options", what=Word("a JSON object", "un objet JSON"))
+    for key in options:
+        if key not in OPTIONS:
+            raise error("bad_option", key=key, known=", ".join(OPTIONS))
+
+    def ints(key: str, default: tuple[int, ...], least: int) -> tuple[int, ...]:
+        value = options.get(key, list(default))
+        if (not isinstance(value, list) or len(value) < least
+                or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 9 for v in value)):
+            what = Word(f"a list of at least {least} numbers from 0 to 9",
+                        f"une liste d'au moins {least} nombres de 0 à 9")
+            raise error("bad_option_value", key=key, what=what)
+        return tuple(value)
+
+    dead_vote = options.get("dead_vote", False)
+    if not isinstance(dead_vote, bool):
+        raise error("bad_option_value", key="dead_vote", what=Word("true or false", "true ou false"))
+    hurricane = options.get("hurricane_water", HURRICANE_WATER)
+    if isinstance(hurricane, bool) or not isinstance(hurricane, int) or not 0 <= hurricane <= 9:
+        raise error("bad_option_value", key="hurricane_water", what=Word("a number from 0 to 9", "un nombre de 0 à 9"))
+    scoring = options.get("scoring", "solidaire")
+    if scoring not in SCORING:
+        raise error("bad_option_value", key="scoring", what=Word("solidaire or solitaire", "solidaire ou solitaire"))
+    first = options.get("first_player", names[0])
+    if first not in names:
+        raise error("bad_option_value", key="first_player", what=Word("one of the players", "l'un des joueurs"))
+    opts = Options(dead_vote=dead_vote, weather_cards=ints("weather_cards", WEATHER_CARDS, BOTTOM_CARDS + 1),
+                   hurricane_water=hurricane, bag=ints("bag", BAG, 1), scoring=scoring)
+    return opts, names.index(first)
+
+
+class GalerapagosRules(Rules):
+    """Galèrapagos: the castaways' board, sickness, votes and the three endings."""
+
+    id = "galerapagos"
+    name = "Galèrapagos"
+    min_players = 3
+    max_players = 12
+    actions = {
+        "weather": frozenset({"water", "hurricane", "player"}),
+        "fish": frozenset({"player", "fish"}),
+        "water": frozenset({"player"}),
+        "wood": frozenset({"player", "extra", "snake"}),
+        "search": frozenset({"player"}),
+        "resource": frozenset({"player", "resource", "amount", "basket"}),
+        "vote": frozenset({"player", "target"}),
+        "tiebreak": frozenset({"player", "target"}),
+        "shoot": frozenset({"player", "target"}),
+        "give": frozenset({"player", "target", "count"}),
+        "place": frozenset({"player", "card"}),
+        "sick": frozenset({"player", "by"}),
+        "heal": frozenset({"player", "by"}),
+        "revive": frozenset({"player", "by"}),
+        "embark": frozenset({"player"}),
+    }
+    optional_fields = {
+        "weather": frozenset({"water", "hurricane", "player"}),
+        "wood": frozenset({"extra", "snake"}),
+        "resource": frozenset({"amount", "basket"}),
+        "give": frozenset({"count"}),
+        "sick": frozenset({"by"}),
+        "heal": frozenset({"by"}),
+        "revive": frozenset({"by"}),
+        "embark": frozenset({"player"}),
+    }
+
+    def setup(self, players: list[str], options: dict[str, Any]) -> State:
+        names = self.check_players(players)
+        opts, first = _options(names, options)
+        n = len(names)
+        food, water = START_RATIONS[n]
+        hand = 4 if n <= 8 else 3
+        return State(
+            names=tuple(names), opts=opts, round=1, phase=WEATHER, first=first, start=first,
+            turn_k=0, alive=(True,) * n, sick=(0,) * n, cards=(hand,) * n, perm=((),) * n,
+            did=("",) * n, died=("",) * n, food=food, water=water, wood=0, rafts=0, basket=0,
+            weather=None, hurricane=False, deck=tuple(sorted(opts.weather_cards)),
+            hurricane_left=True, wreck=WRECK_CARDS - hand * n)
+
+    def step(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        ev: list[Event] = []
+        for snap in reversed(state.chain):
+            if _window_accepts(snap, action):
+                return _auto(_core(snap, action, ev), ev), ev
+        base = state._replace(chain=()) if state.chain else state
+        return _auto(_core(base, action, ev), ev), ev
+
+    # -- reading -----------------------------------------------------------
+    def expected(self, state: State) -> Expected:
+        s = state
+        if s.phase == OVER:
+            return Expected((), (), "The game is over.")
+        if s.phase == WEATHER or (s.phase == END and not s.hurricane):
+            acts = ("weather", "embark") if s.phase == END and embark_problem(s) is None else ("weather",)
+            return Expected((), acts, "Turn the next weather card.")
+        if s.phase == ACTIONS:
+            who = s.names[_actor(s)]
+            return Expected((who,), ACTS, f"{who}: fish, collect water or wood, or search the wreck.")
+        if s.tie:
+            who = s.names[s.first]
+            return Expected((who,), ("tiebreak",), f"{who} breaks the tie.")
+        waiting = self.waiting(s)
+        return Expected(tuple(waiting), ("vote",), f"Vote ({s.phase}): " + ", ".join(waiting) + ".")
+
+    def waiting(self, s: State) -> list[str]:
+        """Who must still act or vote."""
+        if s.phase == ACTIONS:
+            return [s.names[_actor(s)]]
+        if s.tie:
+            return [s.names[s.first]]
+        if s.ballot is not None:
+            return [s.names[i] for i in range(_n(s)) if can_vote(s, i) and s.ballot[i] < 0]
+        return []
+
+    def view(self, state: State, viewer: str | None = None) -> dict[str, Any]:
+        s = state
+        players = []
+        for i, name in enumerate(s.names):
+            entry: dict[str, Any] = {
+                "name": name, "alive": s.alive[i], "sick": is_sick(s, i), "cards": s.cards[i],
+                "permanent": list(s.perm[i]), "action": s.did[i] or None, "died": s.died[i] or None,
+                "can_vote": s.phase in COUNTS and can_vote(s, i),
+            }
+            if s.ballot is not None:
+                entry["voted"] = s.ballot[i] >= 0
+                if s.ballot[i] >= 0 and sees_secret(viewer, name):
+                    entry["vote"] = s.names[s.ballot[i]]
+            players.append(entry)
+        return {
+            "game": self.id, "round": s.round, "over": s.phase == OVER, "phase": s.phase,
+            "players": players, "food": s.food, "water": s.water, "wood": s.wood, "rafts": s.rafts,
+            "weather": s.weather, "hurricane": s.hurricane, "first_player": s.names[s.first],
+            "turn": s.names[_actor(s)] if s.phase == ACTIONS else None,
+            "waiting": self.waiting(s),
+            "vote": None if s.ballot is None else s.phase,
+            "tie": [s.names[i] for i in s.tie],
+            "last_vote": {s.names[i]: s.names[t] for i, t in s.last_vote},
+            "no_vote": s.zero,
+            "basket": s.basket, "wreck": s.wreck, "weather_left": len(s.deck) + s.hurricane_left,
+            "last_chance": [self._chance(snap) for snap in s.chain],
+            "odds": odds(s),
+            "options": {"dead_vote": s.opts.dead_vote, "scoring": s.opts.scoring},
+        }
+
+    def _chance(self, snap: State) -> dict[str, Any]:
+        """What a last-chance window still allows (shown so the table knows)."""
+        if snap.phase in (WATER, FOOD) and snap.zero:
+            who = [snap.names[i] for i in range(_n(snap)) if _can_declare(snap, i)]
+            return {"kind": "declare", "resource": snap.phase, "players": who,
+                    "declared": [snap.names[d[0]] for d in snap.declared]}
+        if snap.condemned >= 0:
+            return {"kind": "save", "resource": snap.phase, "players": [snap.names[snap.condemned]]}
+        return {"kind": "depart", "players": [snap.names[i] for i in _living(snap)]}
+
+    def scores(self, state: State) -> dict[str, int]:
+        s = state
+        points = game_points(_n(s), len(s.winners), s.opts.scoring) if s.winners else 0
+        return {name: (points if i in s.winners else 0) for i, name in enumerate(s.names)}
+
+    def winners(self, state: State) -> list[str]:
+        return [state.names[i] for i in state.winners]
+
+    def outcome(self, state: State) -> Outcome | None:
+        s = state
+        if s.phase != OVER:
+            return None
+        texts = {
+            "embark": "The survivors left the island on the raft.",
+            "hurricane": "The hurricane came: " + ("the survivors left on the raft." if s.winners
+                                                   else "nobody could leave, everyone loses."),
+            "hecatomb": "Every castaway died: everyone loses.",
+        }
+        return Outcome(s.reason, tuple(self.winners(s)), texts[s.reason])
+
+    def candidates(self, state: State) -> list[Action]:
+        s = state
+        out: list[Action] = []
+        for snap in s.chain:
+            out.extend(_chance_moves(snap))
+        if s.phase == OVER:
+            return out
+        if s.phase in (WEATHER, END) and not (s.phase == END and s.hurricane):
+            nxt = s.round if s.phase == WEATHER else s.round + 1
+            out.extend({"type": "weather", "water": w} for w in sorted(set(s.deck)))
+            if s.hurricane_left and nxt >= s.opts.hurricane_from:
+                out.append({"type": "weather", "water": s.opts.hurricane_water, "hurricane": True})
+            if s.phase == END and embark_problem(s) is None:
+                out.append({"type": "embark"})
+        elif s.phase == ACTIONS:
+            p = s.names[_actor(s)]
+            out.extend({"type": "fish", "player": p, "fish": f} for f in sorted(set(s.opts.bag)))
+            out.append({"type": "water", "player": p})
+            out.append({"type": "wood", "player": p})
+            out.append({"type": "wood", "player": p, "extra": 2, "snake": False})
+            out.append({"type": "wood", "player": p, "extra": 2, "snake": True})
+            if s.wreck > 0:
+                out.append({"type": "search", "player": p})
+        elif s.tie:
+            out.extend({"type": "tiebreak", "player": s.names[s.first], "target": s.names[t]} for t in s.tie)
+        elif s.ballot is not None:
+            voter = next(i for i in range(_n(s)) if can_vote(s, i) and s.ballot[i] < 0)
+            out.extend({"type": "vote", "player": s.names[voter], "target": s.names[t]} for t in _living(s))
+        for i in range(_n(s)):
+            if can_play(s, i) and s.cards[i] > 0:
+                out.append({"type": "resource", "player": s.names[i], "resource": "water", "amount": 1})
+                break
+        return out
+
+    def dump(self, state: State) -> Any:
+        out = super().dump(state)
+        out["secret"] = {"ballot": None if state.ballot is None else list(state.ballot),
+                         "declared": [list(d) for d in state.declared], "condemned": state.condemned,
+                         "deck": list(state.deck), "hurricane_left": state.hurricane_left,
+                         "sick_rounds": list(state.sick), "start": state.start, "turn_k": state.turn_k}
+        return out
+
+
+def _chance_moves(snap: State) -> list[Action]:
+    """Legal last-chance moves of an earlier state (for playouts)."""
+    if snap.phase in (WATER, FOOD) and snap.zero:
+        return [{"type": "resource", "player": snap.names[i], "resource": snap.phase}
+                for i in range(_n(snap)) if _can_declare(snap, i)][:1]
+    if snap.condemned >= 0 and _can_save(snap, snap.condemned):
+        kind = snap.phase if snap.phase != DEPART else WATER
+        return [{"type": "resource", "player": snap.names[snap.condemned], "resource": kind}]
+    return []
