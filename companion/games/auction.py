@@ -549,6 +549,10 @@ class AuctionRules(Rules):
         return new, events
 
     # -- reading the state -------------------------------------------------------
+    def costs(self, state: AuctionState, player: str) -> dict[str, Any]:
+        """What each option costs ``player`` now (see the module function :func:`costs`)."""
+        return costs(state, player)
+
     def points(self, state: AuctionState) -> list[int]:
         """Exhibition points, with the final bonuses once the game is over."""
         if not state.final:
