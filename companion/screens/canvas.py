@@ -100,7 +100,10 @@ class Canvas:
         lines = self.wrap_all(text, size, max_width)
         if len(lines) > max_lines:
             lines = lines[:max_lines]
-            lines[-1] = self.fit(lines[-1] + " ...", size, max_width)
+            words = lines[-1].split()
+            while len(words) > 1 and self.width(" ".join(words) + " ...", size) > max_width:
+                words.pop()
+            lines[-1] = " ".join(words) + " ..."
         return [self.fit(ln, size, max_width) for ln in lines]
 
     # -- shapes ---------------------------------------------------------------

@@ -51,7 +51,7 @@ def prompt(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
 
 
 def scores(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
-    """Scores, best first; winners starred once the game is over. Up to 12 players."""
+    """Scores, best first; winners drawn inverted once the game is over. Up to 12 players."""
     over = bool(s.get("over"))
     c.header("Final scores" if over else "Scores", round_label(s))
     winners = set(s.get("winners") or [])
@@ -66,10 +66,12 @@ def scores(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
     for i, (name, score) in enumerate(rows):
         x, y = (i // per_col) * col_w, HEADER_H + 2 + (i % per_col) * step
         value = str(score)
-        mark = "*" if over and name in winners else ""
+        won = over and name in winners
+        if won:  # winners are drawn inverted
+            c.draw.rectangle((x, y, x + col_w - 2, y + step - 2), fill=1)
         vw = c.width(value, size)
-        c.text(x + 2, y, c.fit(mark + name, size, col_w - vw - 4), size)
-        c.text(0, y, value, size, align="right", right=x + col_w - 3)
+        c.text(x + 2, y, c.fit(name, size, col_w - vw - 7), size, fill=0 if won else 1)
+        c.text(0, y, value, size, align="right", right=x + col_w - 3, fill=0 if won else 1)
 
 
 def qr(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:

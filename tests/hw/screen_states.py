@@ -1,0 +1,49 @@
+"""Public states for screen and controller tests, built by replaying short scripts."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from companion.script import ScriptResult, run_lines
+
+AUCTION = [
+    {"game": "galapagos-auction", "players": ["Ann", "Bob", "Cy"]},
+    {"type": "tile", "direction": "N", "animals": ["crab", "iguana"]},
+    {"type": "tile", "direction": "E", "animals": ["sea_lion", "booby"]},
+    {"type": "tile", "direction": "S", "animals": ["tortoise", "penguin"]},
+    {"type": "tile", "direction": "W", "animals": ["crab", "booby"]},
+    {"type": "bid", "player": "Ann", "direction": "S", "amount": 300},
+    {"type": "pass", "player": "Bob"},
+]
+AUCTION_ACTIONS = AUCTION + [{"type": "pass", "player": "Cy"}]
+
+DICE_PLANNING = [
+    {"game": "galapagos-dice", "players": ["Ann", "Bob", "Cy"]},
+    {"type": "start", "player": "Ann", "field": 1},
+    {"type": "start", "player": "Bob", "field": 2},
+    {"type": "start", "player": "Cy", "field": 3},
+    {"type": "place_turtles", "numbers": [10, 11, 12, 13, 14, 15]},
+    {"type": "plan", "player": "Bob", "dice": ["red", "blue"]},
+]
+
+POCKET = [
+    {"game": "pocket-galapagos", "players": ["Ann"], "options": {}},
+    {"type": "ocean", "species": "rat", "icons": 2, "mode": "inhabit"},
+    {"type": "ocean", "species": "ant", "icons": 1, "mode": "migrate"},
+]
+
+#: the galerapagos public state with the fields DESIGN.md fixes (until its module lands)
+GALERAPAGOS = {
+    "game": "galerapagos", "round": 3, "over": False, "phase": "actions",
+    "players": [{"name": n, "alive": n != "Dee", "sick": n == "Cy", "cards": 3} for n in ("Ann", "Bob", "Cy", "Dee")],
+    "food": 7, "water": 12, "wood": 3, "rafts": 2, "weather": {"water": 2, "hurricane": False}, "first_player": "Bob",
+    "scores": {"Ann": 0, "Bob": 0, "Cy": 0, "Dee": 0}, "winners": [],
+    "expected": {"players": ["Bob"], "actions": ["fish", "water", "wood", "search"], "prompt": "Bob: fish, water, wood or search."},
+}
+
+
+def replay(lines: list[dict[str, Any]]) -> ScriptResult:
+    result = run_lines(json.dumps(line) for line in lines)
+    assert result.ok, result.output
+    return result

@@ -1,0 +1,169 @@
+"""OLED screens: golden frames for each screen, and which screen a state calls for.
+
+Regenerate the golden PNGs after an intended change with
+``UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_screens.py`` and look at them.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+import pytest
+import qrcode
+from PIL import Image, ImageChops
+
+from companion import screens
+from companion.screens import ScreenContext, choose, context_for, render
+from companion.screens.canvas import latin1
+from companion.screens.tables import snake_odds
+from tests.hw.screen_states import (
+    AUCTION,
+    AUCTION_ACTIONS,
+    DICE_PLANNING,
+    GALERAPAGOS,
+    POCKET,
+    replay,
+)
+
+GOLDEN = Path(__file__).parent / "golden" / "screens"
+URL = "http://raspberrypi.local:8080/"
+
+
+def auction_bidding():
+    r = replay(AUCTION)
+    return r.output, context_for(r.rules, r.state, entry=(("bid", False), ("£300", True), ("N", False)), editing=True)
+
+
+def auction_actions():
+    r = replay(AUCTION_ACTIONS)
+    return r.output, context_for(r.rules, r.state)
+
+
+def dice(remaining):
+    state = dict(replay(DICE_PLANNING).output)
+    state["timer_remaining"] = remaining
+    return state
+
+
+def twelve_over():
+    names = [f"P{i:02d}" for i in range(12)]
+    return dict(GALERAPAGOS, over=True, players=[{"name": n, "alive": True} for n in names],
+                scores={n: 40 - 3 * i for i, n in enumerate(names)}, winners=["P00"])
+
+
+CASES = {
+    "prompt_bid_entry": ("prompt", auction_bidding),
+    "costs_bidding": ("costs", lambda: (replay(AUCTION).output, context_for(replay(AUCTION).rules, replay(AUCTION).state))),
+    "costs_actions": ("costs", auction_actions),
+    "timer_running": ("timer", lambda: (dice(12.4), ScreenContext())),
+    "timer_expired": ("timer", lambda: (dict(dice(0.0), timer="expired"), ScreenContext())),
+    "rations": ("rations", lambda: (GALERAPAGOS, ScreenContext())),
+    "populations": ("populations", lambda: (replay(POCKET).output, ScreenContext())),
+    "scores_three": ("scores", lambda: (replay(AUCTION_ACTIONS).output, ScreenContext())),
+    "scores_twelve_over": ("scores", lambda: (twelve_over(), ScreenContext())),
+    "qr": ("qr", lambda: (replay(POCKET).output, ScreenContext(url=URL))),
+    "error": ("error", lambda: (replay(AUCTION).output, ScreenContext(message="Cy has £1500 and cannot bid £1600."))),
+    "error_long": ("error", lambda: (GALERAPAGOS, ScreenContext(message="Cy is sick this turn and cannot fish, fetch water, gather wood or search the wreck until the next turn."))),
+}
+
+
+def lit_pixels(image: Image.Image) -> int:
+    data = image.convert("L").tobytes()
+    return len(data) - data.count(0)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_screen_matches_its_golden_frame(case, tmp_path):
+    name, make = CASES[case]
+    state, ctx = make()
+    image = render(name, state, ctx)
+    assert image.size == (128, 64) and image.mode == "1"
+    path = GOLDEN / f"{case}.png"
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        image.save(path)
+    golden = Image.open(path).convert("1")
+    changed = lit_pixels(ImageChops.difference(image.convert("L"), golden.convert("L")))
+    if changed:
+        image.save(tmp_path / f"{case}.actual.png")
+    assert changed == 0, f"{case}: {changed} pixels differ from {path} (actual frame in {tmp_path})"
+
+
+def test_every_screen_has_a_golden_case():
+    assert {name for name, _ in CASES.values()} == set(screens.SCREENS)
+
+
+def test_frames_differ_between_states():
+    frames = [render("timer", dice(r)).tobytes() for r in (29.0, 12.4, 3.0)]
+    assert len(set(frames)) == 3
+    before = replay(POCKET[:2]).output
+    after = replay(POCKET).output
+    assert render("populations", before).tobytes() != render("populations", after).tobytes()
+
+
+def test_the_timer_bar_drains_with_the_sand():
+    def lit(remaining):
+        bar = render("timer", dice(remaining)).crop((2, 52, 126, 62))
+        return lit_pixels(bar)
+
+    assert lit(30.0) > lit(15.0) > lit(1.0) > lit(0.0) == 0
+
+
+def test_the_qr_code_carries_the_dashboard_address():
+    """Sample the drawn code at module centres and compare with the encoder's matrix."""
+    image = render("qr", replay(POCKET).output, ScreenContext(url=URL))
+    code = qrcode.QRCode(border=1, error_correction=qrcode.constants.ERROR_CORRECT_L)
+    code.add_data(URL)
+    code.make(fit=True)
+    matrix = code.get_matrix()
+    n = len(matrix)
+    scale = 64 // n
+    top = (64 - n * scale) // 2
+    for y, row in enumerate(matrix):
+        for x, dark in enumerate(row):
+            lit = image.getpixel((x * scale + scale // 2, top + y * scale + scale // 2))
+            assert bool(lit) != dark, (x, y)
+
+
+def test_snake_odds_follow_the_bag_of_six_balls():
+    """Seed 004: "Piochez le nombre de boules correspondant ... Si une des boules est noire, le joueur est mordu"."""
+    assert snake_odds({}) == [round(100 * k / 6) for k in range(1, 6)]
+    two_black = snake_odds({"balls": {"black": 2, "white": 4}})
+    assert two_black == [round(100 * (1 - math.comb(4, k) / math.comb(6, k))) for k in range(1, 6)]
+    assert snake_odds({"snake_odds": [0.1, 0.2, 0.3, 0.4, 0.5]}) == [10, 20, 30, 40, 50]
+
+
+class TestChoose:
+    def test_a_refusal_comes_first(self):
+        assert choose(replay(POCKET).output, ScreenContext(message="No.")) == "error"
+
+    def test_a_finished_game_shows_scores(self):
+        assert choose(twelve_over()) == "scores"
+
+    def test_a_running_sand_timer_shows_the_countdown(self):
+        assert choose(dice(10.0)) == "timer"
+
+    def test_dialling_an_entry_brings_the_prompt_forward(self):
+        assert choose(dice(10.0), ScreenContext(editing=True)) == "prompt"
+
+    def test_auction_card_play_shows_costs(self):
+        state, ctx = auction_actions()
+        assert choose(state, ctx) == "costs"
+        assert choose(replay(AUCTION).output) == "prompt"
+
+    def test_galerapagos_shows_rations_and_pocket_populations(self):
+        assert choose(GALERAPAGOS) == "rations"
+        assert choose(replay(POCKET).output) == "populations"
+
+
+def test_unknown_screen_names_the_screens():
+    with pytest.raises(screens.UnknownScreen, match="prompt, costs"):
+        render("clock", GALERAPAGOS)
+
+
+def test_text_outside_latin1_is_spelled_out():
+    assert latin1("swap→crab …") == "swap>crab ..."
+    assert latin1("Œ") == "?"
+    assert latin1("Galèrapagos £3") == "Galèrapagos £3"
