@@ -20,7 +20,7 @@ class FrameError(ValueError):
     """A frame that cannot be accepted; ``reason`` is one of cobs, short, long, crc."""
 
     def __init__(self, reason: str):
-        ValueError.__init__(self, reason)
+        super().__init__(reason)
         self.reason = reason
 
 
@@ -79,7 +79,7 @@ def cobs_decode(data) -> bytes:
         if code == 0 or end > n:
             raise FrameError("cobs")
         block = data[i + 1 : end]
-        if 0 in block:
+        if b"\x00" in block:
             raise FrameError("cobs")
         out.extend(block)
         i = end

@@ -1,0 +1,110 @@
+"""Hardware glue for the Raspberry Pi Pico under MicroPython: the only modules that import
+``machine`` are this one and main.py. Everything with logic lives in the pure modules."""
+
+import os
+import select
+import sys
+import time
+
+import machine
+import micropython
+
+from . import config, proto
+from .mfrc522 import MFRC522
+
+try:
+    import neopixel
+except ImportError:
+    neopixel = None
+
+
+class Board:
+    def __init__(self):
+        Pin = machine.Pin
+        # Every chip-select high before the first transfer, or two readers answer at once.
+        self.cs = [Pin(p, Pin.OUT, value=1) for p in config.READER_CS]
+        self.rst = Pin(config.READER_RST, Pin.OUT, value=1)
+        self.spi = machine.SPI(
+            config.SPI_ID,
+            baudrate=config.SPI_BAUD,
+            polarity=0,
+            phase=0,
+            sck=Pin(config.SCK),
+            mosi=Pin(config.MOSI),
+            miso=Pin(config.MISO),
+        )
+        self.readers = [MFRC522(self.spi, cs.value) for cs in self.cs]
+        self.present = [reader.init() for reader in self.readers]
+        self.buttons = [Pin(p, Pin.IN, Pin.PULL_UP) for p in config.BUTTONS]
+        self.leds = None
+        if config.LED_PIN is not None and neopixel is not None:
+            self.leds = neopixel.NeoPixel(Pin(config.LED_PIN), config.LED_COUNT)
+        self.buzzer = machine.PWM(Pin(config.BUZZER_PIN)) if config.BUZZER_PIN is not None else None
+        self._buzz_until = None
+        self._last_ticks = time.ticks_ms()
+        self._ms = 0
+        micropython.kbd_intr(-1)  # 0x03 in a frame is data, not Ctrl-C
+        self._poll = select.poll()
+        self._poll.register(sys.stdin, select.POLLIN)
+        self._in = sys.stdin.buffer
+        self._out = sys.stdout.buffer
+        self.wdt = machine.WDT(timeout=config.WATCHDOG_MS)
+
+    def boot_id(self):
+        return int.from_bytes(os.urandom(4), "big")
+
+    def now_ms(self):
+        """Milliseconds since boot that never wrap (ticks_ms wraps after ~12 days)."""
+        ticks = time.ticks_ms()
+        self._ms += time.ticks_diff(ticks, self._last_ticks)
+        self._last_ticks = ticks
+        return self._ms
+
+    def read_host(self):
+        data = bytearray()
+        while len(data) < 128 and self._poll.poll(0):
+            data += self._in.read(1)
+        return bytes(data)
+
+    def write_host(self, frame):
+        self._out.write(frame)
+
+    def poll_reader(self, index):
+        if not self.present[index]:
+            return None
+        reader = self.readers[index]
+        reader.antenna(True)
+        try:
+            return reader.read_uid()
+        finally:
+            reader.antenna(False)
+
+    def button_levels(self):
+        return [not pin.value() for pin in self.buttons]
+
+    def command(self, ftype, args):
+        if ftype == proto.SET_LED:
+            led, r, g, b = args
+            if self.leds is None or led >= len(self.leds):
+                return proto.ACK_BAD_BODY
+            self.leds[led] = (r, g, b)
+            self.leds.write()
+        elif ftype == proto.BUZZ:
+            freq, ms = args
+            if self.buzzer is None:
+                return proto.ACK_BAD_BODY
+            if freq and ms:
+                self.buzzer.freq(max(20, freq))
+                self.buzzer.duty_u16(32768)
+                self._buzz_until = self.now_ms() + ms
+            else:
+                self.buzzer.duty_u16(0)
+        return proto.ACK_OK
+
+    def service(self, now):
+        if self._buzz_until is not None and now >= self._buzz_until:
+            self.buzzer.duty_u16(0)
+            self._buzz_until = None
+
+    def feed_watchdog(self):
+        self.wdt.feed()

@@ -1,0 +1,166 @@
+"""MFRC522 reader driver: UIDs of ISO 14443-A tags (4, 7 or 10 bytes) over SPI.
+
+Several readers share one SPI bus, each with its own chip-select, so the driver takes the bus
+and a chip-select callable (``cs(0)`` selects, ``cs(1)`` releases) and never holds the bus
+between register accesses. It needs only ``spi.write(buf)`` and ``spi.read(n)``, which lets the
+tests run it against an emulated chip under CPython.
+
+A poll wakes tags with WUPA (which also wakes a tag left HALTed by the previous poll, so a tag
+that stays put is seen on every poll), walks the cascade levels (anticollision + SELECT, checked
+by BCC and CRC_A), then halts the tag. Two tags on one reader collide and read as nothing.
+"""
+
+# Registers (MFRC522 datasheet, section 9).
+COMMAND = 0x01
+COM_IRQ = 0x04
+ERROR = 0x06
+FIFO_DATA = 0x09
+FIFO_LEVEL = 0x0A
+CONTROL = 0x0C
+BIT_FRAMING = 0x0D
+MODE = 0x11
+TX_CONTROL = 0x14
+TX_ASK = 0x15
+T_MODE = 0x2A
+T_PRESCALER = 0x2B
+T_RELOAD_H = 0x2C
+T_RELOAD_L = 0x2D
+VERSION = 0x37
+
+CMD_IDLE = 0x00
+CMD_TRANSCEIVE = 0x0C
+CMD_SOFT_RESET = 0x0F
+
+PICC_WUPA = 0x52
+PICC_HLTA = 0x50
+SELECT = (0x93, 0x95, 0x97)  # cascade levels 1, 2, 3
+CASCADE_TAG = 0x88
+SAK_INCOMPLETE = 0x04
+KNOWN_VERSIONS = (0x91, 0x92, 0x88, 0x12, 0xB2)  # v1, v2, FM17522 and common clones
+
+
+def crc_a(data) -> bytes:
+    """ISO/IEC 14443-3 CRC_A (init 0x6363), low byte first as sent on air."""
+    crc = 0x6363
+    for byte in data:
+        byte ^= crc & 0xFF
+        byte = (byte ^ (byte << 4)) & 0xFF
+        crc = (crc >> 8) ^ (byte << 8) ^ (byte << 3) ^ (byte >> 4)
+    return bytes((crc & 0xFF, (crc >> 8) & 0xFF))
+
+
+def bcc(four) -> int:
+    """Block check character of an anticollision answer: xor of the four UID bytes."""
+    return four[0] ^ four[1] ^ four[2] ^ four[3]
+
+
+def uid_from_levels(levels):
+    """Join the 4-byte answers of the cascade levels into a 4, 7 or 10 byte UID (or None).
+
+    Every level but the last starts with the cascade tag 0x88, which is not part of the UID."""
+    if not 1 <= len(levels) <= 3:
+        return None
+    uid = b""
+    for level in levels[:-1]:
+        if level[0] != CASCADE_TAG:
+            return None
+        uid += bytes(level[1:])
+    last = bytes(levels[-1])
+    if len(levels) == 1 and last[0] == CASCADE_TAG:
+        return None
+    return uid + last
+
+
+class MFRC522:
+    def __init__(self, spi, cs):
+        self.spi = spi
+        self.cs = cs
+        cs(1)
+
+    def _write(self, reg, value):
+        self.cs(0)
+        self.spi.write(bytes(((reg << 1) & 0x7E, value)))
+        self.cs(1)
+
+    def _read(self, reg) -> int:
+        self.cs(0)
+        self.spi.write(bytes((((reg << 1) & 0x7E) | 0x80,)))
+        value = self.spi.read(1)[0]
+        self.cs(1)
+        return value
+
+    def _set(self, reg, mask):
+        self._write(reg, self._read(reg) | mask)
+
+    def _clear(self, reg, mask):
+        self._write(reg, self._read(reg) & ~mask & 0xFF)
+
+    def init(self) -> bool:
+        """Reset and configure; False if no (known) chip answers on this chip-select."""
+        self._write(COMMAND, CMD_SOFT_RESET)
+        for _ in range(100):
+            if not self._read(COMMAND) & 0x10:  # PowerDown bit clears when the reset is done
+                break
+        self._write(T_MODE, 0x80)  # timer starts after each transmission
+        self._write(T_PRESCALER, 0xA9)  # 13.56 MHz / (2 * 169 + 1) ~ 40 kHz
+        self._write(T_RELOAD_H, 0x03)  # 1000 ticks = 25 ms receive timeout
+        self._write(T_RELOAD_L, 0xE8)
+        self._write(TX_ASK, 0x40)  # 100 % ASK modulation
+        self._write(MODE, 0x3D)  # CRC preset 0x6363
+        self.antenna(False)
+        return self.version() in KNOWN_VERSIONS
+
+    def version(self) -> int:
+        return self._read(VERSION)
+
+    def antenna(self, on: bool):
+        if on:
+            self._set(TX_CONTROL, 0x03)
+        else:
+            self._clear(TX_CONTROL, 0x03)
+
+    def transceive(self, data, bits: int = 0):
+        """Send ``data`` (the last byte only ``bits`` bits long if non-zero); return the answer
+        bytes, or None on timeout, CRC/parity/protocol error or collision."""
+        self._write(COMMAND, CMD_IDLE)
+        self._write(COM_IRQ, 0x7F)
+        self._write(FIFO_LEVEL, 0x80)
+        for byte in data:
+            self._write(FIFO_DATA, byte)
+        self._write(BIT_FRAMING, bits)
+        self._write(COMMAND, CMD_TRANSCEIVE)
+        self._set(BIT_FRAMING, 0x80)  # StartSend
+        for _ in range(2000):
+            irq = self._read(COM_IRQ)
+            if irq & 0x30 or irq & 0x01:  # Rx/Idle done, or timer ran out
+                break
+        else:
+            irq = 0x01
+        self._clear(BIT_FRAMING, 0x80)
+        if not irq & 0x30:  # the timer ran out first: no tag answered
+            return None
+        if self._read(ERROR) & 0x1B:  # BufferOvfl, CollErr, ParityErr, ProtocolErr
+            return None
+        count = self._read(FIFO_LEVEL)
+        return bytes(self._read(FIFO_DATA) for _ in range(count))
+
+    def read_uid(self):
+        """The UID bytes of the one tag on this reader, or None."""
+        atqa = self.transceive(bytes((PICC_WUPA,)), bits=7)
+        if atqa is None or len(atqa) != 2:
+            return None
+        levels = []
+        for sel in SELECT:
+            answer = self.transceive(bytes((sel, 0x20)))
+            if answer is None or len(answer) != 5 or bcc(answer) != answer[4]:
+                return None
+            frame = bytes((sel, 0x70)) + answer
+            sak = self.transceive(frame + crc_a(frame))
+            if sak is None or len(sak) != 3 or crc_a(sak[:1]) != sak[1:]:
+                return None
+            levels.append(answer[:4])
+            if not sak[0] & SAK_INCOMPLETE:
+                break
+        halt = bytes((PICC_HLTA, 0))
+        self.transceive(halt + crc_a(halt))  # a halted tag does not answer; None is expected
+        return uid_from_levels(levels)
