@@ -478,7 +478,7 @@ class DiceRules(Rules):
         names = s.table.players
         if s.phase in ("setup", "place"):
             out: list[Action] = []
-            free = sorted(s.bag - set(p for p in s.pawns if p is not None))
+            free = sorted(set(s.table.island.colour) - s.island - set(s.pawns))
             for i, f in enumerate(s.pawns):
                 if f is None and s.phase == "setup":
                     out += [{"type": "start", "player": names[i], "field": n} for n in free[i :: 7][:3]]

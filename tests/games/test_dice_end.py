@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from test_dice_support import RULES, act, new, play, plan_all, player, ready, refused, view
+from test_dice_support import RULES, act, new, plan_all, play, player, ready, refused, view
 
 from companion.rules import RuleError
 

@@ -5,13 +5,22 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from test_dice_support import CORNERS, SPIRAL, SPIRAL_HEXES, act, colour, new, ready, refused
+from test_dice_support import (
+    AXIAL_STEPS,
+    CORNERS,
+    SPIRAL,
+    SPIRAL_HEXES,
+    act,
+    colour,
+    neighbours_on_paper,
+    new,
+    ready,
+    refused,
+)
 
 from companion.games.dice import generate_layout, render_island
 from companion.games.dice_island import layout_from_colours, parse_layout
 from companion.rules import RuleError
-
-AXIAL_STEPS = {(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)}
 
 
 def island():
@@ -46,6 +55,12 @@ def test_land_neighbours_are_the_touching_hexes():
     for n, h in isl.hex.items():
         land = {m for m, g in isl.hex.items() if touching(h, g)}
         assert set(isl.neighbours[n]) - set(isl.sea.get(n, ())) == land
+
+
+def test_engine_neighbours_match_the_paper_geometry():
+    isl = island()
+    for n in range(1, 37):
+        assert set(isl.neighbours[n]) == neighbours_on_paper(n)
 
 
 def test_worked_neighbours_of_the_spiral_island():

@@ -7,7 +7,7 @@ Positions use the spiral island (see test_dice_support): field 1 black touches
 
 from __future__ import annotations
 
-from test_dice_support import RULES, act, play, plan_all, player, ready, refused, view
+from test_dice_support import RULES, act, plan_all, play, player, ready, refused, view
 
 THREE = ("Ann", "Bob", "Cy")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_dice_support import RULES, act, play, plan_all, ready, refused, view
+from test_dice_support import RULES, act, plan_all, play, ready, refused, view
 
 THREE = ("Ann", "Bob", "Cy")
 

@@ -36,6 +36,22 @@ SPIRAL = {str(n): {"colour": COLOURS[(n - 1) % 6], "hex": list(SPIRAL_HEXES[n - 
 CORNERS = (19, 22, 25, 28, 31, 34)
 
 
+AXIAL_STEPS = {(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)}
+
+
+def neighbours_on_paper(n: int) -> set[int]:
+    """Neighbours of field ``n`` of the spiral island, from its coordinates and the corner ring.
+
+    Worked independently of the engine's geometry so tests can check it.
+    """
+    q, r = SPIRAL_HEXES[n - 1]
+    out = {m for m, (a, b) in enumerate(SPIRAL_HEXES, start=1) if (a - q, b - r) in AXIAL_STEPS}
+    if n in CORNERS:
+        i = CORNERS.index(n)
+        out |= {CORNERS[i - 1], CORNERS[(i + 1) % 6]}
+    return out
+
+
 def colour(n: int) -> str:
     """Colour of field ``n`` on the spiral island."""
     return COLOURS[(n - 1) % 6]
