@@ -36,7 +36,7 @@ from typing import Any
 from companion import screens
 from companion.rules import RuleError
 from companion.session import Change, Session
-from hw.events import ButtonEvent, DeviceEvent, EncoderEvent, TagEvent
+from hw.events import ButtonEvent, DeviceEvent, DieEvent, EncoderEvent, TagEvent
 from hw.oled import Oled
 from hw.outputs import Beeper, StatusLeds
 from hw.tags import Component, TagRegistry
@@ -47,6 +47,7 @@ Clock = Callable[[], float]
 DIRECTIONS = ("N", "E", "S", "W")
 ANIMALS = ("sea_lion", "iguana", "tortoise", "booby", "penguin", "crab")
 SPECIES = ("rat", "ant", "finch")
+DICE_COLOURS = ("black", "white", "red", "green", "yellow", "blue")
 LANE = re.compile(r"^seat(\d+)\.slot(\d+)$")
 WARN_SECONDS = 5.0  # the sand timer's warning beep
 
@@ -188,6 +189,8 @@ class TableController:
                 self._turn(event.delta)
             elif isinstance(event, TagEvent):
                 self._tag(event)
+            elif isinstance(event, DieEvent):
+                self._die(event)
             self.refresh()
 
     def tick(self) -> None:
@@ -300,6 +303,20 @@ class TableController:
         if handler is None:
             return self.refuse(f"A {comp.describe()} on {event.point} means nothing now.")
         handler(event.point, comp)
+
+    def _die(self, event: DieEvent) -> None:
+        """A die face from a slot reader that knows faces (the firmware's table).
+
+        Galapagos dice show colours: faces 1..6 are the colours in the order of
+        DESIGN.md (black, white, red, green, yellow, blue).
+        """
+        if not event.face:
+            self.lanes.pop(event.point, None)
+            return
+        face: Any = event.face
+        if self.session.game == "galapagos-dice" and 1 <= face <= len(DICE_COLOURS):
+            face = DICE_COLOURS[face - 1]
+        self.lanes[event.point] = face
 
     def _tag_tile(self, point: str, comp: Component) -> None:
         if point not in DIRECTIONS:
@@ -481,6 +498,8 @@ class TableDevices:
     readers: Any  # hw.rfid.ReaderGroup
     registry: TagRegistry | None
     panel: Any = None  # hw.inputs.Panel
+    bridge: Any = None  # hw.rfid.bridge.BridgeHub
+    simulator: Any = None  # firmware_bridge.simulator.Simulator when [bridge] port = "sim"
     listeners: list[Callable[[DeviceEvent], None]] = field(default_factory=list)
 
     def emit(self, event: DeviceEvent) -> None:
@@ -490,8 +509,18 @@ class TableDevices:
     def attach(self, controller: TableController) -> None:
         self.listeners.append(controller.handle)
 
+    def start(self) -> None:
+        """Poll the readers and bring the bridge link up (both in the background)."""
+        self.readers.start()
+        if self.bridge is not None:
+            self.bridge.start()
+
     def close(self) -> None:
         self.readers.stop()
+        if self.bridge is not None:
+            self.bridge.stop()
+        if self.simulator is not None:
+            self.simulator.stop()
         for part in (self.panel, self.beeper, self.leds, self.oled, self.registry):
             if part is not None:
                 part.close()
@@ -521,6 +550,28 @@ def open_devices(cfg: Any, *, db_path: str | None = None, clock: Clock = time.mo
     readers = [load_backend(r.backend)(r.point, r.options, debounce=debounce, clock=clock) for r in cfg.readers]
     devices.readers = ReaderGroup(readers, interval=cfg.poll_interval)
     devices.readers.subscribe(devices.emit)
+    bridged = [r for r in readers if r.backend == "bridge"]
+    if bridged or cfg.bridge.buttons or cfg.bridge.dice:
+        devices.bridge, devices.simulator = _open_bridge(cfg, bridged, devices.emit)
     devices.panel = Panel(cfg.buttons(), cfg.encoder, devices.emit,
                           bounce_time=cfg.bounce_ms / 1000 or None, hold_time=cfg.hold_ms / 1000)
     return devices
+
+
+def _open_bridge(cfg: Any, readers: list[Any], emit: Callable[[DeviceEvent], None]) -> tuple[Any, Any]:
+    """The firmware bridge hub; ``port = "sim"`` runs the firmware simulator on a pseudo-terminal."""
+    from hw.rfid.bridge import BridgeHub
+
+    simulator = None
+    port = cfg.bridge.port
+    if port == "sim":
+        from firmware_bridge.simulator import Simulator
+
+        indexes = [r.index for r in readers] + [0]
+        simulator = Simulator(readers=max(indexes) + 1, buttons=max([*cfg.bridge.buttons, 0]) + 1,
+                              slots=max([*cfg.bridge.dice, 0]) + 1).start()
+        port = simulator.path
+    hub = BridgeHub(port, baudrate=cfg.bridge.baud, buttons=cfg.bridge.buttons, dice=cfg.bridge.dice, on_event=emit)
+    for reader in readers:
+        hub.add(reader)
+    return hub, simulator

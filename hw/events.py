@@ -42,4 +42,17 @@ class TagEvent:
     at: float = 0.0
 
 
-DeviceEvent = ButtonEvent | EncoderEvent | TagEvent
+@dataclass(frozen=True)
+class DieEvent:
+    """A die read in a dice slot by a reader that knows faces itself (the firmware's face table).
+
+    ``face`` is the face up as the source reports it; 0 means the slot is empty again.
+    Slots whose readers report plain tags give :class:`TagEvent` instead, and the tag
+    registry says which face is up.
+    """
+
+    point: str
+    face: int
+
+
+DeviceEvent = ButtonEvent | EncoderEvent | TagEvent | DieEvent

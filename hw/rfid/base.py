@@ -51,6 +51,7 @@ class Reader:
         self.debouncer = Debouncer(point, debounce, clock)
         self.errors = 0
         self._listeners: list[TagListener] = []
+        self._lock = threading.RLock()  # push sources report from their own thread
 
     # -- what a backend implements -----------------------------------------
     def open(self) -> None:
@@ -80,15 +81,18 @@ class Reader:
             self.errors += 1
             log.warning("reader %s: %s", self.point, exc)
             raw = None
-        return self._emit(self.debouncer.observe(raw))
+        with self._lock:
+            return self._emit(self.debouncer.observe(raw))
 
     def report(self, uid: str | None) -> list[TagEvent]:
         """Push backends: the source saw ``uid`` placed, or (None) the tag go."""
-        events = self.debouncer.observe(uid) if uid is not None else self.debouncer.absent()
-        return self._emit(events)
+        with self._lock:
+            events = self.debouncer.observe(uid) if uid is not None else self.debouncer.absent()
+            return self._emit(events)
 
     def tick(self) -> list[TagEvent]:
-        return self._emit(self.debouncer.tick())
+        with self._lock:
+            return self._emit(self.debouncer.tick())
 
     def _emit(self, events: list[TagEvent]) -> list[TagEvent]:
         for event in events:

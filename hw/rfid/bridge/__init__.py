@@ -1,0 +1,116 @@
+"""Readers behind the firmware bridge: a microcontroller that reads many RFID readers.
+
+One :class:`BridgeHub` owns the serial :class:`firmware_bridge.host.HostLink`
+and fans its events out:
+
+* ``TagEvent(reader, uid, present)`` → the :class:`Backend` reader point whose
+  ``reader`` option is that index (``report``; the usual debouncing applies,
+  so a tag lifted and put back within the hold time stays one placement);
+* ``ButtonEvent(button, pressed)`` → a ``hw`` :class:`~hw.events.ButtonEvent`
+  named by ``[bridge.buttons]`` (seat buttons beyond the Pi's header);
+* ``DiceEvent(slot, face)`` → a :class:`~hw.events.DieEvent` for the point named
+  by ``[bridge.dice]``;
+* after a resync or an overflow the hub re-reads ``present_tags()`` so every
+  point ends with what physically sits on it.
+
+The firmware already debounces on its side; the host link reconnects by itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from hw.events import ButtonEvent, DeviceEvent, DieEvent
+from hw.rfid.base import Reader, ReaderError
+
+log = logging.getLogger(__name__)
+
+
+class Backend(Reader):
+    """A reader point behind the bridge; option ``reader`` is the bridge's reader index."""
+
+    backend = "bridge"
+    polled = False
+    hub: BridgeHub | None = None
+
+    @property
+    def index(self) -> int:
+        try:
+            return int(self.options["reader"])
+        except (KeyError, TypeError, ValueError):
+            raise ReaderError(f"Reader {self.point} (bridge) needs reader = <the bridge's reader index>.") from None
+
+    def open(self) -> None:
+        if self.hub is None:
+            raise ReaderError(f"Reader {self.point} sits behind the firmware bridge, but no [bridge] link was opened.")
+
+
+class BridgeHub:
+    """The host link plus the maps from bridge indexes to reader points and button names."""
+
+    def __init__(
+        self,
+        port: Any,
+        *,
+        baudrate: int = 115200,
+        buttons: Mapping[int, str] | None = None,
+        dice: Mapping[int, str] | None = None,
+        on_event: Callable[[DeviceEvent], None] | None = None,
+    ) -> None:
+        from firmware_bridge.host import HostLink
+
+        self.readers: dict[int, Backend] = {}
+        self.buttons = dict(buttons or {})
+        self.dice = dict(dice or {})
+        self.on_event = on_event
+        self.link_state = "down"
+        self._lock = threading.Lock()
+        self.link = HostLink(port, self._on_bridge_event, baudrate=baudrate)
+
+    def add(self, reader: Backend) -> None:
+        if reader.index in self.readers:
+            raise ReaderError(f"Readers {self.readers[reader.index].point} and {reader.point} both use bridge reader {reader.index}.")
+        reader.hub = self
+        self.readers[reader.index] = reader
+
+    def start(self, wait: float = 0.0) -> bool:
+        """Start the link; with ``wait`` > 0, block until connected (True) or the wait ends."""
+        self.link.start()
+        return self.link.wait_connected(wait) if wait > 0 else self.link.connected
+
+    def stop(self) -> None:
+        self.link.stop()
+
+    def _emit(self, event: DeviceEvent) -> None:
+        if self.on_event is not None:
+            self.on_event(event)
+
+    def _on_bridge_event(self, event: Any) -> None:
+        from firmware_bridge import events as bridge
+
+        with self._lock:
+            if isinstance(event, bridge.TagEvent):
+                reader = self.readers.get(event.reader)
+                if reader is not None:
+                    reader.report(event.uid if event.present else None)
+            elif isinstance(event, bridge.ButtonEvent):
+                name = self.buttons.get(event.button)
+                if name is not None and event.pressed:
+                    self._emit(ButtonEvent(name, "press"))
+            elif isinstance(event, bridge.DiceEvent):
+                point = self.dice.get(event.slot)
+                if point is not None:
+                    self._emit(DieEvent(point, event.face))
+            elif isinstance(event, bridge.LinkEvent):
+                self.link_state = "down" if event.kind in ("lost", "incompatible") else "up"
+                if event.kind in ("resync", "overflow"):
+                    self._reconcile()
+
+    def _reconcile(self) -> None:
+        """Make every point agree with the tags the bridge says are present now."""
+        present = self.link.present_tags()
+        for index, reader in self.readers.items():
+            reader.report(present.get(index))
