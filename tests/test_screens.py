@@ -47,9 +47,13 @@ def dice(remaining):
     return state
 
 
+def galerapagos():
+    return replay(GALERAPAGOS).output
+
+
 def twelve_over():
     names = [f"P{i:02d}" for i in range(12)]
-    return dict(GALERAPAGOS, over=True, players=[{"name": n, "alive": True} for n in names],
+    return dict(galerapagos(), over=True, players=[{"name": n, "alive": True} for n in names],
                 scores={n: 40 - 3 * i for i, n in enumerate(names)}, winners=["P00"])
 
 
@@ -59,13 +63,13 @@ CASES = {
     "costs_actions": ("costs", auction_actions),
     "timer_running": ("timer", lambda: (dice(12.4), ScreenContext())),
     "timer_expired": ("timer", lambda: (dict(dice(0.0), timer="expired"), ScreenContext())),
-    "rations": ("rations", lambda: (GALERAPAGOS, ScreenContext())),
+    "rations": ("rations", lambda: (galerapagos(), ScreenContext())),
     "populations": ("populations", lambda: (replay(POCKET).output, ScreenContext())),
     "scores_three": ("scores", lambda: (replay(AUCTION_ACTIONS).output, ScreenContext())),
     "scores_twelve_over": ("scores", lambda: (twelve_over(), ScreenContext())),
     "qr": ("qr", lambda: (replay(POCKET).output, ScreenContext(url=URL))),
     "error": ("error", lambda: (replay(AUCTION).output, ScreenContext(message="Cy has £1500 and cannot bid £1600."))),
-    "error_long": ("error", lambda: (GALERAPAGOS, ScreenContext(message="Cy is sick this turn and cannot fish, fetch water, gather wood or search the wreck until the next turn."))),
+    "error_long": ("error", lambda: (galerapagos(), ScreenContext(message="Cy is sick this turn and cannot fish, fetch water, gather wood or search the wreck until the next turn."))),
 }
 
 
@@ -133,6 +137,7 @@ def test_snake_odds_follow_the_bag_of_six_balls():
     two_black = snake_odds({"balls": {"black": 2, "white": 4}})
     assert two_black == [round(100 * (1 - math.comb(4, k) / math.comb(6, k))) for k in range(1, 6)]
     assert snake_odds({"snake_odds": [0.1, 0.2, 0.3, 0.4, 0.5]}) == [10, 20, 30, 40, 50]
+    assert snake_odds(galerapagos()) == [17, 33, 50, 67, 83]  # the game's own odds
 
 
 class TestChoose:
@@ -154,13 +159,13 @@ class TestChoose:
         assert choose(replay(AUCTION).output) == "prompt"
 
     def test_galerapagos_shows_rations_and_pocket_populations(self):
-        assert choose(GALERAPAGOS) == "rations"
+        assert choose(galerapagos()) == "rations"
         assert choose(replay(POCKET).output) == "populations"
 
 
 def test_unknown_screen_names_the_screens():
     with pytest.raises(screens.UnknownScreen, match="prompt, costs"):
-        render("clock", GALERAPAGOS)
+        render("clock", galerapagos())
 
 
 def test_text_outside_latin1_is_spelled_out():

@@ -63,6 +63,9 @@ def snake_odds(s: dict[str, Any], draws: range = range(1, 6)) -> list[int]:
     From the game's own ``snake_odds`` when it publishes them; otherwise the
     bag of 6 wooden balls with ``balls.black`` black ones (1 by default).
     """
+    odds = (s.get("odds") or {}).get("snake") if isinstance(s.get("odds"), dict) else None
+    if isinstance(odds, dict):  # galerapagos publishes {"1": 0.1667, ...}
+        return [round(100 * float(odds[str(k)])) for k in draws if str(k) in odds]
     if isinstance(s.get("snake_odds"), list):
         return [round(float(x) * 100) if float(x) <= 1 else round(float(x)) for x in s["snake_odds"]][: len(draws)]
     balls = s.get("balls") if isinstance(s.get("balls"), dict) else {}
@@ -71,7 +74,9 @@ def snake_odds(s: dict[str, Any], draws: range = range(1, 6)) -> list[int]:
     return [round(100 * (1 - math.comb(total - black, k) / math.comb(total, k))) if k <= total else 100 for k in draws]
 
 
-def weather_label(w: Any) -> str:
+def weather_label(w: Any, hurricane: bool = False) -> str:
+    if hurricane:
+        return "HURRICANE"
     if isinstance(w, dict):
         if w.get("hurricane"):
             return "HURRICANE"
@@ -85,7 +90,7 @@ def rations(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
     """galerapagos: food, water, raft, the weather card, and the snake odds of the wood gamble."""
     players = s.get("players") or []
     alive = sum(1 for p in players if p.get("alive", True))
-    c.header(f"{round_label(s)} {weather_label(s.get('weather'))}", f"{alive}/{len(players)} alive")
+    c.header(f"{round_label(s)} {weather_label(s.get('weather'), bool(s.get('hurricane')))}", f"{alive}/{len(players)} alive")
     for i, (label, value) in enumerate((("Food", s.get("food")), ("Water", s.get("water")), ("Rafts", s.get("rafts")))):
         x = 2 + 43 * i
         c.text(x, HEADER_H + 1, label, "small")

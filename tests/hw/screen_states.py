@@ -33,14 +33,12 @@ POCKET = [
     {"type": "ocean", "species": "ant", "icons": 1, "mode": "migrate"},
 ]
 
-#: the galerapagos public state with the fields DESIGN.md fixes (until its module lands)
-GALERAPAGOS = {
-    "game": "galerapagos", "round": 3, "over": False, "phase": "actions",
-    "players": [{"name": n, "alive": n != "Dee", "sick": n == "Cy", "cards": 3} for n in ("Ann", "Bob", "Cy", "Dee")],
-    "food": 7, "water": 12, "wood": 3, "rafts": 2, "weather": {"water": 2, "hurricane": False}, "first_player": "Bob",
-    "scores": {"Ann": 0, "Bob": 0, "Cy": 0, "Dee": 0}, "winners": [],
-    "expected": {"players": ["Bob"], "actions": ["fish", "water", "wood", "search"], "prompt": "Bob: fish, water, wood or search."},
-}
+GALERAPAGOS = [
+    {"game": "galerapagos", "players": ["Ann", "Bob", "Cy", "Dee"]},
+    {"type": "weather", "water": 2, "hurricane": False},
+    {"type": "fish", "player": "Ann", "fish": 2},
+    {"type": "wood", "player": "Bob", "extra": 2, "snake": False},
+]
 
 
 def replay(lines: list[dict[str, Any]]) -> ScriptResult:
