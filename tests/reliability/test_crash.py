@@ -44,38 +44,45 @@ def planned_game(seed: int, game_id: str = "galapagos-auction") -> tuple[list[st
     return players, actions
 
 
-def crash_run(tmp_path: Path, kills_wanted: int) -> None:
+def crash_run(tmp_path: Path, kills_wanted: int) -> int:
+    """Play games until ``kills_wanted`` processes were killed; returns the acknowledged count."""
     db = tmp_path / "crash.db"
-    players, plan = planned_game(7)
-    session = Session.new(Journal(db), "galapagos-auction", players, {})
     rng = random.Random(11)
-    acknowledged = 0
-    kills = 0
+    kills = total_acknowledged = 0
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-    while kills < kills_wanted and acknowledged < len(plan):
-        journal_now = Session.open(Journal(db), session.id).version
-        action = plan[journal_now]
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "companion", "--db", str(db), "act", session.id, json.dumps(action)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
-        )
-        # kill somewhere between start-up and well after the commit
-        time.sleep(rng.uniform(0.0, 0.15))
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGKILL)
-            kills += 1
-        returncode = proc.wait(timeout=60)
-        stderr = proc.stderr.read().decode() if proc.stderr else ""
-        if returncode == 0:
-            acknowledged = journal_now + 1
-        else:
-            assert returncode == -signal.SIGKILL, stderr
-        resumed = Session.open(Journal(db), session.id)  # replays cleanly or raises
-        held = [e.action for e in resumed.history()]
-        assert len(held) >= acknowledged, "an acknowledged action was lost"
-        assert held == plan[: len(held)], "the journal is not a prefix of the game played"
-    assert kills >= kills_wanted or acknowledged == len(plan)
-    assert acknowledged > 0
+    seed = 7
+    while kills < kills_wanted:
+        players, plan = planned_game(seed)
+        seed += 1
+        session = Session.new(Journal(db), "galapagos-auction", players, {})
+        acknowledged = 0
+        while kills < kills_wanted and acknowledged < len(plan):
+            journal_now = Session.open(Journal(db), session.id).version
+            if journal_now == len(plan):
+                break
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "companion", "--db", str(db), "act", session.id,
+                 json.dumps(plan[journal_now])],
+                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+            )
+            # kill somewhere between start-up and well after the commit
+            time.sleep(rng.uniform(0.0, 0.15))
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGKILL)
+                kills += 1
+            returncode = proc.wait(timeout=60)
+            stderr = proc.stderr.read().decode() if proc.stderr else ""
+            if returncode == 0:
+                acknowledged = journal_now + 1
+                total_acknowledged += 1
+            else:
+                assert returncode == -signal.SIGKILL, stderr
+            resumed = Session.open(Journal(db), session.id)  # replays cleanly or raises
+            held = [e.action for e in resumed.history()]
+            assert len(held) >= acknowledged, "an acknowledged action was lost"
+            assert held == plan[: len(held)], "the journal is not a prefix of the game played"
+    assert total_acknowledged > 0
+    return total_acknowledged
 
 
 def test_sigkill_at_random_moments_loses_no_acknowledged_action(tmp_path: Path) -> None:
