@@ -322,7 +322,7 @@ class DiceRules(Rules):
         )
         if sudden or (not s.bag and not s.island):
             events.append({"event": "over", "winners": self.winners(replace(s, phase="over"))})
-            return replace(s, phase="over"), events
+            return replace(s, phase="over", timer="idle"), events
         if s.moved == len(s.order):
             return self._next_round(s), events
         return s, events
