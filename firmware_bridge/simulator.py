@@ -121,6 +121,11 @@ class Simulator:
         with self._lock:
             return {r: uid.hex().upper() for r, uid in sorted(self._tags.items())}
 
+    def pressed(self) -> frozenset[int]:
+        """Which buttons are physically held down."""
+        with self._lock:
+            return frozenset(self._pressed)
+
     def apply(self, event: ScriptEvent) -> None:
         """Make something happen on the table; the device reports it unless it is rebooting."""
         with self._lock:
