@@ -112,15 +112,10 @@ def hint(session: Session, player: str, dice: list[str]) -> dict[str, Any] | Non
     return fn(session.state, player, dice)
 
 
-def odds(session: Session, player: str | None = None) -> dict[str, Any] | None:
-    """galerapagos: snake odds, expected fish, rations left (whatever the module offers)."""
+def odds(session: Session) -> dict[str, Any] | None:
+    """galerapagos: snake odds per extra ball, expected fish, rations after this round, rounds left."""
     fn = _helper(session.game, "odds")
-    if fn is None:
-        return None
-    try:
-        return fn(session.state) if player is None else fn(session.state, player)
-    except TypeError:
-        return fn(session.state)
+    return fn(session.state) if fn is not None else None
 
 
 def timer(session: Session) -> dict[str, Any] | None:
@@ -165,19 +160,15 @@ def new_island(seed: int | None = None) -> tuple[int, dict[str, Any]]:
 
 
 def weather_deck(seed: int | None = None) -> dict[str, Any] | None:
-    """galerapagos: the weather deck as the module builds it (composition and a shuffled order)."""
+    """galerapagos: the weather deck's cards and one shuffled order built as the set-up says."""
     mod = _module("galerapagos")
     if mod is None:
         return None
     seed = random.SystemRandom().randrange(1, 1_000_000) if seed is None else seed
-    out: dict[str, Any] = {"seed": seed}
-    deck = getattr(mod, "WEATHER_DECK", None) or getattr(mod, "WEATHER", None)
-    if deck is not None:
-        out["cards"] = list(deck)
-    shuffle = getattr(mod, "shuffle_weather", None) or getattr(mod, "weather_order", None)
-    if callable(shuffle):
-        out["order"] = shuffle(random.Random(seed))
-    return out
+    cards = [{"water": w, "hurricane": False} for w in mod.WEATHER_CARDS]
+    cards.append({"water": mod.HURRICANE_WATER, "hurricane": True})
+    order = [{"water": a["water"], "hurricane": a["hurricane"]} for a in mod.weather_deck_order(random.Random(seed))]
+    return {"seed": seed, "cards": cards, "order": order, "bottom": mod.BOTTOM_CARDS + 1}
 
 
 def game_names() -> list[dict[str, Any]]:

@@ -50,8 +50,10 @@ class Feed:
 class Hub:
     """Live sessions over one journal, their feeds, and the current table game."""
 
-    def __init__(self, journal: Journal, max_feeds: int = 120):
+    def __init__(self, journal: Journal, max_feeds: int = 120, **session_kwargs: Any):
         self.journal = journal
+        #: passed to Session.open/new (the live server sets ``autotick=True``)
+        self.session_kwargs = session_kwargs
         self.max_feeds = max_feeds
         self._sessions: dict[str, Session] = {}
         self._feeds: dict[str, list[Feed]] = {}
@@ -68,12 +70,12 @@ class Hub:
         with self._lock:
             session = self._sessions.get(game_id)
             if session is None:
-                session = Session.open(self.journal, game_id)
+                session = Session.open(self.journal, game_id, **self.session_kwargs)
                 self._adopt(session)
             return session
 
     def new(self, game: str, players: list[str], options: dict[str, Any]) -> Session:
-        session = Session.new(self.journal, game, players, options)
+        session = Session.new(self.journal, game, players, options, **self.session_kwargs)
         with self._lock:
             self._adopt(session)
         self.broadcast("games")

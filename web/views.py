@@ -70,7 +70,7 @@ def _game_extras(session: Session, pub: dict[str, Any], me: str | None) -> dict[
     if me and session.game == "galapagos-auction":
         out["costs"] = extras.costs(session, me)
     if session.game == "galerapagos":
-        out["odds"] = extras.odds(session, me)
+        out["odds"] = extras.odds(session)
     return out
 
 

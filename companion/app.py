@@ -1,0 +1,355 @@
+"""The composition root: config → devices (real or simulated) → controller → sessions → dashboard.
+
+``companion run`` calls :func:`build` then :meth:`Companion.serve`. Everything
+is wired here and only here: ``hw`` knows nothing of games, the games know
+nothing of hardware, and the dashboard talks to the session API.
+
+Data flows one way (DESIGN.md): a device event goes to the
+:class:`~companion.controller.TableController` of the game on the table, which
+acts on the session; the session journals, then tells its listeners — the
+controller redraws the OLED, the dashboard's hub wakes every open page.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.config import Config, DisplayConfig, ReaderConfig
+from companion.journal import Journal
+from companion.session import Session
+
+log = logging.getLogger(__name__)
+
+#: live SSE connections the server holds at once (each one keeps a worker thread)
+MAX_LIVE = 160
+#: worker threads for ordinary requests, beyond the live connections
+SPARE_THREADS = 8
+#: a worker thread's stack: ~170 threads must fit a 32-bit Pi's address space
+THREAD_STACK = 1024 * 1024
+
+
+def simulated(cfg: Config) -> Config:
+    """``cfg`` with every device simulated (mock pins, dummy OLED, simulated readers)."""
+    readers = tuple(ReaderConfig(r.point) for r in cfg.readers)
+    return dataclasses.replace(cfg, pin_factory="mock", display=DisplayConfig(), readers=readers,
+                               bridge=dataclasses.replace(cfg.bridge, port="sim"))
+
+
+class SimTable:
+    """The simulated devices as the simulation panel drives them (``web.context.SimBackend``)."""
+
+    def __init__(self, devices: Any, press_seconds: float = 0.03):
+        self.devices = devices
+        self.press_seconds = press_seconds
+        self._lock = threading.Lock()
+
+    def buttons(self) -> list[str]:
+        return list(self.devices.panel.buttons)
+
+    def press(self, name: str) -> None:
+        pin = self.devices.panel.buttons[name].pin
+        with self._lock:
+            pin.drive_low()
+            time.sleep(self.press_seconds)  # longer than the debounce time
+            pin.drive_high()
+            time.sleep(self.press_seconds)
+
+    def turn(self, delta: int) -> None:
+        encoder = self.devices.panel.encoder
+        if encoder is None:
+            return
+        a, b = encoder.a.pin, encoder.b.pin
+        first, second = (a, b) if delta > 0 else (b, a)
+        with self._lock:
+            first.drive_low()
+            second.drive_low()
+            first.drive_high()
+            second.drive_high()
+
+    def points(self) -> list[str]:
+        return list(self.devices.readers.readers)
+
+    def place(self, point: str, uid: str) -> None:
+        reader = self.devices.readers.readers[point]
+        reader.place(uid)
+        self.devices.readers.step()  # report at once; the poll thread keeps it debounced
+
+    def remove(self, point: str, uid: str) -> None:
+        reader = self.devices.readers.readers[point]
+        if getattr(reader, "on_antenna", None) == uid:
+            reader.remove()
+
+    def on_readers(self) -> dict[str, list[str]]:
+        out = {}
+        for point, reader in self.devices.readers.readers.items():
+            uid = getattr(reader, "on_antenna", None)
+            if uid:
+                out[point] = [uid]
+        return out
+
+    def oled_png(self) -> bytes:
+        return self.devices.oled.png()
+
+    def oled_serial(self) -> int:
+        return self.devices.oled.sent
+
+
+class Tags:
+    """The tag registry as the dashboard's enrollment page uses it (``web.context.TagBackend``)."""
+
+    EXAMPLES = {
+        "tile": ["sea_lion+iguana", "tortoise+crab"],
+        "animal": ["sea_lion", "iguana", "tortoise", "booby", "penguin", "crab"],
+        "turtle": [str(n) for n in range(1, 37)],
+        "ball": ["fish 0", "fish 1", "fish 2", "fish 3", "snake"],
+        "weather": ["0", "1", "2", "3", "hurricane"],
+        "die": ["red 1", "blue 6"],
+    }
+
+    def __init__(self, registry: Any, hub: Any):
+        self.registry = registry
+        self.hub = hub
+        self.last: str | None = None
+
+    def seen(self, event: Any) -> None:
+        """Device listener: remember the last tag placed on the scan pad."""
+        if getattr(event, "point", None) == "scan" and getattr(event, "present", False):
+            self.last = event.uid
+
+    def kinds(self) -> dict[str, list[str]]:
+        return dict(self.EXAMPLES)
+
+    def enrolled(self) -> list[dict[str, Any]]:
+        from hw.tags import Component
+
+        rows = self.registry.entries()
+        for row in rows:
+            row["label"] = Component(row["kind"], row["value"], row.get("label", "")).describe()
+        return rows
+
+    def enroll(self, uid: str, kind: str, value: str) -> dict[str, Any]:
+        from hw.tags import TagError, make_component
+
+        try:
+            comp = make_component(kind, parse_tag_value(kind, value))
+        except TagError as exc:
+            raise ValueError(str(exc)) from None
+        self.registry.enrol(uid, "*", comp)
+        return {"uid": uid, "kind": comp.kind, "value": comp.value, "label": comp.describe()}
+
+    def forget(self, uid: str) -> bool:
+        games = {row["game"] for row in self.registry.entries() if row["uid"] == uid}
+        return any([self.registry.forget(uid, g) for g in games])
+
+    def last_scanned(self) -> str | None:
+        return self.last
+
+    def export(self) -> Any:
+        return self.registry.export_json()
+
+
+def parse_tag_value(kind: str, text: str) -> dict[str, Any]:
+    """What a player types for a tag ("sea_lion+iguana", "17", "fish 2", "hurricane", "red 1")."""
+    words = text.replace("+", " ").replace(",", " ").split()
+    if not words:
+        raise ValueError("Say what the tag is.")
+    try:
+        if kind == "tile":
+            return {"animals": words[:2] if len(words) >= 2 else words}
+        if kind == "animal":
+            return {"animal": words[0]}
+        if kind == "turtle":
+            return {"number": int(words[-1])}
+        if kind == "ball":
+            return {"snake": True} if "snake" in words else {"fish": int(words[-1])}
+        if kind == "weather":
+            water = next((int(w) for w in words if w.isdigit()), 0)
+            return {"water": water, "hurricane": "hurricane" in words}
+        if kind == "die":
+            return {"die": words[0], "bottom": int(words[-1])}
+    except ValueError:
+        raise ValueError(f"Cannot read {text!r} as a {kind}; for example {Tags.EXAMPLES[kind][0]}.") from None
+    raise ValueError(f"A tag can be a {', '.join(Tags.EXAMPLES)}, not {kind!r}.")
+
+
+class Companion:
+    """Everything ``companion run`` starts, wired together."""
+
+    def __init__(self, cfg: Config, db_path: Path, *, sim: bool, host: str, port: int,
+                 url: str | None = None, devices: Any = None):
+        from web import create_app
+        from web.context import Dashboard
+        from web.hub import Hub
+        from web.security import Keys, SeatStore, load_secret
+
+        self.cfg = cfg
+        self.sim = sim
+        self.host, self.port = host, port
+        self.db_path = db_path
+        self.journal = Journal(db_path)
+        self.hub = Hub(self.journal, max_feeds=MAX_LIVE, autotick=True)
+        self.keys = Keys(load_secret(db_path.with_name(db_path.name + ".secret")))
+        self.seats = SeatStore(db_path)
+        self.devices = devices
+        self.controller: Any = None
+        self.tags: Tags | None = None
+        self._url = url
+        self._lock = threading.RLock()
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._oled_serial = -1
+        self.server: Any = None
+        self.dashboard = Dashboard(self.hub, self.keys, self.seats)
+        self.app = create_app(self.dashboard)
+
+    # -- devices ------------------------------------------------------------
+    def open_devices(self) -> None:
+        """Open the configured devices (simulated with ``--sim``) and follow the current game."""
+        from companion.controller import open_devices
+
+        if self.devices is None:
+            self.devices = open_devices(self.cfg, db_path=str(self.db_path))
+        if self.devices.registry is not None:
+            self.tags = Tags(self.devices.registry, self.hub)
+            self.devices.listeners.append(self.tags.seen)
+            self.dashboard.tags = self.tags
+        if self.sim:
+            self.dashboard.sim = SimTable(self.devices)
+        self.devices.listeners.append(self._device_event)
+        self.hub.on_current(self._follow)
+
+    def _device_event(self, event: Any) -> None:
+        with self._lock:
+            controller = self.controller
+        if controller is None:
+            self._idle_screen("Start a game on the dashboard")
+            return
+        controller.handle(event)
+
+    def _follow(self, session: Session | None) -> None:
+        """The table's game changed: a new controller for it (or the idle screen)."""
+        from companion.controller import TableController
+
+        with self._lock:
+            if self.controller is not None:
+                self.controller.close()
+                self.controller = None
+            if session is None or self.devices is None:
+                self._idle_screen()
+                return
+            self.controller = TableController(
+                session, self.devices.oled, beeper=self.devices.beeper, leds=self.devices.leds,
+                registry=self.devices.registry, url=self.join_url(session.id),
+            )
+
+    def _idle_screen(self, message: str | None = None) -> None:
+        if self.devices is None:
+            return
+        from companion import screens
+
+        ctx = screens.ScreenContext(url=self.base_url() + "/join", message=message)
+        self.devices.oled.show(screens.render("error" if message else "qr", {}, ctx))
+
+    # -- addresses ------------------------------------------------------------
+    def base_url(self) -> str:
+        if self._url:
+            return self._url.rstrip("/")
+        host = self.host
+        if host in ("0.0.0.0", "::", ""):
+            host = lan_address() or socket.gethostname()
+        port = self.server.effective_port if self.server is not None else self.port
+        return f"http://{host}:{port}"
+
+    def join_url(self, game_id: str) -> str:
+        return f"{self.base_url()}/join?code={self.keys.join_code(game_id)}"
+
+    def table_url(self) -> str:
+        return f"{self.base_url()}/?token={self.keys.table_token}"
+
+    # -- running --------------------------------------------------------------
+    def start(self) -> None:
+        """Bind the server, open the devices, resume the last unfinished game, start the loops."""
+        import waitress.server
+
+        threading.stack_size(THREAD_STACK)
+        self.server = waitress.server.create_server(
+            self.app, host=self.host, port=self.port, threads=MAX_LIVE + SPARE_THREADS,
+            connection_limit=MAX_LIVE + 100, channel_timeout=60, cleanup_interval=15,
+            asyncore_use_poll=True, ident="galapagos-companion", max_request_body_size=64 * 1024,
+            expose_tracebacks=False, clear_untrusted_proxy_headers=True,
+        )
+        self.dashboard.base_url = self.base_url()
+        self.open_devices()
+        unfinished = self.journal.games(finished=False)
+        self.hub.set_current(unfinished[0].id if unfinished else None)
+        self.hub.start(interval=0.25)
+        if self.devices is not None:
+            self.devices.readers.start()
+        loop = threading.Thread(target=self._loop, name="table-loop", daemon=True)
+        loop.start()
+        self._threads.append(loop)
+
+    def _loop(self) -> None:
+        """A few times a second: the controller's tick (timer beep, messages), the OLED mirror."""
+        while not self._stop.wait(0.1):
+            try:
+                with self._lock:
+                    controller = self.controller
+                if controller is not None:
+                    controller.tick()
+                if self.devices is not None and self.devices.oled.sent != self._oled_serial:
+                    self._oled_serial = self.devices.oled.sent
+                    self.hub.broadcast("sim")
+            except Exception:
+                log.exception("table loop")
+
+    def serve(self) -> None:
+        """Serve until interrupted (Ctrl-C or SIGTERM)."""
+        try:
+            self.server.run()
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        self._stop.set()
+        self.hub.stop()
+        if self.server is not None:
+            try:
+                self.server.close()
+            except Exception:
+                pass
+        with self._lock:
+            if self.controller is not None:
+                self.controller.close()
+                self.controller = None
+        if self.devices is not None:
+            try:
+                self.devices.close()
+            except Exception:
+                log.exception("closing devices")
+
+
+def lan_address() -> str | None:
+    """This machine's address on the LAN (the one a phone on the same Wi-Fi reaches)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # TEST-NET: nothing is sent
+            return s.getsockname()[0]
+    except OSError:
+        return None
+
+
+def build(cfg: Config, db_path: Path, *, sim: bool, host: str | None = None, port: int | None = None,
+          url: str | None = None) -> Companion:
+    """A :class:`Companion` for ``cfg``; ``sim`` forces simulated devices and 127.0.0.1."""
+    if sim:
+        cfg = simulated(cfg)
+    host = host or ("127.0.0.1" if sim else cfg.web_host)
+    port = cfg.web_port if port is None else port
+    return Companion(cfg, db_path, sim=sim or cfg.simulated, host=host, port=port, url=url or cfg.web_url)

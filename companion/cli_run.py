@@ -1,0 +1,66 @@
+"""``companion run``: start the table (devices, controller, sessions) and serve the dashboard.
+
+Like Jupyter, it prints the dashboard's address with the table's access
+token; open that link on the tablet in the middle of the table. Phones join
+with the code the OLED shows (or its QR code).
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+from typing import Any
+
+from companion.cli import UsageError, command, subcommands
+
+
+@subcommands
+def _parsers(sub: Any) -> None:
+    p = sub.add_parser("run", help="start the table and serve the phone dashboard")
+    p.add_argument("--sim", action="store_true", help="simulated devices (mock pins, dummy OLED, simulated readers) on 127.0.0.1")
+    p.add_argument("--host", help="address to listen on (simulation: 127.0.0.1; else the config's, default all)")
+    p.add_argument("--port", type=int, help="port to listen on (default 8080; 0 picks a free one)")
+    p.add_argument("--config", help="the table's TOML config (default: $COMPANION_CONFIG, then ~/.config/galapagos-companion/config.toml)")
+    p.add_argument("--db", default=argparse.SUPPRESS, help="journal database (as the global --db)")
+    p.add_argument("--url", help="the address phones use, if not http://HOST:PORT (a reverse proxy, a DNS name)")
+
+
+@command("run")
+def cmd_run(args: argparse.Namespace) -> int:
+    from companion import config
+    from companion.app import build
+    from companion.journal import default_db_path
+
+    try:
+        cfg = config.load(args.config)
+    except config.ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    if args.port is not None and not 0 <= args.port <= 65535:
+        raise UsageError(f"The port must be between 0 and 65535, not {args.port}.")
+    companion = build(cfg, default_db_path(args.db), sim=args.sim, host=args.host, port=args.port, url=args.url)
+    try:
+        companion.start()
+    except OSError as exc:
+        companion.close()
+        raise UsageError(f"Cannot listen on {companion.host}:{companion.port}: {exc.strerror or exc}.") from None
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    mode = "simulated devices" if companion.sim else f"devices from {cfg.source}"
+    out = sys.stdout
+    out.write(f"Galapagos Table Companion — {mode}, journal {companion.db_path}\n")
+    out.write("Open the table's dashboard (keep this link private: it carries the table's token):\n")
+    out.write(f"    {companion.table_url()}\n")
+    if companion.sim:
+        out.write(f"Simulation panel: {companion.base_url()}/sim\n")
+    out.write(f"Phones join at {companion.base_url()}/join with the code on the OLED.\n")
+    out.write("Press Ctrl-C to stop.\n")
+    out.flush()
+    try:
+        companion.serve()
+    except KeyboardInterrupt:
+        pass
+    return 0

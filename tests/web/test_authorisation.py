@@ -1,0 +1,172 @@
+"""Who may do what: the table token, seat passes from joining, CSRF on cookies, join rate limits.
+
+Issue 8: "An action for a seat needs that seat's token; table-wide actions need the
+table token." "A missing or wrong token gets 401 or 403."
+"""
+
+from __future__ import annotations
+
+from tests.web.conftest import Table
+
+TILE = {"type": "tile", "direction": "N", "animals": ["sea_lion", "iguana"]}
+
+
+def _auction_in_bidding(table: Table) -> str:
+    gid = table.new_game("galapagos-auction", ["Ann", "Bob"])
+    for d, pair in zip("NESW", (["sea_lion", "iguana"], ["tortoise", "booby"], ["penguin", "crab"], ["sea_lion", "crab"]), strict=True):
+        assert table.act(gid, {"type": "tile", "direction": d, "animals": pair}).status_code == 200
+    return gid
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_no_token_is_401_with_a_json_message(table: Table) -> None:
+    r = table.client().post("/api/games", json={"game": "pocket-galapagos", "players": ["Ann"]})
+    assert r.status_code == 401
+    assert r.headers["WWW-Authenticate"].startswith("Bearer")
+    assert "token" in r.json["error"]["message"]
+
+
+def test_a_wrong_table_token_is_403(table: Table) -> None:
+    r = table.client().get("/api/games", headers=bearer("0" * 32))
+    assert r.status_code == 403
+
+
+def test_the_table_token_works_as_a_bearer_header_and_as_a_query_parameter(table: Table) -> None:
+    gid = table.new_game("pocket-galapagos", ["Ann"])
+    c = table.client()
+    assert c.get(f"/api/games/{gid}", headers=table.auth()).status_code == 200
+    assert c.get(f"/api/games/{gid}?token={table.token}").status_code == 200
+    assert c.get(f"/api/games/{gid}?token=nope").status_code == 403
+
+
+def test_a_seat_may_act_for_itself_but_not_for_another_seat(table: Table) -> None:
+    gid = _auction_in_bidding(table)
+    ann = table.join(table.client(), gid, "Ann")
+    r = table.act(gid, {"type": "pass", "player": "Bob"}, headers=bearer(ann))
+    assert r.status_code == 403
+    assert r.json["error"]["message"] == "Ann cannot act for Bob."
+    assert table.act(gid, {"type": "bid", "player": "Ann", "direction": "N", "amount": 200}, headers=bearer(ann)).status_code == 200
+
+
+def test_a_table_wide_action_needs_the_table_token(table: Table) -> None:
+    gid = table.new_game("galapagos-auction", ["Ann", "Bob"])
+    ann = table.join(table.client(), gid, "Ann")
+    r = table.act(gid, TILE, headers=bearer(ann))
+    assert r.status_code == 403
+    assert table.act(gid, TILE).status_code == 200
+
+
+def test_the_table_may_act_for_a_seat_whose_player_has_no_phone(table: Table) -> None:
+    gid = _auction_in_bidding(table)
+    assert table.act(gid, {"type": "pass", "player": "Ann"}).status_code == 200
+
+
+def test_a_forged_seat_token_is_refused(table: Table) -> None:
+    gid = table.new_game("pocket-galapagos", ["Ann"])
+    table.join(table.client(), gid, "Ann")
+    forged = f"s.{gid}.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
+    assert table.act(gid, {"type": "end_turn"}, headers=bearer(forged)).status_code == 403
+    assert table.client().get(f"/api/games/{gid}", headers=bearer(forged)).status_code == 403
+
+
+def test_a_seat_pass_does_not_open_another_game(table: Table) -> None:
+    first = table.new_game("pocket-galapagos", ["Ann"])
+    second = table.new_game("pocket-galapagos", ["Ann"])
+    ann = table.join(table.client(), first, "Ann")
+    assert table.client().get(f"/api/games/{second}", headers=bearer(ann)).status_code == 403
+    assert table.act(second, {"type": "end_turn"}, headers=bearer(ann)).status_code == 403
+
+
+def test_only_the_table_creates_games_and_lists_them(table: Table) -> None:
+    gid = table.new_game("pocket-galapagos", ["Ann"])
+    ann = table.join(table.client(), gid, "Ann")
+    assert table.client().post("/api/games", json={"game": "pocket-galapagos", "players": ["X"]},
+                               headers=bearer(ann)).status_code == 403
+    assert table.client().get("/api/games", headers=bearer(ann)).status_code == 403
+
+
+def test_a_seat_undoes_only_its_own_last_action_and_never_redoes(table: Table) -> None:
+    gid = _auction_in_bidding(table)
+    ann = table.join(table.client(), gid, "Ann")
+    bob = table.join(table.client(), gid, "Bob")
+    assert table.act(gid, {"type": "bid", "player": "Ann", "direction": "N", "amount": 200}, headers=bearer(ann)).status_code == 200
+    c = table.client()
+    assert c.post(f"/api/games/{gid}/undo", headers=bearer(bob)).status_code == 403
+    r = c.post(f"/api/games/{gid}/undo", headers=bearer(ann))
+    assert r.status_code == 200 and r.json["undo"]["player"] == "Ann"
+    assert c.post(f"/api/games/{gid}/redo", headers=bearer(ann)).status_code == 403
+    # the tiles were laid by the table: Ann cannot take them back
+    assert c.post(f"/api/games/{gid}/undo", headers=bearer(ann)).status_code == 403
+
+
+def test_joining_needs_the_right_code_and_a_free_seat(table: Table) -> None:
+    gid = table.new_game("galapagos-auction", ["Ann", "Bob"])
+    code = table.dashboard.keys.join_code(gid)
+    c = table.client()
+    wrong = "000000" if code != "000000" else "111111"
+    assert c.post("/api/join", json={"code": wrong, "seat": "Ann"}).status_code == 403
+    assert c.post("/api/join", json={"code": code, "seat": "Zed"}).status_code == 400
+    r = c.post("/api/join", json={"code": code, "seat": "Ann"})
+    assert r.status_code == 201
+    assert f"seat-{gid}=" in r.headers["Set-Cookie"] and "HttpOnly" in r.headers["Set-Cookie"]
+    r = table.client().post("/api/join", json={"code": code, "seat": "Ann"})
+    assert r.status_code == 409
+    assert "taken" in r.json["error"]["message"]
+
+
+def test_the_table_frees_a_seat_and_the_old_pass_stops_working(table: Table) -> None:
+    gid = table.new_game("pocket-galapagos", ["Ann"])
+    old = table.join(table.client(), gid, "Ann")
+    assert table.client().post(f"/api/games/{gid}/seats/Ann/release", headers=bearer(old)).status_code == 403
+    assert table.client().post(f"/api/games/{gid}/seats/Ann/release", headers=table.auth()).status_code == 200
+    assert table.act(gid, {"type": "end_turn"}, headers=bearer(old)).status_code == 403
+    new = table.join(table.client(), gid, "Ann")
+    assert table.act(gid, {"type": "end_turn"}, headers=bearer(new)).status_code == 200
+
+
+def test_joins_are_rate_limited_per_address(table: Table) -> None:
+    table.dashboard.joins.limit = 5
+    c = table.client()
+    statuses = [c.post("/api/join", json={"code": "123456", "seat": "Ann"}).status_code for _ in range(7)]
+    assert statuses[:5] == [403] * 5
+    assert statuses[5:] == [429, 429]
+    r = c.post("/api/join", json={"code": "123456", "seat": "Ann"})
+    assert int(r.headers["Retry-After"]) >= 1
+
+
+def test_a_cookie_pass_needs_the_pages_csrf_token(table: Table) -> None:
+    """A page's own requests carry X-CSRF-Token; a forged cross-site form cannot."""
+    gid = table.new_game("pocket-galapagos", ["Ann"])
+    phone = table.client()
+    token = table.join(phone, gid, "Ann")  # the cookie is now in the phone's jar
+    r = phone.post(f"/api/games/{gid}/actions", json={"type": "end_turn"})
+    assert r.status_code == 403 and "security token" in r.json["error"]["message"]
+    r = phone.post(f"/api/games/{gid}/actions", json={"type": "end_turn"}, headers={"X-CSRF-Token": "f" * 32})
+    assert r.status_code == 403
+    r = phone.post(f"/api/games/{gid}/actions", json={"type": "end_turn"},
+                   headers={"X-CSRF-Token": table.csrf(token), "Origin": "http://evil.example"})
+    assert r.status_code == 403
+    r = phone.post(f"/api/games/{gid}/actions", json={"type": "end_turn"}, headers={"X-CSRF-Token": table.csrf(token)})
+    assert r.status_code == 200
+
+
+def test_the_printed_link_puts_the_table_token_in_a_cookie_and_drops_it_from_the_url(table: Table) -> None:
+    c = table.client()
+    r = c.get(f"/?token={table.token}")
+    assert r.status_code == 302 and r.headers["Location"] == "/"
+    assert "table=" in r.headers["Set-Cookie"] and "HttpOnly" in r.headers["Set-Cookie"]
+    r = c.get("/")
+    assert r.status_code == 200 and b"Start a game" in r.data
+
+
+def test_the_table_cookie_needs_csrf_for_unsafe_requests_too(table: Table) -> None:
+    c = table.client()
+    c.get(f"/?token={table.token}")
+    r = c.post("/api/games", json={"game": "pocket-galapagos", "players": ["Ann"]})
+    assert r.status_code == 403
+    r = c.post("/api/games", json={"game": "pocket-galapagos", "players": ["Ann"]},
+               headers={"X-CSRF-Token": table.csrf(table.token)})
+    assert r.status_code == 201
