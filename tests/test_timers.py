@@ -83,6 +83,16 @@ def test_turning_again_restarts_and_reset_puts_it_back():
     assert timer.remaining() == 10 and not timer.started and not timer.expired()
 
 
+def test_a_resumed_timer_keeps_the_sand_already_run():
+    """After a power cut the session restarts the timer with the time already elapsed."""
+    clock = FakeClock()
+    timer = SandTimer(clock=clock)
+    timer.start(elapsed=12)
+    assert timer.remaining() == pytest.approx(18)
+    timer.start(elapsed=45)
+    assert timer.expired()
+
+
 def test_wall_clock_is_not_used():
     """Only the injected clock moves the sand (a monotonic clock by default)."""
     clock = FakeClock()
