@@ -432,9 +432,8 @@ def _window_accepts(snap: State, action: Action) -> bool:
         alive = snap.alive[seat]
     else:
         seat, alive = -1, False
-    if snap.phase in (WATER, FOOD) and snap.zero:  # a card shown by one who has not shown one yet
-        return (kind == "resource" and action.get("resource") == snap.phase and alive
-                and all(d[0] != seat for d in snap.declared))
+    if snap.phase in (WATER, FOOD) and snap.zero:  # a card shown by a castaway alive then
+        return kind == "resource" and action.get("resource") == snap.phase and alive
     if snap.condemned >= 0:
         return seat == snap.condemned and kind in ("resource", "shoot")
     return kind == "embark" or (kind in ("resource", "shoot") and alive)

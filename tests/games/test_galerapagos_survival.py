@@ -1,0 +1,250 @@
+"""Étape 4, survie des naufragés: water then food, the worked examples, shortages, votes and ties."""
+
+from __future__ import annotations
+
+from companion.games.galerapagos import GalerapagosRules
+from tests.games.test_galerapagos_support import (
+    FIVE, RULES, alive, fish, new, play, player, refused, resource, search, searches, shoot,
+    tiebreak, view, vote, water, weather,
+)
+
+SIX = ["P1", "P2", "P3", "P4", "P5", "P6"]
+
+
+def test_each_survivor_gets_a_ration_of_water_and_food() -> None:
+    """"Chaque survivant reçoit une ration d'eau et une ration de nourriture." """
+    s = play(new(), weather(0), *searches(*FIVE))
+    assert (view(s)["water"], view(s)["food"]) == (10 - 5, 9 - 5)
+    assert alive(s) == FIVE
+
+
+def test_worked_example_eight_water_for_six_survivors_ends_on_two() -> None:
+    """"Exemple : Rations d'eau : 8 / Nombre de survivants : 6 / Chaque survivant reçoit une ration.
+    À chaque ration distribuée, le pion Eau recule d'une case. Après la distribution de l'eau, il
+    finit sur la case 2." """
+    s = play(new(SIX), weather(0), *searches(*SIX))  # water 12 - 6 = 6, food 10 - 6 = 4
+    s = play(s, weather(2), water("P6"), fish("P1", 3), *searches("P2", "P3", "P4", "P5"))
+    assert view(s)["water"] == 2
+    assert alive(s) == SIX and view(s)["last_vote"] == {}
+
+
+def worked_example_two():
+    """Rounds 1-2 leave water 0 and food 4; round 3 (P5 first) collects 2 + 2 water."""
+    s = play(new(SIX), weather(0), *searches(*SIX))
+    s = play(s, weather(0), fish("P6", 3), fish("P1", 3), *searches("P2", "P3", "P4", "P5"))
+    assert (view(s)["water"], view(s)["food"]) == (0, 4)
+    return play(s, weather(2), water("P5"), water("P6"), fish("P1", 3),
+                *searches("P2", "P3", "P4"))
+
+
+def test_worked_example_four_water_for_six_a_card_then_a_vote() -> None:
+    """"Exemple : Ration d'eau : 4 / Nombre de survivants : 6 / Un joueur joue une carte Eau,
+    ramenant la ration d'eau à 5. Il manque une ration. Un joueur meurt de soif suite au vote.
+    Le pion Eau recule d'une case pour chaque ration distribuée, il finit sur la case 0." """
+    s = worked_example_two()
+    assert view(s)["water"] == 4 and view(s)["vote"] == "water"
+    s = play(s, resource("P2", "water", 1))
+    assert view(s)["water"] == 5 and view(s)["vote"] == "water"  # "Il manque une ration."
+    s = play(s, *[vote(p, "P3") for p in SIX if p != "P3"], vote("P3", "P4"))
+    assert not player(s, "P3")["alive"] and player(s, "P3")["died"] == "thirst"
+    assert view(s)["water"] == 0
+    assert view(s)["food"] == 4 + 3 - 5  # the dead eats no more
+    assert view(s)["phase"] == "end"
+
+
+def test_enough_water_needs_no_vote_and_cards_may_end_a_shortage() -> None:
+    """"Les joueurs peuvent jouer des cartes Eau pour augmenter la ration." """
+    s = worked_example_two()
+    s = play(s, resource("P2", "water", 2))
+    assert view(s)["water"] == 0 and alive(s) == SIX and view(s)["phase"] == "end"
+
+
+def three_water_for_five():
+    """Round 3 (Dan first): water 3 and food 4 for five castaways."""
+    s = play(new(), weather(0), *searches(*FIVE))  # water 5, food 4
+    s = play(s, weather(0), fish("Eve", 3), *searches("Ann", "Bob", "Cid", "Dan"))  # 0 and 2
+    s = play(s, weather(1), water("Dan"), water("Eve"), water("Ann"), fish("Bob", 2), search("Cid"))
+    assert (view(s)["water"], view(s)["food"], view(s)["vote"]) == (3, 4, "water")
+    return s
+
+
+def test_votes_follow_until_the_rations_suffice_water_before_food() -> None:
+    """"Si après l'utilisation des cartes la ration ne suffit toujours pas, procédez à un vote pour
+    désigner quel joueur ne recevra pas sa ration. Le joueur meurt de soif et est éliminé." Two
+    rations are missing: two votes. Then the food (4) covers the three left without a vote."""
+    s = three_water_for_five()
+    s = play(s, vote("Ann", "Cid"), vote("Bob", "Cid"), vote("Cid", "Ann"), vote("Dan", "Cid"),
+             vote("Eve", "Cid"))
+    assert not player(s, "Cid")["alive"] and view(s)["vote"] == "water"
+    refused(s, vote("Cid", "Ann"), "Cid is dead and cannot vote")
+    s = play(s, vote("Ann", "Bob"), vote("Bob", "Ann"), vote("Dan", "Bob"), vote("Eve", "Bob"))
+    assert alive(s) == ["Ann", "Dan", "Eve"]
+    assert (view(s)["water"], view(s)["food"], view(s)["phase"]) == (0, 1, "end")
+
+
+def test_votes_are_secret_until_everyone_has_voted() -> None:
+    """"Le premier joueur compte jusqu'à 3, puis tous pointent du doigt le joueur qu'il veut
+    éliminer." Simultaneous: nobody sees another's vote before the reveal."""
+    s = play(three_water_for_five(), vote("Ann", "Cid"))
+    state, events = RULES.apply(s, vote("Bob", "Dan"))
+    assert all("target" not in e for e in events)
+    assert player(state, "Ann")["voted"] and not player(state, "Cid")["voted"]
+    assert "vote" not in player(state, "Ann")
+    ann_sees = next(p for p in view(state, "Ann")["players"] if p["name"] == "Ann")
+    bob_sees = next(p for p in view(state, "Bob")["players"] if p["name"] == "Ann")
+    assert ann_sees["vote"] == "Cid" and "vote" not in bob_sees
+    s = play(state, vote("Cid", "Dan"), vote("Dan", "Cid"), vote("Eve", "Cid"))
+    assert view(s)["last_vote"] == {"Ann": "Cid", "Bob": "Dan", "Cid": "Dan", "Dan": "Cid",
+                                    "Eve": "Cid"}
+
+
+def test_a_castaway_votes_once() -> None:
+    s = play(three_water_for_five(), vote("Ann", "Cid"))
+    refused(s, vote("Ann", "Bob"), "Ann has already voted")
+
+
+def test_the_dead_cannot_be_voted_against() -> None:
+    s = play(three_water_for_five(), vote("Ann", "Cid"), vote("Bob", "Cid"), vote("Cid", "Ann"),
+             vote("Dan", "Cid"), vote("Eve", "Cid"))
+    refused(s, vote("Ann", "Cid"), "Cid is dead")
+
+
+def test_the_voice_of_the_dead_lets_the_eliminated_vote() -> None:
+    """"La voix des morts : Dans cette variante, les joueurs éliminés participent au vote." """
+    s = play(new(dead_vote=True), weather(0), *searches(*FIVE))
+    s = play(s, weather(0), fish("Eve", 3), *searches("Ann", "Bob", "Cid", "Dan"))
+    s = play(s, weather(1), water("Dan"), water("Eve"), water("Ann"), fish("Bob", 2), search("Cid"))
+    s = play(s, vote("Ann", "Cid"), vote("Bob", "Cid"), vote("Cid", "Ann"), vote("Dan", "Cid"),
+             vote("Eve", "Cid"))
+    assert "Cid" in view(s)["waiting"]
+    s = play(s, vote("Ann", "Bob"), vote("Bob", "Ann"), vote("Dan", "Bob"), vote("Eve", "Ann"))
+    assert view(s)["vote"] == "water"  # still waiting for the dead Cid
+    s = play(s, vote("Cid", "Ann"))
+    assert alive(s) == ["Bob", "Dan", "Eve"]
+
+
+def food_vote_round_two():
+    """Round 2 (Eve first): water 5 covers five, food 4 does not."""
+    s = play(new(), weather(0), *searches(*FIVE))
+    return play(s, weather(1), *searches("Eve", "Ann", "Bob", "Cid", "Dan"))
+
+
+def test_a_food_shortage_is_voted_the_same_way() -> None:
+    """"Décompte de nourriture ... Le joueur meurt de faim et est éliminé." """
+    s = food_vote_round_two()
+    assert view(s)["water"] == 0 and view(s)["vote"] == "food"
+    s = play(s, *[vote(p, "Dan") for p in FIVE if p != "Dan"], vote("Dan", "Ann"))
+    assert player(s, "Dan")["died"] == "hunger" and view(s)["food"] == 0
+
+
+def test_the_first_player_breaks_a_tie() -> None:
+    """"En cas d'égalité, le premier joueur tranche." """
+    s = food_vote_round_two()
+    s = play(s, vote("Ann", "Bob"), vote("Bob", "Ann"), vote("Cid", "Bob"), vote("Dan", "Ann"),
+             vote("Eve", "Cid"))
+    assert view(s)["tie"] == ["Ann", "Bob"] and alive(s) == FIVE
+    assert RULES.expected(s).players == ("Eve",) and RULES.expected(s).actions == ("tiebreak",)
+    refused(s, tiebreak("Ann", "Bob"), "Only Eve, the first player")
+    refused(s, tiebreak("Eve", "Cid"), "Cid is not among the tied players")
+    refused(s, vote("Cid", "Ann"), "Eve, the first player, must break the tie")
+    s = play(s, tiebreak("Eve", "Bob"))
+    assert alive(s) == ["Ann", "Cid", "Dan", "Eve"] and view(s)["food"] == 0
+
+
+def test_nobody_voting_leaves_every_survivor_tied() -> None:
+    """With every voter sick, the first player decides among all (a tie at zero votes)."""
+    s = play(new(), weather(0), *searches(*FIVE))
+    s = play(s, weather(1), *[{"type": "sick", "player": p} for p in FIVE],
+             *searches("Eve", "Ann", "Bob", "Cid", "Dan"))
+    assert view(s)["tie"] == FIVE
+
+
+def test_the_target_saves_himself_with_a_resource_card() -> None:
+    """"Il peut se sauver en jouant une carte Ressource" -- right after the reveal."""
+    s = food_vote_round_two()
+    s = play(s, *[vote(p, "Dan") for p in FIVE if p != "Dan"], vote("Dan", "Ann"))
+    assert not player(s, "Dan")["alive"]
+    assert view(s)["last_chance"][0] == {"kind": "save", "resource": "food", "players": ["Dan"]}
+    s = play(s, resource("Dan", "food", 1))
+    assert alive(s) == FIVE and view(s)["food"] == 0
+    assert player(s, "Dan")["cards"] == 4 + 2 - 1  # dealt, two searches, one card played
+
+
+def test_the_target_saves_himself_by_shooting_another() -> None:
+    """"... ou en tirant sur un autre joueur (une bouche de moins)." """
+    s = food_vote_round_two()
+    s = play(s, *[vote(p, "Dan") for p in FIVE if p != "Dan"], vote("Dan", "Ann"))
+    s = play(s, shoot("Dan", "Bob"))
+    assert alive(s) == ["Ann", "Cid", "Dan", "Eve"]
+    assert player(s, "Bob")["died"] == "shot" and view(s)["food"] == 0
+    assert player(s, "Dan")["cards"] == 6 - 2 + 6  # revolver and cartridge out, Bob's hand in
+
+
+def test_the_chance_to_be_saved_ends_when_the_table_moves_on() -> None:
+    s = food_vote_round_two()
+    s = play(s, *[vote(p, "Dan") for p in FIVE if p != "Dan"], vote("Dan", "Ann"))
+    s = play(s, weather(2))
+    refused(s, resource("Dan", "food", 1), "Dan is dead")
+
+
+def zero_water_round_three():
+    """Three castaways; after round 3's actions water and food are both on 0."""
+    s = play(new(["Ann", "Bob", "Cid"]), weather(0), *searches("Ann", "Bob", "Cid"))  # 3 / 2
+    s = play(s, weather(0), search("Cid"), fish("Ann", 1), search("Bob"))  # water 0, food 0
+    assert (view(s)["water"], view(s)["food"]) == (0, 0)
+    return play(s, weather(0), *searches("Bob", "Cid", "Ann"))
+
+
+def test_no_vote_when_the_token_is_on_zero_only_card_holders_survive() -> None:
+    """"Attention ! Si un jeton Ressource (Eau et/ou Nourriture) se trouve sur la case 0 au début
+    de cette étape, il n'y a pas de vote. Seuls les joueurs disposant de cartes correspondant à la
+    ressource manquante survivent." """
+    s = zero_water_round_three()
+    assert view(s)["over"] and alive(s) == []  # nobody has shown a card yet
+    refused(s, vote("Ann", "Bob"), "over")
+    s = play(s, resource("Ann", "water", 1))
+    assert player(s, "Bob")["died"] == "thirst" and player(s, "Cid")["died"] == "thirst"
+    s = play(s, resource("Ann", "food", 1))
+    assert alive(s) == ["Ann"] and not view(s)["over"] and view(s)["phase"] == "end"
+    assert (view(s)["water"], view(s)["food"]) == (0, 0)
+
+
+def test_no_vote_when_one_token_is_on_zero_the_other_count_votes() -> None:
+    s = play(new(["Ann", "Bob", "Cid"]), weather(0), *searches("Ann", "Bob", "Cid"))  # 3 / 2
+    s = play(s, weather(0), search("Cid"), fish("Ann", 1), search("Bob"))  # 0 / 0
+    s = play(s, weather(1), water("Bob"), water("Cid"), *searches("Ann"))  # water 2, food 0
+    assert view(s)["vote"] == "water"
+    s = play(s, vote("Ann", "Cid"), vote("Bob", "Cid"), vote("Cid", "Ann"))
+    assert alive(s) == []  # Cid dies of thirst; then food is on 0 and nobody showed a card
+    s = play(s, resource("Bob", "food", 1))
+    assert alive(s) == ["Bob"] and player(s, "Ann")["died"] == "hunger"
+
+
+def test_cards_shown_at_zero_are_the_owners_ration_and_the_rest_stays_on_the_track() -> None:
+    """"À usage personnel en cas de pénurie de vivres." """
+    s = zero_water_round_three()
+    s = play(s, resource("Ann", "water", 3), resource("Bob", "water", 1))
+    assert alive(s) == [] and view(s)["water"] == 2  # both drank; Ann's 2 spare stay on the track
+    s = play(s, resource("Bob", "food", 2))
+    assert alive(s) == ["Bob"] and view(s)["food"] == 1 and player(s, "Ann")["died"] == "hunger"
+
+
+def test_the_turn_of_the_declarations_closes_when_play_goes_on() -> None:
+    s = zero_water_round_three()
+    s = play(s, resource("Ann", "water", 1), resource("Ann", "food", 1), weather(2))
+    assert view(s)["round"] == 4 and alive(s) == ["Ann"]
+    refused(s, resource("Bob", "water", 1), "Bob is dead")
+
+
+def test_a_card_shown_twice_is_refused() -> None:
+    s = play(zero_water_round_three(), resource("Ann", "water", 1))
+    refused(s, resource("Ann", "water", 1), "Ann has already shown a water card")
+
+
+def test_a_resource_card_needs_a_card_in_hand() -> None:
+    rules = GalerapagosRules()
+    s = play(new(), weather(0))
+    for _ in range(4):
+        s, _ = rules.apply(s, resource("Ann", "food", 1))
+    refused(s, resource("Ann", "food", 1), "Ann has no card")
+    assert view(s)["food"] == 9 + 4
