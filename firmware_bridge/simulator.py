@@ -175,6 +175,23 @@ class Simulator:
             only = frozenset(types) if types is not None else None
             self._targets[direction].append(_Targeted(count, only))
 
+    def inject(self, data: bytes, timeout: float = 10.0) -> None:
+        """Write raw bytes towards the host, as line noise would (tests and fuzzing). Whole
+        pieces are written under the lock so no device frame lands inside them; cut ``data``
+        at frame boundaries (after a 0x00) to keep device frames intact."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            master = self._master
+            view = memoryview(data)
+            while view and master is not None:
+                if time.monotonic() > deadline:
+                    raise TimeoutError("the host does not read the pty")
+                select.select([], [master], [], 0.05)
+                try:
+                    view = view[os.write(master, view) :]
+                except BlockingIOError:
+                    continue
+
     def reboot(self) -> None:
         """The firmware restarts (watchdog, brown-out): silent for ``reboot_ms``, then announces."""
         with self._lock:
