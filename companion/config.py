@@ -149,6 +149,16 @@ def parse(data: dict[str, Any], source: str = "config") -> Config:
     display, bridge, tags, web = r.table("display"), r.table("bridge"), r.table("tags"), r.table("web")
     d = Config()
     r.no_extra(buttons, {"seats", *NAV_BUTTONS, "bounce_ms", "hold_ms"}, "buttons")
+    for name, table, keys in (
+        ("gpio", gpio, {"factory"}),
+        ("encoder", enc, {"a", "b", "enabled"}),
+        ("buzzer", buzzer, {"pin", "active_high", "enabled"}),
+        ("display", display, {"type", "i2c_port", "address", "rotate"}),
+        ("bridge", bridge, {"port", "baud", "buttons", "dice"}),
+        ("tags", tags, {"db", "hold", "misses", "poll_interval"}),
+        ("web", web, {"host", "port", "url"}),
+    ):
+        r.no_extra(table, keys, name)
     seats = r.get(buttons, "buttons", "seats", list, list(d.seats))
     nav = {name: r.get(buttons, "buttons", name, int, d.nav[name]) for name in NAV_BUTTONS}
     encoder = d.encoder

@@ -6,6 +6,7 @@ Regenerate the golden PNGs after an intended change with
 
 from __future__ import annotations
 
+import json
 import math
 import os
 from pathlib import Path
@@ -15,6 +16,7 @@ import qrcode
 from PIL import Image, ImageChops
 
 from companion import screens
+from companion.cli import main
 from companion.screens import ScreenContext, choose, context_for, render
 from companion.screens.canvas import latin1
 from companion.screens.tables import snake_odds
@@ -172,3 +174,51 @@ def test_text_outside_latin1_is_spelled_out():
     assert latin1("swap→crab …") == "swap>crab ..."
     assert latin1("Œ") == "?"
     assert latin1("Galèrapagos £3") == "Galèrapagos £3"
+
+
+class TestOledCommand:
+    """``companion oled SCRIPT --out FILE.png [--screen NAME]`` with the dummy display."""
+
+    def write(self, tmp_path, lines, name="game.jsonl"):
+        path = tmp_path / name
+        path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+        return str(path)
+
+    def run(self, capsys, *argv):
+        code = main(["oled", *argv])
+        out = capsys.readouterr().out
+        return code, json.loads(out) if out.strip() else None
+
+    def test_it_writes_the_frame_the_table_would_show(self, tmp_path, capsys):
+        out = tmp_path / "f.png"
+        code, report = self.run(capsys, self.write(tmp_path, POCKET), "--out", str(out))
+        assert code == 0 and report["screen"] == "populations"
+        frame = Image.open(out)
+        assert frame.size == (128, 64)
+        assert frame.convert("1").tobytes() == render("populations", replay(POCKET).output).tobytes()
+
+    def test_frames_differ_between_states_of_a_game(self, tmp_path, capsys):
+        frames = []
+        for n in (4, 5, 6):
+            out = tmp_path / f"f{n}.png"
+            assert self.run(capsys, self.write(tmp_path, AUCTION[:n], f"a{n}.jsonl"), "--out", str(out))[0] == 0
+            frames.append(Image.open(out).convert("1").tobytes())
+        assert len(set(frames)) == 3
+
+    def test_screen_option_picks_the_screen(self, tmp_path, capsys):
+        out = tmp_path / "s.png"
+        code, report = self.run(capsys, self.write(tmp_path, AUCTION_ACTIONS), "--out", str(out), "--screen", "scores", "--scale", "2")
+        assert code == 0 and report["screen"] == "scores" and Image.open(out).size == (256, 128)
+
+    def test_a_rejected_line_draws_the_refusal_and_exits_2(self, tmp_path, capsys):
+        bad = AUCTION[:5] + [{"type": "bid", "player": "Bob", "direction": "N", "amount": 100}]
+        out = tmp_path / "e.png"
+        code, report = self.run(capsys, self.write(tmp_path, bad), "--out", str(out))
+        assert code == 2 and report["error"]["line"] == 6
+        ctx = ScreenContext(message=report["error"]["message"])
+        assert Image.open(out).convert("1").tobytes() == render("error", report["state"], ctx).tobytes()
+
+    def test_an_unreadable_script_exits_2_without_a_frame(self, tmp_path, capsys):
+        out = tmp_path / "none.png"
+        code, report = self.run(capsys, str(tmp_path / "missing.jsonl"), "--out", str(out))
+        assert code == 2 and "Cannot read" in report["error"]["message"] and not out.exists()

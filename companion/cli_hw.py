@@ -1,0 +1,218 @@
+"""``companion doctor``, ``companion oled`` and ``companion tags``: the hardware side of the CLI."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from companion.cli import UsageError, command, emit, fail, subcommands
+
+
+@subcommands
+def _parsers(sub: Any) -> None:
+    from companion import screens
+
+    p = sub.add_parser("doctor", help="check each configured device and say how to fix what fails")
+    p.add_argument("--config", help="TOML config file (default: $COMPANION_CONFIG, then the user's, else simulation)")
+    p.add_argument("--json", action="store_true", help="one JSON object per check instead of a table")
+    p.add_argument("--bridge-timeout", type=float, default=5.0, help="seconds to wait for the bridge handshake")
+
+    p = sub.add_parser("oled", help="render the OLED frame for the state after a script (simulated display)")
+    p.add_argument("script")
+    p.add_argument("--out", required=True, help="PNG file to write (128x64, or scaled)")
+    p.add_argument("--screen", choices=sorted(screens.SCREENS), help="this screen instead of the one the table would show")
+    p.add_argument("--scale", type=int, default=1, help="enlarge the PNG by this factor (for docs)")
+    p.add_argument("--url", help="dashboard address for the QR screen")
+    p.add_argument("--timer-remaining", type=float, help="seconds of sand left (a script has no clock)")
+
+    p = sub.add_parser("tags", help="export or import the RFID tag registry as JSON")
+    p.add_argument("action", choices=("export", "import", "list"))
+    p.add_argument("file", nargs="?", help="JSON file (export: default stdout)")
+    p.add_argument("--game", help="only this game's tags (export, list)")
+    p.add_argument("--replace", action="store_true", help="import: drop every existing tag first")
+    p.add_argument("--config")
+
+
+# -- doctor ------------------------------------------------------------------------
+
+@command("doctor")
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from companion.journal import default_db_path
+    from hw import doctor
+
+    cfg = _config(args.config)
+    checks = doctor_checks(cfg, Path(cfg.tags_db) if cfg.tags_db else default_db_path(getattr(args, "db", None)),
+                           bridge_timeout=args.bridge_timeout)
+    if args.json:
+        for c in checks:
+            emit(c.to_json())
+    else:
+        print(f"config: {cfg.source}")
+        print(doctor.table(checks))
+        failed = sum(1 for c in checks if not c.ok)
+        print(f"{len(checks) - failed} ok, {failed} failed" if failed else f"all {len(checks)} checks ok")
+    return 0 if all(c.ok for c in checks) else 1
+
+
+def doctor_checks(cfg: Any, db_path: Path, *, bridge_timeout: float = 5.0) -> list[Any]:
+    """Every check for the devices ``cfg`` names, in table order."""
+    from hw import doctor
+
+    checks = doctor.pins(cfg.pins(), cfg.pin_factory)
+    d = cfg.display
+    if d.type == "dummy":
+        checks.append(doctor.Check("display", "dummy display", True, "simulated (luma.core dummy)"))
+    else:
+        checks += doctor.i2c(f"display {d.type}", d.i2c_port, d.address)
+    for r in cfg.readers:
+        checks += reader_checks(r)
+    if any(r.backend == "bridge" for r in cfg.readers) or cfg.bridge.buttons or cfg.bridge.dice:
+        checks += bridge_checks(cfg, bridge_timeout)
+    checks += doctor.writable("tag registry", db_path)
+    checks += doctor.tcp_port_free("dashboard", cfg.web_host, cfg.web_port)
+    return checks
+
+
+def reader_checks(r: Any) -> list[Any]:
+    from hw import doctor
+
+    name = f"reader {r.point}"
+    if r.backend == "sim":
+        return [doctor.Check(name, "simulated reader", True, "simulated")]
+    if r.backend == "mfrc522":
+        return (doctor.spi(name, int(r.options.get("spi_bus", 0)), int(r.options.get("spi_device", 0)))
+                + doctor.library(name, "razrc522", "galapagos-companion[pi]"))
+    if r.backend == "pn532":
+        interface = r.options.get("interface", "uart")
+        checks = doctor.library(name, "adafruit_pn532", "galapagos-companion[pi]")
+        if interface == "uart":
+            return doctor.serial_port(name, r.options.get("port", "/dev/serial0"), doctor.UART_FIX) + checks
+        if interface == "i2c":
+            return doctor.i2c(name, 1, int(r.options.get("address", 0x24))) + checks
+        return doctor.spi(name, 0, 0) + checks
+    if r.backend == "bridge":
+        return [doctor.Check(name, "bridge reader index", isinstance(r.options.get("reader"), int),
+                             f"reader {r.options.get('reader')}", "set reader = <the bridge's reader index>")]
+    return [doctor.Check(name, f"backend {r.backend}", False, "unknown backend", "see docs/config.example.toml")]
+
+
+def bridge_checks(cfg: Any, timeout: float) -> list[Any]:
+    """The serial port, then a real handshake with the firmware (or its simulator)."""
+    from hw import doctor
+
+    simulator = None
+    port = cfg.bridge.port
+    checks: list[Any] = []
+    if port == "sim":
+        from firmware_bridge.simulator import Simulator
+
+        simulator = Simulator().start()
+        port = simulator.path
+        checks.append(doctor.Check("bridge", "firmware simulator", True, f"running on {port}"))
+    else:
+        checks += doctor.serial_port("bridge", port)
+        if not all(c.ok for c in checks):
+            return checks
+    from firmware_bridge.host import HostLink
+
+    link = HostLink(port, baudrate=cfg.bridge.baud)
+    try:
+        link.start()
+        if link.wait_connected(timeout):
+            info = link.info
+            detail = f"firmware {'.'.join(map(str, info.firmware))}" if info is not None and hasattr(info, "firmware") else "handshake done"
+            checks.append(doctor.Check("bridge", "handshake", True, detail))
+        else:
+            checks.append(doctor.Check("bridge", "handshake", False, f"no answer within {timeout:g} s",
+                                       "check that the microcontroller runs the bridge firmware and the baud rate matches"))
+    finally:
+        link.stop()
+        if simulator is not None:
+            simulator.stop()
+    return checks
+
+
+# -- oled --------------------------------------------------------------------------
+
+@command("oled")
+def cmd_oled(args: argparse.Namespace) -> int:
+    from PIL import Image
+
+    from companion import screens
+    from companion.script import run_file
+    from hw.oled import open_oled
+
+    if args.scale < 1:
+        raise UsageError("--scale must be 1 or more.")
+    result = run_file(args.script)
+    state = result.output if result.ok else (result.output.get("state") if isinstance(result.output, dict) else None)
+    if state is None:
+        emit(result.output)
+        return 2
+    state = dict(state)
+    if args.timer_remaining is not None:
+        state["timer_remaining"] = args.timer_remaining
+    message = None if result.ok else result.output["error"]["message"]
+    ctx = screens.context_for(result.rules, result.state, message=message, url=args.url)
+    name = args.screen or screens.choose(state, ctx)
+    oled = open_oled("dummy")
+    oled.show(screens.render(name, state, ctx))
+    frame = oled.device.image
+    if args.scale > 1:
+        frame = frame.resize((frame.width * args.scale, frame.height * args.scale), Image.NEAREST)
+    try:
+        frame.save(args.out, format="PNG")
+    except OSError as exc:
+        return fail(f"Cannot write {args.out}: {exc.strerror or exc}.")
+    if not result.ok:
+        emit(result.output)
+        return 2
+    emit({"screen": name, "out": args.out, "size": list(frame.size), "game": state.get("game")})
+    return 0
+
+
+# -- tags --------------------------------------------------------------------------
+
+@command("tags")
+def cmd_tags(args: argparse.Namespace) -> int:
+    from companion.journal import default_db_path
+    from hw.tags import TagError, TagRegistry
+
+    cfg = _config(args.config)
+    registry = TagRegistry(cfg.tags_db or default_db_path(getattr(args, "db", None)))
+    try:
+        if args.action == "import":
+            if not args.file:
+                raise UsageError("tags import needs the JSON file to read.")
+            try:
+                data = json.loads(Path(args.file).read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                return fail(f"Cannot read {args.file}: {exc}.")
+            count = registry.import_json(data, replace=args.replace)
+            emit({"imported": count})
+            return 0
+        if args.action == "list":
+            for row in registry.entries(args.game):
+                emit(row)
+            return 0
+        text = json.dumps(registry.export_json(args.game), ensure_ascii=False, indent=1)
+        if args.file:
+            Path(args.file).write_text(text + "\n", encoding="utf-8")
+        else:
+            print(text)
+        return 0
+    except TagError as exc:
+        return fail(str(exc))
+    finally:
+        registry.close()
+
+
+def _config(path: str | None) -> Any:
+    from companion import config as configuration
+
+    try:
+        return configuration.load(path)
+    except configuration.ConfigError as exc:
+        raise UsageError(str(exc)) from None

@@ -1,0 +1,163 @@
+"""Device checks for ``companion doctor``: each says what it looked at and how to fix a failure.
+
+Checks take plain values (a bus number, a path, a pin map) so ``hw`` needs no
+knowledge of the config file. Device nodes are looked up under ``dev`` so the
+checks can be pointed at another tree.
+"""
+
+from __future__ import annotations
+
+import grp
+import os
+import socket
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Check:
+    device: str  # "display", "reader scan", "GPIO", ...
+    what: str  # what was checked ("I2C bus /dev/i2c-1")
+    ok: bool
+    detail: str = ""  # what was found
+    fix: str = ""  # one sentence, for failures
+
+    def to_json(self) -> dict[str, object]:
+        return {"device": self.device, "check": self.what, "ok": self.ok, "detail": self.detail, "fix": self.fix}
+
+
+def access_fix(path: Path) -> str:
+    """How to get read/write access to a device node: the group that owns it."""
+    try:
+        group = grp.getgrgid(path.stat().st_gid).gr_name
+    except (KeyError, OSError):
+        group = "the device's group"
+    return f"add the user to group {group} (sudo usermod -aG {group} $USER), then log in again"
+
+
+def node(device: str, what: str, path: Path, missing_fix: str) -> list[Check]:
+    """A device node must exist and be readable and writable by this user."""
+    if not path.exists():
+        return [Check(device, what, False, f"{path} does not exist", missing_fix)]
+    if not os.access(path, os.R_OK | os.W_OK):
+        return [Check(device, what, False, f"no read/write permission on {path}", access_fix(path))]
+    return [Check(device, what, True, f"{path} present")]
+
+
+def i2c(device: str, port: int, address: int, dev: Path = Path("/dev")) -> list[Check]:
+    path = dev / f"i2c-{port}"
+    checks = node(device, f"I2C bus {port}", path, "enable I2C: sudo raspi-config nonint do_i2c 0, then reboot")
+    if not checks[0].ok:
+        return checks
+    try:
+        from smbus2 import SMBus
+    except ImportError:
+        return checks + [Check(device, f"I2C address {address:#04x}", False, "smbus2 is not installed", "pip install smbus2")]
+    try:
+        with SMBus(port) as bus:
+            bus.read_byte(address)
+    except OSError:
+        return checks + [Check(device, f"I2C address {address:#04x}", False, f"nothing answers at {address:#04x}",
+                               f"check the wiring and the address printed on the module (i2cdetect -y {port})")]
+    return checks + [Check(device, f"I2C address {address:#04x}", True, "answers")]
+
+
+def spi(device: str, bus: int, chip: int, dev: Path = Path("/dev")) -> list[Check]:
+    return node(device, f"SPI {bus}.{chip}", dev / f"spidev{bus}.{chip}",
+                "enable SPI: sudo raspi-config nonint do_spi 0, then reboot")
+
+
+BRIDGE_PORT_FIX = "plug the bridge in and check `ls /dev/serial/by-id/` (or set [bridge] port)"
+UART_FIX = "enable the UART: sudo raspi-config nonint do_serial_hw 0 and do_serial_cons 1, then reboot"
+
+
+def serial_port(device: str, port: str, missing_fix: str = BRIDGE_PORT_FIX) -> list[Check]:
+    checks = node(device, f"serial {port}", Path(port), missing_fix)
+    if not checks[0].ok:
+        return checks
+    import serial
+
+    try:
+        serial.Serial(port, exclusive=True, timeout=0).close()
+    except serial.SerialException as exc:
+        return checks + [Check(device, f"serial {port} free", False, str(exc).split(":")[0],
+                               "stop the other program using the port (is a companion already running?)")]
+    return checks + [Check(device, f"serial {port} free", True, "not in use")]
+
+
+def library(device: str, module: str, package: str) -> list[Check]:
+    import importlib.util
+
+    found = importlib.util.find_spec(module) is not None
+    fix = f"pip install '{package}'"
+    return [Check(device, f"library {module}", found, "installed" if found else "missing", "" if found else fix)]
+
+
+def pins(claims: Mapping[str, int], factory_name: str) -> list[Check]:
+    """Claim every pin once with the configured factory, then release it.
+
+    A pin that is already held (another program, a kernel overlay) fails here
+    rather than halfway through a game.
+    """
+    from gpiozero import DigitalInputDevice
+    from gpiozero.exc import GPIOZeroError
+
+    from hw.pins import PinFactoryError, make_factory
+
+    out: list[Check] = []
+    if factory_name != "mock":
+        out += node("GPIO", "GPIO chip", Path("/dev/gpiochip0"),
+                    "run on a Raspberry Pi, or use factory = \"mock\" to simulate the pins")
+    try:
+        factory = make_factory(factory_name)
+    except PinFactoryError as exc:
+        return out + [Check("GPIO", f"pin factory {factory_name}", False, "cannot be loaded", _factory_fix(factory_name, exc))]
+    out.append(Check("GPIO", f"pin factory {factory_name}", True, "simulated pins" if factory_name == "mock" else "loaded"))
+    try:
+        for user, pin in claims.items():
+            try:
+                DigitalInputDevice(pin, pin_factory=factory).close()
+                out.append(Check(user, f"GPIO {pin} free", True, "claimed and released"))
+            except (GPIOZeroError, OSError) as exc:
+                out.append(Check(user, f"GPIO {pin} free", False, str(exc) or type(exc).__name__,
+                                 "stop whatever holds the pin (is a companion already running?) or choose another pin"))
+    finally:
+        factory.close()
+    return out
+
+
+def _factory_fix(name: str, exc: Exception) -> str:
+    if name in ("lgpio", "rpigpio"):
+        return "pip install 'galapagos-companion[pi]' on the Pi; use factory = \"mock\" elsewhere"
+    return f"{str(exc).rstrip('.')}; use factory = \"mock\" to simulate the pins"
+
+
+def writable(device: str, path: Path) -> list[Check]:
+    """A database file (or the folder it will be created in) must be writable."""
+    target = path if path.exists() else path.parent
+    while not target.exists() and target != target.parent:
+        target = target.parent
+    ok = os.access(target, os.W_OK)
+    fix = "" if ok else f"make {target} writable by this user or choose another path"
+    return [Check(device, f"writable {path}", ok, "ok" if ok else f"{target} is read-only", fix)]
+
+
+def tcp_port_free(device: str, host: str, port: int) -> list[Check]:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            return [Check(device, f"port {host}:{port}", False, exc.strerror or "in use",
+                          "stop the program using the port or set [web] port to another number")]
+    return [Check(device, f"port {host}:{port}", True, "free")]
+
+
+def table(checks: list[Check]) -> str:
+    """A plain-text table: device, check, status, and the fix for each failure."""
+    rows = [("DEVICE", "CHECK", "STATUS", "DETAIL / FIX")]
+    for c in checks:
+        rows.append((c.device, c.what, "ok" if c.ok else "FAIL", c.detail if c.ok else f"{c.detail}: {c.fix}"))
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    return "\n".join(f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:<{widths[2]}}  {r[3]}".rstrip() for r in rows)
