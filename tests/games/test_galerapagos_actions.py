@@ -5,7 +5,17 @@ from __future__ import annotations
 import pytest
 
 from tests.games.test_galerapagos_support import (
-    RULES, fish, new, play, player, refused, search, view, water, weather, wood,
+    RULES,
+    fish,
+    new,
+    play,
+    player,
+    refused,
+    search,
+    view,
+    water,
+    weather,
+    wood,
 )
 
 TWELVE = [f"P{i}" for i in range(1, 13)]

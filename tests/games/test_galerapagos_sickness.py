@@ -4,8 +4,22 @@ next round (but a vote), then the sickness card is removed."""
 from __future__ import annotations
 
 from tests.games.test_galerapagos_support import (
-    RULES, alive, fish, new, play, player, refused, resource, search, searches, tiebreak, view,
-    vote, water, weather, wood,
+    RULES,
+    alive,
+    fish,
+    new,
+    play,
+    player,
+    refused,
+    resource,
+    search,
+    searches,
+    tiebreak,
+    view,
+    vote,
+    water,
+    weather,
+    wood,
 )
 
 

@@ -4,8 +4,23 @@ from __future__ import annotations
 
 from companion.games.galerapagos import GalerapagosRules
 from tests.games.test_galerapagos_support import (
-    FIVE, RULES, alive, fish, new, play, player, refused, resource, search, searches, shoot,
-    tiebreak, view, vote, water, weather,
+    FIVE,
+    RULES,
+    alive,
+    fish,
+    new,
+    play,
+    player,
+    refused,
+    resource,
+    search,
+    searches,
+    shoot,
+    tiebreak,
+    view,
+    vote,
+    water,
+    weather,
 )
 
 SIX = ["P1", "P2", "P3", "P4", "P5", "P6"]

@@ -4,7 +4,19 @@ one action each, out-of-turn moves refused."""
 from __future__ import annotations
 
 from tests.games.test_galerapagos_support import (
-    FIVE, RULES, fed_round, fish, new, play, refused, resource, search, shoot, view, water, weather,
+    FIVE,
+    RULES,
+    fed_round,
+    fish,
+    new,
+    play,
+    refused,
+    resource,
+    search,
+    shoot,
+    view,
+    water,
+    weather,
 )
 
 

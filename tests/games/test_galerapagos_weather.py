@@ -9,7 +9,16 @@ import pytest
 
 from companion.games.galerapagos import draw_weather, weather_deck_order
 from tests.games.test_galerapagos_support import (
-    FOUR, RULES, fed_round, hurricane, new, play, refused, view, water, weather,
+    FOUR,
+    RULES,
+    fed_round,
+    hurricane,
+    new,
+    play,
+    refused,
+    view,
+    water,
+    weather,
 )
 
 
