@@ -106,3 +106,60 @@ def test_uids_are_normalised_to_upper_hex():
     assert normalise_uid("04:a1:b2") == "04A1B2"
     assert normalise_uid(bytes([4, 0xA1, 0xB2])) == "04A1B2"
     assert normalise_uid([4, 161, 178]) == "04A1B2"
+
+
+# -- properties ------------------------------------------------------------------
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+polls = st.lists(st.tuples(st.floats(0.0, 0.5), st.sampled_from([None, None, "A1", "B2"])), max_size=60)
+
+
+@given(polls)
+def test_events_alternate_placed_removed_and_follow_the_reads(steps):
+    """Whatever the reads, a point never reports two placements or two removals in a row,
+    a removal names the tag that was placed, and only UIDs actually read are placed."""
+    clock = _Clock()
+    d = Debouncer("N", DebounceSettings(hold=0.3, misses=2), clock)
+    events, read = [], set()
+    for dt, uid in steps:
+        clock.now += dt
+        if uid:
+            read.add(uid)
+        events += d.observe(uid)
+    current = None
+    for e in events:
+        if e.present:
+            assert current is None and e.uid in read
+            current = e.uid
+        else:
+            assert e.uid == current
+            current = None
+    assert current == d.uid
+
+
+@given(polls)
+def test_a_removal_needs_the_misses_and_the_hold(steps):
+    clock = _Clock()
+    d = Debouncer("N", DebounceSettings(hold=0.3, misses=2), clock)
+    last_read, misses = None, 0
+    for dt, uid in steps:
+        clock.now += dt
+        before = d.uid
+        out = d.observe(uid)
+        if uid is not None:
+            last_read, misses = clock.now, 0
+        elif before is not None:
+            misses += 1
+        removed = [e for e in out if not e.present and e.uid == before and uid is None]
+        if removed:
+            assert misses >= 2 and clock.now - last_read >= 0.3
+            misses = 0
+
+
+class _Clock:
+    now = 0.0
+
+    def __call__(self) -> float:
+        return self.now

@@ -92,3 +92,22 @@ def test_the_registry_shares_the_companion_database_file(tmp_path):
     reg.close()
     names = {r[0] for r in sqlite3.connect(path).execute("SELECT name FROM sqlite_master WHERE type='table'")}
     assert names == {"games", "hw_tags"}
+
+
+def test_tags_cli_exports_and_imports(tmp_path, capsys, monkeypatch):
+    from companion.cli import main
+
+    db = tmp_path / "companion.db"
+    reg = TagRegistry(db)
+    reg.enrol("0401", "galapagos-dice", Component("turtle", {"number": 7}))
+    reg.close()
+    out = tmp_path / "tags.json"
+    assert main(["--db", str(db), "tags", "export", str(out)]) == 0
+    other = tmp_path / "other.db"
+    assert main(["--db", str(other), "tags", "import", str(out)]) == 0
+    assert '"imported": 1' in capsys.readouterr().out
+    assert TagRegistry(other).lookup("0401", "galapagos-dice") == Component("turtle", {"number": 7})
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "something-else"}')
+    assert main(["--db", str(other), "tags", "import", str(bad)]) == 2
+    assert "not a tag export" in capsys.readouterr().err
