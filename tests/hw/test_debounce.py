@@ -113,6 +113,8 @@ def test_uids_are_normalised_to_upper_hex():
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from tests.hw.conftest import FakeClock  # noqa: E402
+
 polls = st.lists(st.tuples(st.floats(0.0, 0.5), st.sampled_from([None, None, "A1", "B2"])), max_size=60)
 
 
@@ -120,7 +122,7 @@ polls = st.lists(st.tuples(st.floats(0.0, 0.5), st.sampled_from([None, None, "A1
 def test_events_alternate_placed_removed_and_follow_the_reads(steps):
     """Whatever the reads, a point never reports two placements or two removals in a row,
     a removal names the tag that was placed, and only UIDs actually read are placed."""
-    clock = _Clock()
+    clock = FakeClock(0.0)
     d = Debouncer("N", DebounceSettings(hold=0.3, misses=2), clock)
     events, read = [], set()
     for dt, uid in steps:
@@ -141,7 +143,7 @@ def test_events_alternate_placed_removed_and_follow_the_reads(steps):
 
 @given(polls)
 def test_a_removal_needs_the_misses_and_the_hold(steps):
-    clock = _Clock()
+    clock = FakeClock(0.0)
     d = Debouncer("N", DebounceSettings(hold=0.3, misses=2), clock)
     last_read, misses = None, 0
     for dt, uid in steps:
@@ -156,10 +158,3 @@ def test_a_removal_needs_the_misses_and_the_hold(steps):
         if removed:
             assert misses >= 2 and clock.now - last_read >= 0.3
             misses = 0
-
-
-class _Clock:
-    now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
