@@ -12,8 +12,6 @@ from companion.cli import UsageError, command, emit, fail, subcommands
 
 @subcommands
 def _parsers(sub: Any) -> None:
-    from companion import screens
-
     p = sub.add_parser("doctor", help="check each configured device and say how to fix what fails")
     p.add_argument("--config", help="TOML config file (default: $COMPANION_CONFIG, then the user's, else simulation)")
     p.add_argument("--json", action="store_true", help="one JSON object per check instead of a table")
@@ -22,7 +20,7 @@ def _parsers(sub: Any) -> None:
     p = sub.add_parser("oled", help="render the OLED frame for the state after a script (simulated display)")
     p.add_argument("script")
     p.add_argument("--out", required=True, help="PNG file to write (128x64, or scaled)")
-    p.add_argument("--screen", choices=sorted(screens.SCREENS), help="this screen instead of the one the table would show")
+    p.add_argument("--screen", help="this screen instead of the one the table would show (prompt, costs, timer, ...)")
     p.add_argument("--scale", type=int, default=1, help="enlarge the PNG by this factor (for docs)")
     p.add_argument("--url", help="dashboard address for the QR screen")
     p.add_argument("--timer-remaining", type=float, help="seconds of sand left (a script has no clock)")
@@ -146,6 +144,8 @@ def cmd_oled(args: argparse.Namespace) -> int:
 
     if args.scale < 1:
         raise UsageError("--scale must be 1 or more.")
+    if args.screen is not None and args.screen not in screens.SCREENS:
+        raise UsageError(f"There is no screen {args.screen!r}; the screens are {', '.join(screens.SCREENS)}.")
     result = run_file(args.script)
     state = result.output if result.ok else (result.output.get("state") if isinstance(result.output, dict) else None)
     if state is None:
