@@ -22,7 +22,9 @@ def summary(session: Session, viewer: str | None = None) -> str:
     lines = [f"{session.rules.name} — game {session.id}, round {pub.get('round')}"]
     for key, value in pub.items():
         if key not in _SKIP:
-            lines.append(f"  {key}: {_fmt(value)}")
+            text = _fmt(value)
+            # a layout or a long table is unreadable on one line: the board below shows it
+            lines.append(f"  {key}: {text if len(text) <= 160 else '(' + str(len(value)) + ' entries)'}")
     for player in pub.get("players", []):
         fields = ", ".join(f"{k} {_fmt(v)}" for k, v in player.items() if k != "name")
         score = pub.get("scores", {}).get(player.get("name"))

@@ -439,6 +439,10 @@ class DiceRules(Rules):
             "two_player_variant": t.two_player_variant,
         }
 
+    def render_text(self, s: DiceState) -> str:
+        """The island as text, for ``companion show --text`` and the terminal table."""
+        return render_island(s)
+
     def dump(self, s: DiceState) -> dict[str, Any]:
         out = self.view(s)
         out.update(
