@@ -1,0 +1,316 @@
+"""The firmware's pure modules under CPython: presence, debouncing, the protocol Device, the main
+loop against a fake board, and the MFRC522 driver against an emulated chip on a shared bus."""
+
+from __future__ import annotations
+
+from firmware_bridge.firmware import mfrc522, proto, wire
+from firmware_bridge.firmware.app import Firmware
+from firmware_bridge.firmware.debounce import Debouncer
+from firmware_bridge.firmware.device import Device
+from firmware_bridge.firmware.presence import Presence
+
+UID = bytes.fromhex("04A1B2C3D4E5F6")
+OTHER = bytes.fromhex("DEADBEEF")
+
+
+def frames(data: list[bytes]) -> list[tuple[int, int, bytes]]:
+    return wire.FrameReader().feed(b"".join(data))
+
+
+class TestPresence:
+    def test_a_read_places_the_tag_at_once(self) -> None:
+        assert Presence().update(UID) == [(True, UID)]
+
+    def test_removal_needs_three_misses_in_a_row(self) -> None:
+        """A single failed read of a tag that has not moved must not report a removal."""
+        p = Presence(misses=3)
+        p.update(UID)
+        assert p.update(None) == [] and p.update(None) == []
+        assert p.update(UID) == []  # read again: the misses start over
+        assert [p.update(None) for _ in range(3)] == [[], [], [(False, UID)]]
+
+    def test_a_different_tag_is_a_removal_then_a_placement(self) -> None:
+        p = Presence()
+        p.update(UID)
+        assert p.update(OTHER) == [(False, UID), (True, OTHER)]
+
+
+class TestDebouncer:
+    def test_a_bounce_shorter_than_the_window_is_ignored(self) -> None:
+        d = Debouncer(stable_ms=20)
+        assert [d.update(level, t) for level, t in ((True, 0), (False, 5), (True, 8), (False, 12))] == [None] * 4
+        assert d.pressed is False
+
+    def test_a_level_held_for_the_window_is_reported_once(self) -> None:
+        d = Debouncer(stable_ms=20)
+        results = [d.update(True, t) for t in range(0, 60, 5)]
+        assert results.count(True) == 1 and results.index(True) == 4  # at 20 ms
+        assert d.update(False, 100) is None and d.update(False, 121) is False
+
+
+class TestDevice:
+    def test_a_full_send_queue_counts_drops_and_leaves_a_sequence_gap(self) -> None:
+        """The host must be able to see that something was lost."""
+        dev = Device(1, 4, 4, 0, tx_limit=2)
+        for button in range(4):
+            dev.button(button, True)
+        got = frames(dev.take())
+        assert [seq for _, seq, _ in got] == [0, 1]
+        assert dev.tx_dropped == 2
+        dev.button(0, False)
+        assert frames(dev.take())[0][1] == 4  # seqs 2 and 3 were spent on the dropped frames
+
+    def test_heartbeat_every_second(self) -> None:
+        dev = Device(7, 1, 1, 0, now_ms=0)
+        sent = []
+        for ms in range(0, 3500, 10):
+            dev.tick(ms)
+            sent += [(ftype, proto.unpack_heartbeat(body)) for ftype, _, body in frames(dev.take())]
+        assert [beat[1] for _, beat in sent] == [1000, 2000, 3000]
+        assert all(ftype == proto.HEARTBEAT and beat[0] == 7 for ftype, beat in sent)
+
+    def test_hello_resets_duplicate_detection(self) -> None:
+        """A new host starts its sequence numbers afresh; its commands must not be mistaken
+        for duplicates of the previous host's."""
+        runs = []
+        dev = Device(1, 1, 1, 0, on_command=lambda t, a: runs.append(a) or proto.ACK_OK)
+        ping = wire.encode_frame(proto.SET_LED, 5, proto.pack_set_led(0, 1, 2, 3))
+        dev.feed(ping + ping)
+        dev.feed(wire.encode_frame(proto.HELLO, 0, proto.pack_hello()) + ping)
+        assert runs == [(0, 1, 2, 3), (0, 1, 2, 3)]
+
+    def test_a_large_snapshot_is_split_and_joined_again(self) -> None:
+        tags = {r: bytes([r]) * 10 for r in range(20)}
+        dev = Device(1, 20, 16, 2)
+        dev.restore(tags, {0, 15}, {1: 6})
+        dev.feed(wire.encode_frame(proto.GET_STATE, 9, b""))
+        parts = [proto.unpack_state(body) for _, _, body in frames(dev.take())]
+        assert len(parts) > 3 and [p[1] for p in parts] == list(range(len(parts)))
+        assert [p[2] for p in parts] == [False] * (len(parts) - 1) + [True]
+        records = [r for p in parts for r in p[3]]
+        assert {r[1]: r[2] for r in records if r[0] == "tag"} == tags
+        assert ("buttons", 16, [0, 15]) in records and ("dice", 1, 6) in records
+
+
+class FakeBoard:
+    """What Firmware.step needs from board.Board, scripted by the test."""
+
+    def __init__(self, readers: int, buttons: int) -> None:
+        self.uids: list[bytes | None] = [None] * readers
+        self.levels = [False] * buttons
+        self.host_in = b""
+        self.host_out: list[bytes] = []
+        self.ms = 0
+        self.fed = 0
+        self.commands: list[tuple[int, tuple]] = []
+
+    def boot_id(self) -> int:
+        return 0xB007
+
+    def now_ms(self) -> int:
+        return self.ms
+
+    def read_host(self) -> bytes:
+        data, self.host_in = self.host_in, b""
+        return data
+
+    def write_host(self, frame: bytes) -> None:
+        self.host_out.append(frame)
+
+    def poll_reader(self, index: int) -> bytes | None:
+        return self.uids[index]
+
+    def button_levels(self) -> list[bool]:
+        return list(self.levels)
+
+    def command(self, ftype: int, args: tuple) -> int:
+        self.commands.append((ftype, args))
+        return proto.ACK_OK
+
+    def service(self, now: int) -> None:
+        pass
+
+    def feed_watchdog(self) -> None:
+        self.fed += 1
+
+    def run(self, fw: Firmware, ms: int, step_ms: int = 5) -> list[tuple[int, int, bytes]]:
+        for _ in range(ms // step_ms):
+            fw.step(self)
+            self.ms += step_ms
+        out, self.host_out = self.host_out, []
+        return [f for f in frames(out) if f[0] != proto.HEARTBEAT]
+
+
+class TestFirmwareLoop:
+    def test_boot_scan_is_silent_then_changes_are_reported(self) -> None:
+        board = FakeBoard(readers=3, buttons=2)
+        board.uids[1] = UID
+        board.levels[0] = True
+        fw = Firmware(board, 3, 2)
+        got = board.run(fw, 50)
+        assert [f[0] for f in got] == [proto.HELLO_REPLY]  # no TAG_PRESENT for the boot scan
+        assert fw.device.tags == {1: UID} and fw.device.pressed == {0}
+        board.uids[2] = OTHER
+        board.uids[1] = None
+        got = board.run(fw, 100)
+        assert [(t, proto.unpack_tag(b)) for t, _, b in got] == [
+            (proto.TAG_PRESENT, (2, OTHER)),
+            (proto.TAG_REMOVED, (1, UID)),  # after three polls of reader 1 without it
+        ]
+        assert board.fed == 30  # the watchdog is fed on every turn
+
+    def test_buttons_are_debounced(self) -> None:
+        board = FakeBoard(readers=1, buttons=1)
+        fw = Firmware(board, 1, 1)
+        board.run(fw, 10)
+        board.levels[0] = True
+        got = board.run(fw, 10)  # shorter than the 20 ms window
+        board.levels[0] = False
+        got += board.run(fw, 10)
+        assert got == []
+        board.levels[0] = True
+        got = board.run(fw, 40)
+        assert [proto.unpack_button(b) for _, _, b in got] == [(0, True)]
+
+    def test_a_dice_lane_reports_faces_of_known_die_tags(self) -> None:
+        board = FakeBoard(readers=2, buttons=0)
+        fw = Firmware(board, 2, 0, dice_slots={1: 0}, dice_faces={OTHER: 4})
+        board.run(fw, 10)
+        board.uids[1] = OTHER
+        got = board.run(fw, 20)
+        board.uids[1] = UID  # a tag with no face: an ordinary tag on that reader
+        got += board.run(fw, 20)
+        assert [(t, b) for t, _, b in got] == [
+            (proto.DICE, proto.pack_dice(0, 4)),
+            (proto.DICE, proto.pack_dice(0, 0)),
+            (proto.TAG_PRESENT, proto.pack_tag(1, UID)),
+        ]
+
+    def test_host_commands_reach_the_board(self) -> None:
+        board = FakeBoard(readers=1, buttons=0)
+        fw = Firmware(board, 1, 0)
+        board.host_in = wire.encode_frame(proto.BUZZ, 3, proto.pack_buzz(440, 80))
+        got = board.run(fw, 10)
+        assert board.commands == [(proto.BUZZ, (440, 80))]
+        assert (proto.ACK, proto.pack_ack(3, proto.ACK_OK)) in [(t, b) for t, _, b in got]
+
+
+# ---- MFRC522 -------------------------------------------------------------------------------------
+
+
+class EmulatedChip:
+    """Enough of an MFRC522 and one ISO 14443-A tag to exercise the driver's register traffic."""
+
+    def __init__(self, uid: bytes | None) -> None:
+        self.uid = uid
+        self.regs = {mfrc522.VERSION: 0x92}
+        self.fifo: list[int] = []
+        self.pending: int | None = None
+        self.level = 0
+        self.halted = False
+
+    def levels(self) -> list[bytes]:
+        uid = self.uid or b""
+        if len(uid) == 4:
+            return [uid]
+        if len(uid) == 7:
+            return [b"\x88" + uid[:3], uid[3:]]
+        return [b"\x88" + uid[:3], b"\x88" + uid[3:6], uid[6:]]
+
+    def spi_write(self, data: bytes) -> None:
+        reg = (data[0] >> 1) & 0x3F
+        if data[0] & 0x80:
+            self.pending = reg
+            return
+        value = data[1]
+        if reg == mfrc522.FIFO_DATA:
+            self.fifo.append(value)
+        elif reg == mfrc522.FIFO_LEVEL and value & 0x80:
+            self.fifo.clear()
+        elif reg == mfrc522.COM_IRQ:
+            self.regs[reg] = 0
+        elif reg == mfrc522.BIT_FRAMING and value & 0x80:
+            self.regs[reg] = value
+            self._transceive()
+        else:
+            self.regs[reg] = value
+
+    def spi_read(self) -> int:
+        reg, self.pending = self.pending, None
+        if reg == mfrc522.FIFO_DATA:
+            return self.fifo.pop(0)
+        if reg == mfrc522.FIFO_LEVEL:
+            return len(self.fifo)
+        return self.regs.get(reg, 0)
+
+    def _transceive(self) -> None:
+        sent, self.fifo = bytes(self.fifo), []
+        answer = self._answer(sent) if self.uid else None
+        if answer is None:
+            self.regs[mfrc522.COM_IRQ] = 0x01  # timer: nobody answered
+        else:
+            self.fifo = list(answer)
+            self.regs[mfrc522.COM_IRQ] = 0x30
+
+    def _answer(self, sent: bytes) -> bytes | None:
+        if sent == bytes([mfrc522.PICC_WUPA]):
+            self.level, self.halted = 0, False
+            return b"\x44\x00"
+        if self.halted:
+            return None
+        if len(sent) == 2 and sent[0] == mfrc522.SELECT[self.level] and sent[1] == 0x20:
+            part = self.levels()[self.level]
+            return part + bytes([mfrc522.bcc(part)])
+        if len(sent) == 9 and sent[1] == 0x70 and mfrc522.crc_a(sent[:7]) == sent[7:]:
+            more = self.level < len(self.levels()) - 1
+            self.level += 1
+            sak = bytes([0x04 if more else 0x08])
+            return sak + mfrc522.crc_a(sak)
+        if sent[:2] == b"\x50\x00":
+            self.halted = True
+        return None
+
+
+class SharedBus:
+    """One SPI bus; a transfer with two chips selected is the bug the wiring must avoid."""
+
+    def __init__(self, chips: list[EmulatedChip]) -> None:
+        self.chips = chips
+        self.selected: set[int] = set()
+
+    def cs(self, index: int):
+        def pin(value: int) -> None:
+            (self.selected.discard if value else self.selected.add)(index)
+
+        return pin
+
+    def _chip(self) -> EmulatedChip:
+        assert len(self.selected) == 1, f"chips selected at once: {self.selected}"
+        return self.chips[next(iter(self.selected))]
+
+    def write(self, data: bytes) -> None:
+        self._chip().spi_write(bytes(data))
+
+    def read(self, n: int) -> bytes:
+        return bytes(self._chip().spi_read() for _ in range(n))
+
+
+class TestMFRC522:
+    def test_crc_a_of_hlta_is_the_iso_value(self) -> None:
+        """ISO/IEC 14443-3: HLTA is sent as 50 00 57 CD."""
+        assert mfrc522.crc_a(b"\x50\x00") == b"\x57\xcd"
+
+    def test_uids_of_4_7_and_10_bytes_on_readers_sharing_one_bus(self) -> None:
+        uids = [bytes.fromhex("DEADBEEF"), UID, bytes.fromhex("0400A1B2C3D4E5F60708"), None]
+        bus = SharedBus([EmulatedChip(uid) for uid in uids])
+        readers = [mfrc522.MFRC522(bus, bus.cs(i)) for i in range(4)]
+        assert all(reader.init() for reader in readers)
+        assert [reader.read_uid() for reader in readers] == uids
+        # a tag that stays put is read again on the next poll (WUPA wakes the halted tag)
+        assert readers[1].read_uid() == UID
+        assert bus.selected == set()
+
+    def test_uid_from_levels_checks_the_cascade_tag(self) -> None:
+        assert mfrc522.uid_from_levels([b"\x88\x01\x02\x03", b"\x04\x05\x06\x07"]) == bytes(range(1, 8))
+        assert mfrc522.uid_from_levels([b"\x11\x01\x02\x03", b"\x04\x05\x06\x07"]) is None
+        assert mfrc522.uid_from_levels([b"\x88\x01\x02\x03"]) is None
