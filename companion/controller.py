@@ -179,6 +179,14 @@ class TableController:
     def close(self) -> None:
         self._unsubscribe()
 
+    def run(self, stop: threading.Event, interval: float = 0.1) -> None:
+        """Tick until ``stop`` is set (the composition root runs this in a thread)."""
+        while not stop.wait(interval):
+            try:
+                self.tick()
+            except Exception:  # a failing tick must not stop the table
+                log.exception("table tick failed")
+
     # -- input -----------------------------------------------------------------
     def handle(self, event: DeviceEvent) -> None:
         """The one entry point for every device event (thread-safe)."""
