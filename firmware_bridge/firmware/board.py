@@ -18,6 +18,12 @@ except ImportError:
     neopixel = None
 
 
+def maintenance_requested():
+    """Button 0 held at power-up: do not start, so mpremote can reach the REPL to update files
+    (once running, Ctrl-C is data and no longer interrupts)."""
+    return machine.Pin(config.BUTTONS[0], machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
+
+
 class Board:
     def __init__(self):
         Pin = machine.Pin

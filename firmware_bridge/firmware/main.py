@@ -3,10 +3,13 @@
 
 from . import config
 from .app import Firmware
-from .board import Board
+from .board import Board, maintenance_requested
 
 
 def run():
+    if maintenance_requested():
+        print("galapagos bridge: maintenance mode (button 0 held), REPL left free")
+        return
     board = Board()
     firmware = Firmware(
         board,
