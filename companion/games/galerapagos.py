@@ -723,8 +723,10 @@ def _core(s: State, action: Action, ev: list[Event]) -> State:
 
 def snake_chance(extra: int, balls: int = len(BAG), black: int = 1) -> float:
     """Chance of the black ball among ``extra`` balls drawn together (k/6 for one in six)."""
-    if extra <= 0:
+    if extra <= 0 or black <= 0:
         return 0.0
+    if extra > balls - black:  # more balls than white ones: the black one must come
+        return 1.0
     return 1.0 - comb(balls - black, extra) / comb(balls, extra)
 
 
@@ -738,8 +740,8 @@ def odds(s: State) -> dict[str, Any]:
     n = max(1, len(_living(s)))
     balls = len(s.opts.bag)
     return {
-        "snake": {str(k): round(snake_chance(k, balls), 4) for k in range(1, MAX_EXTRA_BALLS + 1)},
-        "expected_fish": round(expected_fish(s.opts.bag), 4),
+        "snake": {str(k): snake_chance(k, balls) for k in range(1, MAX_EXTRA_BALLS + 1)},
+        "expected_fish": expected_fish(s.opts.bag),
         "water_after": s.water - len(_living(s)),
         "food_after": s.food - len(_living(s)),
         "water_rounds": s.water // n,
@@ -894,11 +896,21 @@ class GalerapagosRules(Rules):
 
     def step(self, state: State, action: Action) -> tuple[State, list[Event]]:
         ev: list[Event] = []
+        refusal: RuleError | None = None
         for snap in reversed(state.chain):
             if _window_accepts(snap, action):
-                return _auto(_core(snap, action, ev), ev), ev
+                try:
+                    return _auto(_core(snap, action, ev), ev), ev
+                except RuleError as err:  # not a last-chance move after all: maybe a plain one
+                    refusal, ev = err, []
+                    break
         base = state._replace(chain=()) if state.chain else state
-        return _auto(_core(base, action, ev), ev), ev
+        try:
+            return _auto(_core(base, action, ev), ev), ev
+        except RuleError:
+            if refusal is not None:
+                raise refusal from None  # the last chance's reason says more
+            raise
 
     # -- reading -----------------------------------------------------------
     def expected(self, state: State) -> Expected:

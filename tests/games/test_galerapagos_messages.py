@@ -1,0 +1,71 @@
+"""Refusals name the player and the move, in English with a French translation."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+
+from companion.games.galerapagos_text import MESSAGES, NOW
+from tests.games.test_galerapagos_support import (
+    fish,
+    new,
+    play,
+    refused,
+    searches,
+    shoot,
+    view,
+    vote,
+    weather,
+    wood,
+)
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("key", sorted(MESSAGES))
+def test_every_sentence_has_a_french_twin_with_the_same_blanks(key: str) -> None:
+    en, fr = MESSAGES[key]
+    assert en and fr and en != fr
+    assert fields(en) == fields(fr)
+
+
+@pytest.mark.parametrize("key", sorted(NOW))
+def test_every_moment_is_described_in_both_languages(key: str) -> None:
+    en, fr = NOW[key]
+    assert fields(en) == fields(fr) and en != fr
+
+
+def test_a_sick_player_is_told_in_both_languages() -> None:
+    s = play(new(), weather(0), *searches("Ann", "Bob", "Cid", "Dan", "Eve"))
+    s = play(s, weather(1), wood("Eve", 1, snake=True), *searches("Ann", "Bob", "Cid", "Dan"))
+    s = play(s, *[vote(p, "Dan") for p in ["Ann", "Bob", "Cid"]], vote("Dan", "Ann"))
+    s = play(s, weather(2))
+    err = refused(s, fish("Eve", 1), "Eve is sick and cannot act this round")
+    assert err.translations["fr"] == "Eve est malade et ne peut pas agir ce tour-ci."
+    assert err.text("fr") == err.translations["fr"] and err.text("en") == err.message
+
+
+def test_out_of_turn_in_both_languages() -> None:
+    err = refused(play(new(), weather(0)), fish("Cid", 1), "It is Ann's turn to act, not Cid's.")
+    assert err.translations["fr"] == "C'est au tour de Ann d'agir, pas de Cid."
+
+
+def test_a_dead_player_in_both_languages() -> None:
+    s = play(new(), weather(0), shoot("Ann", "Bob"))
+    err = refused(s, fish("Bob", 1), "Bob is dead")
+    assert "Bob est mort" in err.translations["fr"]
+
+
+def test_what_the_table_is_doing_is_translated_too() -> None:
+    err = refused(new(), fish("Ann", 1), "weather card must be turned")
+    assert "Ann ne peut pas pêcher maintenant" in err.translations["fr"]
+    assert "carte Météo" in err.translations["fr"]
+
+
+def test_unknown_players_are_named() -> None:
+    err = refused(play(new(), weather(0)), fish("Zed", 1), '"Zed"')
+    assert "Zed" in err.translations["fr"]
+    assert view(new())["players"][0]["name"] == "Ann"
