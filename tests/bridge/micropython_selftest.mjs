@@ -19,7 +19,10 @@ try {
     "import sys",
     "sys.path.insert(0, '/')",
     "print(sys.implementation.name)",
-    "from firmware import selftest, app, presence, debounce, mfrc522",
+    "from firmware import selftest, app, presence, debounce, mfrc522, config",
+    "for name in ('board', 'main'):",
+    "    compile(open('/firmware/' + name + '.py').read(), name, 'exec')",
+    "print('compiled board main')",
     "print('checks', selftest.run('/vectors.json'))",
   ].join("\n"));
 } catch (e) {
