@@ -38,7 +38,7 @@ def dump(port: str | Callable[[], str | None], seconds: float | None, out: TextI
             out.write(line + "\n")
             out.flush()
 
-    link = HostLink(port, on_event=on_event)
+    link = HostLink(port, on_event=on_event, queue_size=1 << 20)  # a dump must not skip events
     link.start()
     try:
         if seconds is None:

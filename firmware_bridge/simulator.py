@@ -40,6 +40,7 @@ from .firmware.device import Device
 
 ScriptEvent = TagEvent | ButtonEvent | DiceEvent
 FIRMWARE = (1, 0, 0)
+PENDING_LIMIT = 64 * 1024
 
 
 @dataclass
@@ -108,6 +109,7 @@ class Simulator:
         self._master: int | None = None
         self._slave: int | None = None
         self._rx = bytearray()
+        self._pending = bytearray()  # frames the pty could not take yet
         self._targets: dict[str, list[_Targeted]] = {"in": [], "out": []}
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -182,7 +184,8 @@ class Simulator:
         deadline = time.monotonic() + timeout
         with self._lock:
             master = self._master
-            view = memoryview(data)
+            view = memoryview(bytes(self._pending) + data)
+            self._pending.clear()
             while view and master is not None:
                 if time.monotonic() > deadline:
                     raise TimeoutError("the host does not read the pty")
@@ -351,6 +354,7 @@ class Simulator:
                     pass
         self._master = self._slave = None
         self._rx.clear()
+        self._pending.clear()
 
     def _targeted(self, direction: str, frame: bytes) -> bool:
         """Consume a drop_next() order that matches this frame."""
@@ -412,18 +416,31 @@ class Simulator:
 
     def _pump_out(self) -> None:
         if self.device is None:
+            self._flush_pending()
             return
         frames = self.device.take()
         if self._master is None:
             return
         for frame in frames:
             out = self._fault("out", frame)
-            if out is None:
-                continue
+            if out is not None:
+                if len(self._pending) + len(out) > PENDING_LIMIT:
+                    self.stats["write_dropped"] += 1  # nobody has read for a long while
+                else:
+                    self._pending += out
+        self._flush_pending()
+
+    def _flush_pending(self) -> None:
+        """Write what the pty takes now; the rest waits for the next turn (USB backpressure)."""
+        while self._pending and self._master is not None:
             try:
-                os.write(self._master, out)
-            except OSError:  # BlockingIOError included: nobody reads, the buffer is full
-                self.stats["write_dropped"] += 1
+                written = os.write(self._master, self._pending)
+            except BlockingIOError:
+                return
+            except OSError:
+                self._pending.clear()
+                return
+            del self._pending[:written]
 
 
 def _extend(sim_args: argparse.Namespace, script: list[tuple[float, ScriptEvent]]) -> None:
