@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test lint bench soak clean browser
+.PHONY: run test lint bench soak clean browser node
 
 # Browser tests drive Debian's Chromium through Playwright (Playwright's own
 # browser download cannot work on the Pi or in CI). Installed once, as root.
@@ -14,6 +14,13 @@ browser:
 	@test -x $(CHROMIUM) || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "Browser tests need Debian's chromium: sudo apt-get install chromium"; exit 1; fi; }
+
+# The firmware's pure modules are also tested under real MicroPython (its WebAssembly
+# port from the npm registry, run by Node.js).
+node:
+	@command -v npm >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; \
+	  else echo "The MicroPython firmware test needs Node.js and npm: sudo apt-get install nodejs npm"; exit 1; fi; }
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -24,7 +31,7 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/companion run --sim
 
-test: $(STAMP) browser
+test: $(STAMP) browser node
 	$(PY) -m pytest -m "not soak"
 
 lint: $(STAMP)
@@ -33,7 +40,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m bench
 
-soak: $(STAMP) browser
+soak: $(STAMP) browser node
 	$(PY) -m pytest -m soak
 
 clean:
