@@ -93,3 +93,10 @@ def test_a_tournament_tie_names_every_leader() -> None:
 def test_unknown_tournament_mode() -> None:
     with pytest.raises(ValueError):
         game_points(3, 1, "cooperatif")
+
+
+def test_the_balls_go_back_in_the_bag_so_the_odds_never_change() -> None:
+    """"Les boules sont remises dans le sac." -- after a snake the bag holds six balls again."""
+    before = view(new())["odds"]["snake"]
+    s = play(new(), weather(0), {"type": "wood", "player": "Ann", "extra": 3, "snake": True})
+    assert view(s)["odds"]["snake"] == before

@@ -263,3 +263,14 @@ def test_a_resource_card_needs_a_card_in_hand() -> None:
         s, _ = rules.apply(s, resource("Ann", "food", 1))
     refused(s, resource("Ann", "food", 1), "Ann has no card")
     assert view(s)["food"] == 9 + 4
+
+
+def test_wreck_cards_may_be_played_at_any_time() -> None:
+    """"Les cartes Épave peuvent être jouées à tout moment." -- before the weather card, out of
+    turn, during a vote and between rounds; "elles sont défaussées après utilisation"."""
+    s = play(new(), resource("Eve", "water", 1))  # before the first weather card
+    s = play(s, weather(0), resource("Dan", "food", 2))  # Ann's turn, Dan plays
+    s = play(s, *searches(*FIVE))
+    s = play(s, resource("Cid", "food", 1))  # between rounds
+    assert (view(s)["water"], view(s)["food"]) == (10 + 1 - 5, 9 + 2 - 5 + 1)
+    assert [player(s, p)["cards"] for p in FIVE] == [5, 5, 4, 4, 4]
