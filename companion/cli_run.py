@@ -46,9 +46,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError(f"Cannot listen on {companion.host}:{companion.port}: {exc.strerror or exc}.") from None
 
     def stop(signum: int, frame: Any) -> None:
+        companion.hub.stop()  # end the live streams first, so no worker thread holds the exit
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     mode = "simulated devices" if companion.sim else f"devices from {cfg.source}"
     out = sys.stdout
     out.write(f"Galapagos Table Companion — {mode}, journal {companion.db_path}\n")

@@ -151,6 +151,40 @@ def score_history(session: Session) -> list[dict[str, Any]]:
     return rows
 
 
+#: what the companion can draw when a component is missing: game -> what -> (module helper, needs a player)
+DRAWS: dict[str, dict[str, tuple[str, bool]]] = {
+    "galapagos-dice": {"dice": ("roll_dice", True)},
+    "galerapagos": {"weather": ("draw_weather", False)},
+}
+
+
+def draws(game: str) -> dict[str, bool]:
+    """What can be drawn digitally in ``game``, and whether each draw is for a player."""
+    return {what: needs for what, (_, needs) in DRAWS.get(game, {}).items()}
+
+
+def draw(session: Session, what: str, player: str | None = None) -> Action:
+    """A digital draw (dice thrown, weather card turned) as the action to journal.
+
+    The game's own randomiser takes an explicit ``random.Random`` (the rules stay
+    pure); the result is journaled like an observed throw, so replay needs no seed.
+    """
+    spec = DRAWS.get(session.game, {}).get(what)
+    if spec is None:
+        known = ", ".join(DRAWS.get(session.game, {})) or "nothing"
+        raise RuleError(f"{session.rules.name} cannot draw {what!r} digitally; it can draw {known}.")
+    name, needs_player = spec
+    fn = _helper(session.game, name)
+    if fn is None:
+        raise RuleError(f"{session.rules.name} has no digital {what}.")
+    rng = random.Random(random.SystemRandom().getrandbits(64))
+    if needs_player:
+        if player not in session.players:
+            raise RuleError(f"Say whose {what} to draw: one of {', '.join(session.players)}.")
+        return fn(rng, player)
+    return fn(session.state, rng)
+
+
 def new_island(seed: int | None = None) -> tuple[int, dict[str, Any]]:
     """galapagos-dice: a random island (seed, layout) for the table to build."""
     seed = random.SystemRandom().randrange(1, 1_000_000) if seed is None else seed

@@ -107,6 +107,28 @@ def _secret(session: Session) -> bool:
     return bool(extras.SECRET_FIELDS.get(session.game))
 
 
+@bp.post("/games/<game_id>/draw")
+def draw(game_id: str):
+    """A digital draw when a component is missing: ``{"what": "dice", "player": P}`` or ``{"what": "weather"}``."""
+    who = require(game_id)
+    session = open_game(game_id)
+    data = only_keys(body(SMALL_LIMIT), {"what", "player"}, "A draw")
+    what, player = data.get("what"), data.get("player", who.seat)
+    needs_player = extras.draws(session.game).get(what) if isinstance(what, str) else None
+    if needs_player is None:
+        raise ApiError(400, f"{session.rules.name} cannot draw {what!r}; it can draw {', '.join(extras.draws(session.game)) or 'nothing'}.")
+    if needs_player and not who.may_act_for(game_id, player):
+        raise ApiError(403, f"{who.seat} cannot draw for {player}.")
+    if not needs_player and not who.is_table:
+        raise ApiError(403, f"Only the table draws the {what}.")
+    try:
+        action = extras.draw(session, what, player if needs_player else None)
+        events = session.act(action, source=f"web:{who.seat or 'table'}:digital")
+    except RuleError as err:
+        raise ApiError(409, err.text(lang())) from None
+    return jsonify({"drawn": action, **snapshot(session, who), "events": events if who.is_table or not _secret(session) else []})
+
+
 @bp.post("/games/<game_id>/undo")
 def undo(game_id: str):
     return _move(game_id, "undo")

@@ -146,24 +146,50 @@ def split_kinds(session: Session, pub: dict[str, Any], seat: str | None) -> tupl
     return primary, [k for k in mine if k not in primary]
 
 
-def describe(action: dict[str, Any]) -> str:
-    """One line for an action: "bid · Ann · N · 300"."""
+MONEY = {"galapagos-auction": ("amount",)}
+
+
+def describe(action: dict[str, Any], order: list[str] | None = None, me: str | None = None,
+             money: tuple[str, ...] = ()) -> str:
+    """One line for an action, fields in the game's own order: "bid · Ann · N · £300".
+
+    ``me``: the viewer's own name is left out of their own actions.
+    """
     parts = [str(action.get("type", "?")).replace("_", " ")]
-    if "player" in action:
+    if "player" in action and action["player"] != me:
         parts.append(str(action["player"]))
-    for key, value in action.items():
+    keys = [k for k in (order or []) if k in action] + sorted(k for k in action if k not in (order or []))
+    for key in keys:
         if key in ("type", "player"):
             continue
+        value = action[key]
         if isinstance(value, list):
             value = ", ".join(_label(v) for v in value)
         elif isinstance(value, bool):
             value = key if value else f"no {key}"
+        elif key in money:
+            parts.append(f"£{value}")
+            continue
         else:
             value = _label(value)
         parts.append(f"{_label(key)} {value}" if key not in ("direction", "animal", "species") else str(value))
     return " · ".join(parts)
 
 
+def describe_in(session: Session, action: dict[str, Any], me: str | None = None) -> str:
+    """:func:`describe` with the field order the game declares for this action type."""
+    try:
+        order, _ = extras.action_fields(session, str(action.get("type")))
+    except Exception:  # an action type this version no longer knows: plain order
+        order = []
+    return describe(action, order, me, MONEY.get(session.game, ()))
+
+
 def quick(session: Session, seat: str | None) -> list[dict[str, Any]]:
     """One-tap buttons: a few legal actions for ``seat`` (or for anyone, at the table)."""
-    return [{"label": describe(a), "json": json.dumps(a, ensure_ascii=False)} for a in extras.candidates(session, seat, 12)]
+    found = [a for a in extras.candidates(session, seat, 24) if a["type"] not in DIGITAL][:8]
+    return [{"label": describe_in(session, a, seat), "json": json.dumps(a, ensure_ascii=False)} for a in found]
+
+
+#: observed randomness the quick buttons must not invent (a roll is thrown, or drawn by /draw)
+DIGITAL = ("roll", "weather", "place_turtles", "timer_expired")

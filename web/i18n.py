@@ -61,6 +61,23 @@ FR: dict[str, str] = {
     "seat": "place", "players": "joueurs", "Choose": "Choisir", "phase": "phase",
     "on the table": "sur la table", "Refused": "Refusé", "Done": "Fait",
     "Sure?": "Sûr ?", "yes": "oui", "no": "non", "Cancel": "Annuler", "OK": "OK",
+    "Roll for me": "Lancer pour moi", "Draw a weather card": "Tirer une carte météo",
+    "after this round": "après cette manche", "rounds left": "manches restantes",
+    "expected fish": "poissons attendus", "extra balls": "boules en plus", "Suggested plan": "Plan suggéré",
+    "Plan this": "Jouer ce plan", "voted": "a voté", "Your vote": "Votre vote", "cards in hand": "cartes en main",
+    # action types
+    "bid": "enchérir", "pass": "passer", "direction": "direction", "expedition": "expédition", "sale": "vente",
+    "exhibition": "exposition", "sell cards": "vendre des cartes", "exchange": "échange", "done": "terminé",
+    "tile": "tuile", "start": "départ", "place turtles": "placer les tortues", "roll": "lancer les dés",
+    "plan": "plan", "timer expired": "sablier écoulé", "move": "déplacer", "ocean": "océan", "species": "espèce",
+    "population": "population", "end turn": "fin du tour", "fish": "pêcher", "search": "fouiller l'épave",
+    "resource": "ressource", "vote": "voter", "tiebreak": "départager", "shoot": "tirer", "give": "donner",
+    "place": "poser", "heal": "soigner", "revive": "ranimer", "embark": "embarquer",
+    # fields
+    "player": "joueur", "target": "cible", "amount": "montant", "steps": "pas", "animal": "animal",
+    "take": "prend", "count": "nombre", "space": "espace", "mode": "mode", "icons": "icônes",
+    "change": "changement", "numbers": "numéros", "path": "chemin", "dice": "dés", "extra": "boules en plus",
+    "snake": "serpent", "basket": "corbeille", "card": "carte", "by": "par", "from": "de", "to": "vers",
 }
 
 

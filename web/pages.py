@@ -10,7 +10,16 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from flask import Blueprint, Response, jsonify, make_response, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 from companion import extras
 from companion.journal import GameRecord

@@ -67,7 +67,7 @@ def island(layout: dict[str, Any], turtles: dict[str, str] | None = None,
 
 def score_chart(history: list[dict[str, Any]], players: list[str], width: int = 320, height: int = 140) -> dict[str, Any]:
     """Polylines per player over the rounds of ``history`` (see ``extras.score_history``)."""
-    if len(history) < 2:
+    if len(history) < 3:  # nothing to draw before a round has ended
         return {"lines": [], "width": width, "height": height, "max": 0, "rounds": []}
     top = max([1] + [v for row in history for v in row["scores"].values() if isinstance(v, int | float)])
     left, bottom = 28, height - 18

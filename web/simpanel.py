@@ -43,7 +43,11 @@ def panel():
     who = require(table=True)
     sim = dashboard().sim
     tags = dashboard().tags
-    return page("sim.html", who, sim=sim, buttons=sim.buttons() if sim else [], points=sim.points() if sim else [],
+    points = sim.points() if sim else []
+    groups: dict[str, list[str]] = {}
+    for p in points:
+        groups.setdefault(p.split(".")[0] if "." in p else "table", []).append(p)
+    return page("sim.html", who, sim=sim, buttons=sim.buttons() if sim else [], groups=list(groups.items()),
                 readers=sim.on_readers() if sim else {}, enrolled=tags.enrolled() if tags else [],
                 current=dashboard().hub.current)
 

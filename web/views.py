@@ -8,6 +8,7 @@ never receives a fragment rendered for another viewer.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import render_template
@@ -42,7 +43,7 @@ def context(session: Session, who: Principal | None, view: str, language: str, s
         "pub": pub, "players": names, "me": me, "my": my_entry, "view": view,
         "expected": exp, "my_turn": me in (exp.get("players") or []),
         "timer": extras.timer(session),
-        "last": [{"text": forms.describe(a["action"]), "source": a["source"]} for a in extras.last_actions(session, viewer)],
+        "last": [{"text": forms.describe_in(session, a["action"]), "source": a["source"]} for a in extras.last_actions(session, viewer)],
         "forms_now": forms.forms(session, pub, me if view == "seat" else None, primary),
         "forms_more": forms.forms(session, pub, me if view == "seat" else None, more),
         "quick": forms.quick(session, me if view == "seat" else None),
@@ -69,9 +70,32 @@ def _game_extras(session: Session, pub: dict[str, Any], me: str | None) -> dict[
         out["island"] = pictures.island(pub["layout"], pub.get("island"), pawns)
     if me and session.game == "galapagos-auction":
         out["costs"] = extras.costs(session, me)
+    if me and session.game == "galapagos-dice":
+        rolled = (pub.get("rolls") or {}).get(me)
+        if rolled and me not in (pub.get("plans") or []) and pub.get("phase") == "plan":
+            try:
+                hint = extras.hint(session, me, rolled)
+            except Exception:  # no pawn yet, odd dice: no hint rather than no page
+                hint = None
+            if hint is not None:
+                plan = {"type": "plan", "player": me, "dice": hint["order"]}
+                out["hint"] = {**hint, "json": json.dumps(plan)}
+    draws = extras.draws(session.game)
+    exp = pub.get("expected") or {}
+    out["draws"] = [
+        {"what": what, "player": p}
+        for what, needs in draws.items()
+        if _draw_action(what) in (exp.get("actions") or [])
+        for p in ((exp.get("players") or []) if needs else [None])
+        if not needs or me is None or p == me
+    ]
     if session.game == "galerapagos":
         out["odds"] = extras.odds(session)
     return out
+
+
+def _draw_action(what: str) -> str:
+    return {"dice": "roll"}.get(what, what)
 
 
 def fragments(session: Session, who: Principal, view: str, language: str, seat: str | None = None) -> dict[str, str]:

@@ -176,6 +176,17 @@
     var b = ev.target.closest("button");
     if (!b || !game) return;
     if (b.dataset.json) { ev.preventDefault(); act(JSON.parse(b.dataset.json), b); return; }
+    if (b.dataset.draw) {
+      ev.preventDefault();
+      var what = {what: b.dataset.draw};
+      if (b.dataset.player) what.player = b.dataset.player;
+      b.disabled = true;
+      post("/api/games/" + encodeURIComponent(game) + "/draw", what)
+        .then(function () { toast("✓ " + b.textContent.trim(), false); })
+        .catch(function (e) { toast(e.message, true); })
+        .finally(function () { b.disabled = false; });
+      return;
+    }
     if (b.dataset.move) {
       ev.preventDefault();
       confirmThen(b.dataset.confirm || b.dataset.move + "?", function () {

@@ -10,16 +10,10 @@
     img.src = data.oled;
     img.dataset.serial = data.serial;
     if (serialEl) serialEl.textContent = data.serial;
-    document.querySelectorAll(".reader").forEach(function (row) {
-      var on = row.querySelector(".on");
-      var uids = data.readers[row.dataset.point] || [];
-      on.innerHTML = "";
-      uids.forEach(function (uid) {
-        var b = document.createElement("button");
-        b.className = "link"; b.dataset.remove = row.dataset.point; b.dataset.uid = uid;
-        b.textContent = "✕ " + uid;
-        on.appendChild(b);
-      });
+    document.querySelectorAll("button.point").forEach(function (b) {
+      var uids = data.readers[b.dataset.point] || [];
+      b.classList.toggle("on", uids.length > 0);
+      b.querySelector(".uid").textContent = uids[0] || "";
     });
   }
 
@@ -40,8 +34,11 @@
     var req = null;
     if (b.dataset.press) req = post("/sim/press", {button: b.dataset.press});
     else if (b.dataset.turn) req = post("/sim/turn", {delta: parseInt(b.dataset.turn, 10)});
-    else if (b.dataset.place) req = post("/sim/tag", {point: b.dataset.place, uid: uid, present: true});
-    else if (b.dataset.remove) req = post("/sim/tag", {point: b.dataset.remove, uid: b.dataset.uid, present: false});
+    else if (b.dataset.point) {
+      var on = b.querySelector(".uid").textContent;
+      req = on ? post("/sim/tag", {point: b.dataset.point, uid: on, present: false})
+               : post("/sim/tag", {point: b.dataset.point, uid: uid, present: true});
+    }
     if (!req) return;
     ev.preventDefault();
     req.then(show).catch(function (e) { toast(e.message, true); });

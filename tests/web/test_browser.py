@@ -1,0 +1,267 @@
+"""The dashboard in a real browser: Debian's Chromium driven by Playwright, against `companion run --sim`.
+
+One server and one browser per module keep these fast. Screenshots of the main
+pages go to docs/screenshots/ (the README and docs/api.md show them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import TO_THE_VOTE
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "docs" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1,
+         "bypass_csp": True}  # Playwright's wait_for_function evaluates strings
+TABLET = {"viewport": {"width": 1180, "height": 820}, "bypass_csp": True}
+RECORD = """document.addEventListener('companion:state', function (e) {
+  (window.__seen = window.__seen || []).push(JSON.stringify(e.detail));
+});"""
+
+
+@dataclass
+class Server:
+    """A running `companion run --sim` and how to talk to it."""
+
+    proc: subprocess.Popen
+    base: str
+    token: str
+    db: Path
+    port: int
+
+    def api(self, method: str, path: str, body: Any = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method,
+                                     headers={"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+    def new_game(self, game: str, players: list[str], options: dict | None = None) -> tuple[str, str]:
+        out = self.api("POST", "/api/games", {"game": game, "players": players, "options": options or {}})
+        return out["id"], out["join_code"]
+
+    def act(self, gid: str, action: dict) -> Any:
+        return self.api("POST", f"/api/games/{gid}/actions", action)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(db: Path, port: int) -> Server:
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    env.pop("COMPANION_CONFIG", None)
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--sim", "--port", str(port), "--db", str(db)],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)
+    deadline = time.monotonic() + 20
+    lines = []
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        m = re.search(r"(http://[\d.]+:(\d+))/\?token=([0-9a-f]+)", line)
+        if m:
+            return Server(proc, m.group(1), m.group(3), db, int(m.group(2)))
+    proc.kill()
+    raise AssertionError("companion run did not print its URL:\n" + "".join(lines))
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[Server]:
+    srv = start_server(tmp_path_factory.mktemp("run") / "journal.db", 0)
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def table_page(browser, server: Server, path: str):
+    ctx = browser.new_context(**TABLET)
+    page = ctx.new_page()
+    page.goto(f"{server.base}{path}?token={server.token}" if "?" not in path else f"{server.base}{path}&token={server.token}")
+    return page
+
+
+def phone_joins(browser, server: Server, code: str, seat: str):
+    ctx = browser.new_context(**PHONE)
+    ctx.add_init_script(RECORD)
+    page = ctx.new_page()
+    page.goto(f"{server.base}/join?code={code}")
+    page.click(f"button.seat-button[value='{seat}']")
+    page.wait_for_selector("#live-status.ok")
+    return page
+
+
+def shot(page, name: str, full: bool = True) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / name), full_page=full)
+
+
+def lay_tiles(server: Server, gid: str) -> None:
+    for d, pair in zip("NESW", (["sea_lion", "iguana"], ["tortoise", "booby"], ["penguin", "crab"], ["sea_lion", "crab"]), strict=True):
+        server.act(gid, {"type": "tile", "direction": d, "animals": pair})
+
+
+def test_a_phone_joins_acts_and_the_table_view_updates_within_a_second(browser, server: Server) -> None:
+    gid, code = server.new_game("galapagos-auction", ["Ann", "Bob", "Cleo"])
+    lay_tiles(server, gid)
+    server.act(gid, {"type": "bid", "player": "Ann", "direction": "E", "amount": 300})
+    tablet = table_page(browser, server, f"/g/{gid}/table")
+    tablet.wait_for_selector("#live-status.ok")
+    phone = phone_joins(browser, server, code, "Bob")
+    assert "£1500" in phone.inner_text(".mine")
+    shot(phone, "phone-seat-auction.png")
+    phone.fill("form.act[data-action='bid'] input[data-field='amount']", "400")
+    phone.select_option("form.act[data-action='bid'] select[data-field='direction']", "E")
+    started = time.monotonic()
+    phone.click("form.act[data-action='bid'] button")
+    tablet.wait_for_function("document.querySelector('.banner.prompt b').textContent.includes('Cleo')", timeout=1000)
+    assert time.monotonic() - started < 1.0
+    assert "bid · Bob · E · amount 400" in tablet.inner_text("ol.log")
+    phone.wait_for_selector(".toast.good")
+    shot(tablet, "table-auction.png")
+    tablet.context.close()
+    phone.context.close()
+
+
+def test_a_refused_action_shows_the_rules_sentence_on_the_phone(browser, server: Server) -> None:
+    gid, code = server.new_game("galapagos-auction", ["Ann", "Bob"])
+    lay_tiles(server, gid)
+    phone = phone_joins(browser, server, code, "Ann")
+    phone.fill("form.act[data-action='bid'] input[data-field='amount']", "3000")
+    phone.click("form.act[data-action='bid'] button")
+    toast = phone.wait_for_selector(".toast.bad")
+    assert toast.inner_text() == "Ann has £1500 and cannot bid £3000."
+    phone.context.close()
+
+
+def test_two_phones_vote_and_neither_sees_the_other_vote_before_the_reveal(browser, server: Server) -> None:
+    gid, code = server.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
+    for action in TO_THE_VOTE:
+        server.act(gid, action)
+    ann = phone_joins(browser, server, code, "Ann")
+    bob = phone_joins(browser, server, code, "Bob")
+    ann.select_option("form.act[data-action='vote'] select[data-field='target']", "Cleo")
+    ann.click("form.act[data-action='vote'] button")
+    ann.wait_for_selector(".vote-mine")
+    assert "Cleo" in ann.inner_text(".vote-mine")
+    shot(ann, "phone-vote.png")
+    bob.wait_for_function("document.querySelector('ol.log').textContent.includes('vote · Ann')")
+    seen = " ".join(bob.evaluate("window.__seen || []"))
+    assert seen and '"vote":"Cleo"' not in seen and '"target":"Cleo"' not in seen
+    assert "vote · Ann · target hidden" in bob.content()
+    assert bob.query_selector(".vote-mine") is None
+    bob.select_option("form.act[data-action='vote'] select[data-field='target']", "Cleo")
+    bob.click("form.act[data-action='vote'] button")
+    bob.wait_for_selector(".vote-mine")
+    for payload in ann.evaluate("window.__seen || []"):  # everything Ann's phone received
+        data = json.loads(payload)
+        bob_entry = next(p for p in data["state"]["players"] if p["name"] == "Bob")
+        assert "vote" not in bob_entry
+        assert all(a["action"].get("target") in (None, "hidden") for a in data["last_actions"]
+                   if a["action"].get("player") == "Bob" and a["action"]["type"] == "vote")
+    server.act(gid, {"type": "vote", "player": "Cleo", "target": "Ann"})
+    ann.wait_for_function("(window.__seen || []).some(s => s.includes('\"last_vote\":{\"Ann\":\"Cleo\"'))")
+    table = table_page(browser, server, f"/g/{gid}/table")
+    shot(table, "table-galerapagos.png")
+    for p in (ann, bob, table):
+        p.context.close()
+
+
+def test_the_simulation_panel_button_press_changes_the_oled_mirror(browser, server: Server) -> None:
+    server.new_game("pocket-galapagos", ["Ann"])  # the new game goes on the table
+    page = table_page(browser, server, "/sim")
+    page.wait_for_function("document.getElementById('oled').src.startsWith('data:image/png')")
+    before = page.get_attribute("#oled", "src")
+    serial = int(page.inner_text("#oled-serial"))
+    page.click("button[data-press='down']")
+    page.wait_for_function(f"Number(document.getElementById('oled-serial').textContent) > {serial}", timeout=2000)
+    assert page.get_attribute("#oled", "src") != before
+    page.click("button.point[data-point='N']")
+    page.wait_for_selector("button.point.on[data-point='N']")
+    shot(page, "simulation-panel.png")
+    page.context.close()
+
+
+def test_home_setup_and_dice_island_screenshots(browser, server: Server) -> None:
+    gid, code = server.new_game("galapagos-dice", ["Ann", "Bob"], {"layout_seed": 7})
+    state = server.api("GET", f"/api/games/{gid}")["state"]
+    fields = sorted(int(n) for n in state["layout"])
+    server.act(gid, {"type": "start", "player": "Ann", "field": fields[0]})
+    server.act(gid, {"type": "start", "player": "Bob", "field": fields[20]})
+    server.act(gid, {"type": "place_turtles", "numbers": [n for n in fields if n not in (fields[0], fields[20])][3:8]})
+    page = table_page(browser, server, f"/g/{gid}/table")
+    assert page.locator("g.hex").count() == 36
+    assert page.locator("g.pawn").count() == 2 and page.locator("g.turtle").count() == 5
+    shot(page, "table-dice.png")
+    page.goto(f"{server.base}/")
+    shot(page, "home.png")
+    page.goto(f"{server.base}/setup?seed=7")
+    shot(page, "setup.png")
+    phone = browser.new_context(**PHONE).new_page()
+    phone.goto(f"{server.base}/join")
+    shot(phone, "phone-join.png")
+    for p in (page, phone):
+        p.context.close()
+
+
+def test_a_page_reconnects_after_the_server_restarts(browser, tmp_path) -> None:
+    port = free_port()
+    db = tmp_path / "journal.db"
+    first = start_server(db, port)
+    try:
+        gid, _ = first.new_game("pocket-galapagos", ["Ann"])
+        page = table_page(browser, first, f"/g/{gid}/table")
+        page.wait_for_selector("#live-status.ok")
+    finally:
+        first.stop()
+    page.wait_for_selector("#live-status.bad", timeout=5000)
+    second = start_server(db, port)
+    try:
+        assert second.token == first.token  # the printed link and the cookies survive a restart
+        page.wait_for_selector("#live-status.ok", timeout=10000)
+        second.act(gid, {"type": "end_turn"})
+        page.wait_for_function("document.querySelector('.track-turns .now').textContent.trim() === '2'", timeout=2000)
+    finally:
+        page.context.close()
+        second.stop()
