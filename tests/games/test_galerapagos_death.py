@@ -6,6 +6,7 @@ from __future__ import annotations
 from tests.games.test_galerapagos_support import (
     FIVE,
     alive,
+    food_vote_round_two,
     new,
     play,
     player,
@@ -18,12 +19,6 @@ from tests.games.test_galerapagos_support import (
     vote,
     weather,
 )
-
-
-def food_vote_round_two():
-    """Round 2 (Eve first): food 4 for five castaways, everyone holds 6 cards."""
-    s = play(new(), weather(0), *searches(*FIVE))
-    return play(s, weather(1), *searches("Eve", "Ann", "Bob", "Cid", "Dan"))
 
 
 def everyone_votes(s, target: str, other: str = "Ann"):

@@ -120,3 +120,10 @@ def fed_round(state: State, drops: int = 0, is_hurricane: bool = False) -> State
         actor = view(state)["turn"]
         state = play(state, search(actor) if view(state)["wreck"] else water(actor))
     return state
+
+
+def food_vote_round_two() -> State:
+    """Five castaways search in rounds 1 and 2 (Eve first in round 2): water 5 covers the five
+    (0 left), food 4 does not, so a food vote is open; everyone holds 6 cards."""
+    s = play(new(), weather(0), *searches(*FIVE))
+    return play(s, weather(1), *searches("Eve", "Ann", "Bob", "Cid", "Dan"))

@@ -8,6 +8,7 @@ from tests.games.test_galerapagos_support import (
     RULES,
     alive,
     fish,
+    food_vote_round_two,
     new,
     play,
     player,
@@ -136,12 +137,6 @@ def test_the_voice_of_the_dead_lets_the_eliminated_vote() -> None:
     assert view(s)["vote"] == "water"  # still waiting for the dead Cid
     s = play(s, vote("Cid", "Ann"))
     assert alive(s) == ["Bob", "Dan", "Eve"]
-
-
-def food_vote_round_two():
-    """Round 2 (Eve first): water 5 covers five, food 4 does not."""
-    s = play(new(), weather(0), *searches(*FIVE))
-    return play(s, weather(1), *searches("Eve", "Ann", "Bob", "Cid", "Dan"))
 
 
 def test_a_food_shortage_is_voted_the_same_way() -> None:
