@@ -94,7 +94,7 @@ class State(NamedTuple):
     start: int  # first player when the round's actions began
     turn_k: int  # seats passed since ``start`` in the action step
     alive: tuple[bool, ...]
-    sick: tuple[int, ...]  # round the player fell sick, 0 when healthy
+    sick: tuple[int, ...]  # bit r set: fell sick in round r (a player can fall sick twice running)
     cards: tuple[int, ...]
     perm: tuple[tuple[str, ...], ...]  # permanent cards face up in front of the player
     did: tuple[str, ...]  # action taken this round, "" if none
@@ -143,18 +143,23 @@ def _step(s: State, i: int, direction: int, alive: tuple[bool, ...] | list[bool]
 
 def disabled(s: State, i: int) -> bool:
     """Sick since last round: "Le tour suivant, il ne pourra ni jouer une carte, ni faire une action"."""
-    return s.sick[i] > 0 and s.sick[i] == s.round - 1 and s.phase not in (END, DEPART, OVER)
+    return bool(s.sick[i] >> (s.round - 1) & 1) and s.phase not in (END, DEPART, OVER)
 
 
 def is_sick(s: State, i: int) -> bool:
     """The sickness card lies in front of the player (from the bite to the end of the next round)."""
-    return s.alive[i] and s.sick[i] > 0 and (s.sick[i] == s.round or disabled(s, i))
+    return s.alive[i] and (_sick_now(s, i) or disabled(s, i))
+
+
+def _sick_now(s: State, i: int) -> bool:
+    """Fell sick this round: "Un joueur malade ne peut pas voter à la fin du tour"."""
+    return bool(s.sick[i] >> s.round & 1)
 
 
 def can_vote(s: State, i: int) -> bool:
     if not s.alive[i]:
         return s.opts.dead_vote
-    return s.sick[i] != s.round
+    return not _sick_now(s, i)
 
 
 def can_play(s: State, i: int) -> bool:
@@ -530,7 +535,7 @@ def _wood(s: State, a: Action, ev: list[Event]) -> State:
         raise error("snake_no_draw", p=s.names[i])
     s = _add_wood(s, 1 if snake else 1 + extra)
     if snake:
-        s = s._replace(sick=_set(s.sick, i, s.round))
+        s = s._replace(sick=_set(s.sick, i, s.sick[i] | 1 << s.round))
     return _acted(s, i, "wood", ev, extra=extra, snake=snake)
 
 
@@ -647,14 +652,14 @@ def _sick(s: State, a: Action, ev: list[Event]) -> State:
     i = _seat(s, a)
     if not s.alive[i]:
         raise error("dead_act", p=s.names[i])
-    if s.sick[i] == s.round:
+    if _sick_now(s, i):
         raise error("already_sick", p=s.names[i])
     s = _by(s, a)
     ev.append({"event": "sick", "player": s.names[i]})
     ballot = s.ballot
     if ballot is not None and ballot[i] >= 0:  # a sick castaway cannot vote: his vote is withdrawn
         ballot = _set(ballot, i, -1)
-    return s._replace(sick=_set(s.sick, i, s.round), ballot=ballot)
+    return s._replace(sick=_set(s.sick, i, s.sick[i] | 1 << s.round), ballot=ballot)
 
 
 def _heal(s: State, a: Action, ev: list[Event]) -> State:
@@ -665,7 +670,7 @@ def _heal(s: State, a: Action, ev: list[Event]) -> State:
         raise error("not_sick", p=s.names[i])
     s = _by(s, a)
     ev.append({"event": "heal", "player": s.names[i]})
-    return s._replace(sick=_set(s.sick, i, 0))
+    return s._replace(sick=_set(s.sick, i, s.sick[i] & ~(1 << s.round | 1 << (s.round - 1))))
 
 
 def _revive(s: State, a: Action, ev: list[Event]) -> State:
@@ -1038,7 +1043,7 @@ class GalerapagosRules(Rules):
         out["secret"] = {"ballot": None if state.ballot is None else list(state.ballot),
                          "declared": [list(d) for d in state.declared], "condemned": state.condemned,
                          "deck": list(state.deck), "hurricane_left": state.hurricane_left,
-                         "sick_rounds": list(state.sick), "start": state.start, "turn_k": state.turn_k}
+                         "sick_rounds": [[r for r in range(state.round + 1) if m >> r & 1] for m in state.sick], "start": state.start, "turn_k": state.turn_k}
         return out
 
 

@@ -138,3 +138,20 @@ def test_the_screen_knows_who_is_sick() -> None:
     s = bitten_in_round_two()
     assert [p["sick"] for p in view(s)["players"]] == [True, False, False, False, False]
     assert RULES.expected(s).actions == ("vote",)
+
+
+def test_sick_again_while_sitting_out_means_two_rounds_without_action() -> None:
+    """Bitten in round 2, made sick again by a card in round 3: he sits out round 3 (the first
+    sickness) and round 4 (the second), and cannot vote in round 3."""
+    s = round_three()
+    s = play(s, {"type": "sick", "player": "Ann", "by": "Dan"})
+    refused(s, fish("Ann", 1), "Ann is sick and cannot act this round")
+    s = play(s, water("Dan"), water("Eve"), fish("Bob", 2), resource("Dan", "food", 1))
+    assert view(s)["vote"] == "food" and "Ann" not in view(s)["waiting"]  # food 3 for 4
+    s = play(s, vote("Bob", "Eve"), vote("Dan", "Eve"), vote("Eve", "Bob"))
+    assert view(s)["phase"] == "end" and player(s, "Ann")["sick"]  # still sick for round 4
+    s = play(s, weather(2))  # round 4: Bob first (Cid is dead), then Dan; Ann sits out again
+    assert player(s, "Ann")["sick"] and view(s)["turn"] == "Bob"
+    refused(s, resource("Ann", "food", 1), "Ann is sick and cannot play a card")
+    s = play(s, search("Bob"), search("Dan"))
+    assert view(s)["phase"] != "actions" and player(s, "Ann")["action"] is None
