@@ -35,8 +35,12 @@ THREAD_STACK = 1024 * 1024
 
 
 def simulated(cfg: Config) -> Config:
-    """``cfg`` with every device simulated (mock pins, dummy OLED, simulated readers)."""
-    readers = tuple(ReaderConfig(r.point) for r in cfg.readers)
+    """``cfg`` with every device simulated: mock pins, dummy OLED, simulated readers.
+
+    Reader points behind the firmware bridge stay there, but the bridge talks to
+    the firmware simulator on a pseudo-terminal (``[bridge] port = "sim"``).
+    """
+    readers = tuple(r if r.backend == "bridge" else ReaderConfig(r.point) for r in cfg.readers)
     return dataclasses.replace(cfg, pin_factory="mock", display=DisplayConfig(), readers=readers,
                                bridge=dataclasses.replace(cfg.bridge, port="sim"))
 
@@ -44,17 +48,24 @@ def simulated(cfg: Config) -> Config:
 class SimTable:
     """The simulated devices as the simulation panel drives them (``web.context.SimBackend``)."""
 
-    def __init__(self, devices: Any, press_seconds: float = 0.03):
+    def __init__(self, devices: Any, bridge_buttons: dict[int, str] | None = None, press_seconds: float = 0.03):
         self.devices = devices
         self.press_seconds = press_seconds
+        #: buttons wired to the firmware bridge: name -> the bridge's button index
+        self.bridge_buttons = {name: i for i, name in (bridge_buttons or {}).items()}
         self._lock = threading.Lock()
 
     def buttons(self) -> list[str]:
-        return list(self.devices.panel.buttons)
+        return list(self.devices.panel.buttons) + [n for n in self.bridge_buttons if n not in self.devices.panel.buttons]
 
     def press(self, name: str) -> None:
-        pin = self.devices.panel.buttons[name].pin
         with self._lock:
+            if name in self.bridge_buttons and self.devices.simulator is not None:
+                self.devices.simulator.press(self.bridge_buttons[name], True)
+                time.sleep(self.press_seconds)
+                self.devices.simulator.press(self.bridge_buttons[name], False)
+                return
+            pin = self.devices.panel.buttons[name].pin
             pin.drive_low()
             time.sleep(self.press_seconds)  # longer than the debounce time
             pin.drive_high()
@@ -75,20 +86,31 @@ class SimTable:
     def points(self) -> list[str]:
         return list(self.devices.readers.readers)
 
+    def _bridged(self, reader: Any) -> bool:
+        return getattr(reader, "backend", "") == "bridge" and self.devices.simulator is not None
+
     def place(self, point: str, uid: str) -> None:
         reader = self.devices.readers.readers[point]
+        if self._bridged(reader):  # through the firmware simulator, over the pseudo-terminal
+            self.devices.simulator.place(reader.index, uid)
+            return
         reader.place(uid)
         self.devices.readers.step()  # report at once; the poll thread keeps it debounced
 
     def remove(self, point: str, uid: str) -> None:
         reader = self.devices.readers.readers[point]
+        if self._bridged(reader):
+            if self.devices.simulator.truth().get(reader.index) == uid:
+                self.devices.simulator.remove(reader.index)
+            return
         if getattr(reader, "on_antenna", None) == uid:
             reader.remove()
 
     def on_readers(self) -> dict[str, list[str]]:
+        truth = self.devices.simulator.truth() if self.devices.simulator is not None else {}
         out = {}
         for point, reader in self.devices.readers.readers.items():
-            uid = getattr(reader, "on_antenna", None)
+            uid = truth.get(reader.index) if self._bridged(reader) else getattr(reader, "on_antenna", None)
             if uid:
                 out[point] = [uid]
         return out
@@ -178,6 +200,39 @@ def parse_tag_value(kind: str, text: str) -> dict[str, Any]:
     raise ValueError(f"A tag can be a {', '.join(Tags.EXAMPLES)}, not {kind!r}.")
 
 
+def demo_tags() -> list[tuple[str, Any]]:
+    """A tag for every component of the four games, so a newcomer's simulated table works at once.
+
+    UIDs are 7 bytes: ``04`` (NXP), a kind byte, then a running number.
+    """
+    from itertools import combinations
+
+    from hw.tags import make_component
+
+    animals = ["sea_lion", "iguana", "tortoise", "booby", "penguin", "crab"]
+    colours = ["black", "white", "red", "green", "yellow", "blue"]
+    made: list[tuple[str, Any]] = []
+
+    def add(kind_byte: int, n: int, kind: str, value: dict[str, Any]) -> None:
+        made.append((f"04{kind_byte:02X}{n:010X}", make_component(kind, value)))
+
+    for n, pair in enumerate(combinations(animals, 2), start=1):
+        add(0x71, n, "tile", {"animals": list(pair)})
+    for n, animal in enumerate(animals, start=1):
+        add(0x72, n, "animal", {"animal": animal})
+    for n in range(1, 37):
+        add(0x73, n, "turtle", {"number": n})
+    for n, fish in enumerate((1, 1, 1, 2, 2, 3), start=1):
+        add(0x74, n, "ball", {"fish": fish})
+    add(0x74, 7, "ball", {"snake": True})
+    for n, water in enumerate((0, 1, 2, 3), start=1):
+        add(0x75, n, "weather", {"water": water})
+    add(0x75, 5, "weather", {"water": 2, "hurricane": True})
+    for n, colour in enumerate(colours, start=1):  # a colour die's tag sits under the opposite face
+        add(0x76, n, "die", {"die": "colour", "bottom": colours[-n], "up": colour})
+    return made
+
+
 class Companion:
     """Everything ``companion run`` starts, wired together."""
 
@@ -216,11 +271,14 @@ class Companion:
         if self.devices is None:
             self.devices = open_devices(self.cfg, db_path=str(self.db_path))
         if self.devices.registry is not None:
+            if self.sim and not self.devices.registry.entries():
+                for uid, comp in demo_tags():
+                    self.devices.registry.enrol(uid, "*", comp)
             self.tags = Tags(self.devices.registry, self.hub)
             self.devices.listeners.append(self.tags.seen)
             self.dashboard.tags = self.tags
         if self.sim:
-            self.dashboard.sim = SimTable(self.devices)
+            self.dashboard.sim = SimTable(self.devices, self.cfg.bridge.buttons)
         self.devices.listeners.append(self._device_event)
         self.hub.on_current(self._follow)
 
@@ -290,7 +348,7 @@ class Companion:
         self.hub.set_current(unfinished[0].id if unfinished else None)
         self.hub.start(interval=0.25)
         if self.devices is not None:
-            self.devices.readers.start()
+            self.devices.start()  # reader polling, and the bridge link when readers sit behind it
         loop = threading.Thread(target=self._loop, name="table-loop", daemon=True)
         loop.start()
         self._threads.append(loop)

@@ -44,5 +44,11 @@
     req.then(show).catch(function (e) { toast(e.message, true); });
   });
   document.getElementById("tag-form").addEventListener("submit", function (ev) { ev.preventDefault(); });
+  var pick = document.getElementById("tag-pick");
+  if (pick) pick.addEventListener("change", function () {
+    var box = document.getElementById("tag-uid");
+    box.value = pick.value;
+    if (!pick.value) box.focus();
+  });
   connect();
 })();
