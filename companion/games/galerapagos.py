@@ -299,16 +299,15 @@ def _kill(s: State, seats: Iterable[int], cause: str, ev: list[Event], killer: i
 def _finish(s: State, reason: str, winners: list[int], ev: list[Event]) -> State:
     n = len(winners)
     ev.append({"event": "over", "reason": reason, "winners": [s.names[i] for i in winners]})
-    return s._replace(phase=OVER, reason=reason, winners=tuple(winners),
-                   water=s.water - n, food=s.food - n,
-                   ballot=None, tie=(), condemned=-1, zero=False, declared=())
+    return s._replace(phase=OVER, reason=reason, winners=tuple(winners), water=s.water - n,
+                      food=s.food - n, ballot=None, tie=(), condemned=-1, zero=False, declared=())
 
 
 # -- the survival step -----------------------------------------------------
 
 def _enter_count(s: State, phase: str) -> State:
     return s._replace(phase=phase, zero=phase != DEPART and _track(s, phase) == 0,
-                   declared=(), ballot=None, tie=(), condemned=-1)
+                      declared=(), ballot=None, tie=(), condemned=-1)
 
 
 def _after_count(s: State) -> State:
@@ -617,7 +616,7 @@ def _shoot(s: State, a: Action, ev: list[Event]) -> State:
         raise error("shoot_cards", p=s.names[i], c=s.cards[i])
     perm = s.perm if armed else _set(s.perm, i, s.perm[i] + ("revolver",))
     s = s._replace(cards=_set(s.cards, i, s.cards[i] - (1 if armed else 2)), perm=perm,
-                condemned=-1 if s.condemned == i else s.condemned)
+                   condemned=-1 if s.condemned == i else s.condemned)
     ev.append({"event": "shot", "player": s.names[i], "target": s.names[t]})
     return _kill(s, [t], "shot", ev, killer=i)
 
@@ -680,9 +679,9 @@ def _revive(s: State, a: Action, ev: list[Event]) -> State:
     s = _by(s, a)
     ev.append({"event": "revive", "player": s.names[i]})
     restart = s.ballot is not None or bool(s.tie)
-    return s._replace(alive=_set(s.alive, i, True), died=_set(s.died, i, ""), cards=_set(s.cards, i, 0),
-                   sick=_set(s.sick, i, 0), ballot=None if restart else s.ballot,
-                   tie=() if restart else s.tie)
+    return s._replace(alive=_set(s.alive, i, True), died=_set(s.died, i, ""),
+                      cards=_set(s.cards, i, 0), sick=_set(s.sick, i, 0),
+                      ballot=None if restart else s.ballot, tie=() if restart else s.tie)
 
 
 def embark_problem(s: State) -> RuleError | None:
