@@ -136,9 +136,9 @@ RESOURCES: dict[str, Word] = {
 }
 
 
-def now(key: str, **kw: Any) -> Word:
+def now(moment: str, /, **kw: Any) -> Word:
     """What is happening at the table, in both languages."""
-    en, fr = NOW[key]
+    en, fr = NOW[moment]
     return Word(en.format(**kw), fr.format(**kw))
 
 
@@ -146,9 +146,9 @@ def _pick(value: Any, lang: int) -> Any:
     return value[lang] if isinstance(value, Word) else value
 
 
-def error(key: str, **kw: Any) -> RuleError:
-    """The RuleError for sentence ``key``: English message, French translation."""
-    en, fr = MESSAGES[key]
+def error(sentence: str, /, **kw: Any) -> RuleError:
+    """The RuleError for ``MESSAGES[sentence]``: English message, French translation."""
+    en, fr = MESSAGES[sentence]
     text_en = en.format(**{k: _pick(v, 0) for k, v in kw.items()})
     text_fr = fr.format(**{k: _pick(v, 1) for k, v in kw.items()})
     return RuleError(text_en, translations={"fr": text_fr})
