@@ -166,7 +166,9 @@ def describe(action: dict[str, Any], order: list[str] | None = None, me: str | N
         if isinstance(value, list):
             value = ", ".join(_label(v) for v in value)
         elif isinstance(value, bool):
-            value = key if value else f"no {key}"
+            if value:
+                parts.append(_label(key))
+            continue
         elif key in money:
             parts.append(f"£{value}")
             continue

@@ -69,7 +69,10 @@ def score_chart(history: list[dict[str, Any]], players: list[str], width: int = 
     """Polylines per player over the rounds of ``history`` (see ``extras.score_history``)."""
     if len(history) < 3:  # nothing to draw before a round has ended
         return {"lines": [], "width": width, "height": height, "max": 0, "rounds": []}
-    top = max([1] + [v for row in history for v in row["scores"].values() if isinstance(v, int | float)])
+    values = [v for row in history for v in row["scores"].values() if isinstance(v, int | float)]
+    if not any(values):  # a game that scores only at its end (Galèrapagos): nothing to chart
+        return {"lines": [], "width": width, "height": height, "max": 0, "rounds": []}
+    top = max([1] + values)
     left, bottom = 28, height - 18
     step = (width - left - 8) / (len(history) - 1)
     lines = []
