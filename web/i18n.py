@@ -61,7 +61,7 @@ FR: dict[str, str] = {
     "seat": "place", "players": "joueurs", "Choose": "Choisir", "phase": "phase",
     "on the table": "sur la table", "Refused": "Refusé", "Done": "Fait",
     "Sure?": "Sûr ?", "yes": "oui", "no": "non", "Cancel": "Annuler", "OK": "OK",
-    "Bonus tiles": "Tuiles bonus", "Tag": "Puce", "another tag…": "une autre puce…",
+    "Bonus tiles": "Tuiles bonus", "tags enrolled": "puces enregistrées", "Tag": "Puce", "another tag…": "une autre puce…",
     "Roll for me": "Lancer pour moi", "Draw a weather card": "Tirer une carte météo",
     "after this round": "après cette manche", "rounds left": "manches restantes",
     "expected fish": "poissons attendus", "extra balls": "boules en plus", "Suggested plan": "Plan suggéré",
