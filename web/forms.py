@@ -150,12 +150,14 @@ MONEY = {"galapagos-auction": ("amount",)}
 
 
 def describe(action: dict[str, Any], order: list[str] | None = None, me: str | None = None,
-             money: tuple[str, ...] = ()) -> str:
+             money: tuple[str, ...] = (), t: Any = None) -> str:
     """One line for an action, fields in the game's own order: "bid · Ann · N · £300".
 
-    ``me``: the viewer's own name is left out of their own actions.
+    ``me``: the viewer's own name is left out of their own actions; ``t`` translates
+    the action's and fields' names (the values are the game's own words).
     """
-    parts = [str(action.get("type", "?")).replace("_", " ")]
+    t = t or (lambda text: text)
+    parts = [t(str(action.get("type", "?")).replace("_", " "))]
     if "player" in action and action["player"] != me:
         parts.append(str(action["player"]))
     keys = [k for k in (order or []) if k in action] + sorted(k for k in action if k not in (order or []))
@@ -164,34 +166,47 @@ def describe(action: dict[str, Any], order: list[str] | None = None, me: str | N
             continue
         value = action[key]
         if isinstance(value, list):
-            value = ", ".join(_label(v) for v in value)
+            value = ", ".join(_label(v) for v in value) or "–"
         elif isinstance(value, bool):
             if value:
-                parts.append(_label(key))
+                parts.append(t(_label(key)))
             continue
         elif key in money:
             parts.append(f"£{value}")
             continue
         else:
             value = _label(value)
-        parts.append(f"{_label(key)} {value}" if key not in ("direction", "animal", "species") else str(value))
+        parts.append(f"{t(_label(key))} {value}" if key not in ("direction", "animal", "species") else str(value))
     return " · ".join(parts)
 
 
-def describe_in(session: Session, action: dict[str, Any], me: str | None = None) -> str:
+def describe_in(session: Session, action: dict[str, Any], me: str | None = None, t: Any = None) -> str:
     """:func:`describe` with the field order the game declares for this action type."""
     try:
         order, _ = extras.action_fields(session, str(action.get("type")))
     except Exception:  # an action type this version no longer knows: plain order
         order = []
-    return describe(action, order, me, MONEY.get(session.game, ()))
+    return describe(action, order, me, MONEY.get(session.game, ()), t)
 
 
-def quick(session: Session, seat: str | None) -> list[dict[str, Any]]:
-    """One-tap buttons: a few legal actions for ``seat`` (or for anyone, at the table)."""
-    found = [a for a in extras.candidates(session, seat, 24) if a["type"] not in DIGITAL][:8]
-    return [{"label": describe_in(session, a, seat), "json": json.dumps(a, ensure_ascii=False)} for a in found]
+def quick(session: Session, seat: str | None, t: Any = None, limit: int = 8, per_type: int = 4) -> list[dict[str, Any]]:
+    """One-tap buttons: legal actions for ``seat`` (or for anyone, at the table).
 
+    Only action types with a handful of choices (pass, done, a vote per player)
+    get buttons; where there are many (every bid size) the form is clearer.
+    """
+    by_type: dict[str, list[dict[str, Any]]] = {}
+    for a in extras.candidates(session, seat, 60):
+        if a["type"] not in DIGITAL:
+            by_type.setdefault(a["type"], []).append(a)
+    found = [a for kind, group in by_type.items() if len(group) <= per_type or kind in FIRST_FEW
+             for a in (group[:FIRST_FEW[kind]] if kind in FIRST_FEW else group)][:limit]
+    return [{"label": describe_in(session, a, seat, t), "json": json.dumps(a, ensure_ascii=False)} for a in found]
+
+
+#: action types whose first few candidates are worth a button even when there are many
+#: (the dice game's paths: the longest walks come first)
+FIRST_FEW = {"move": 6}
 
 #: observed randomness the quick buttons must not invent (a roll is thrown, or drawn by /draw)
 DIGITAL = ("roll", "weather", "place_turtles", "timer_expired")

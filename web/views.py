@@ -38,16 +38,18 @@ def context(session: Session, who: Principal | None, view: str, language: str, s
     exp = pub.get("expected") or {}
     primary, more = forms.split_kinds(session, pub, me if view == "seat" else None)
     d = dashboard()
+    t = translator(language)
     ctx: dict[str, Any] = {
         "session": session, "game": session.game, "title": GAME_TITLES.get(session.game, session.rules.name),
         "pub": pub, "players": names, "me": me, "my": my_entry, "view": view,
         "expected": exp, "my_turn": me in (exp.get("players") or []),
         "timer": extras.timer(session),
-        "last": [{"text": forms.describe_in(session, a["action"]), "source": a["source"]} for a in extras.last_actions(session, viewer)],
+        "last": [{"text": forms.describe_in(session, a["action"], None, t), "source": a["source"]}
+                 for a in extras.last_actions(session, viewer)],
         "forms_now": forms.forms(session, pub, me if view == "seat" else None, primary),
         "forms_more": forms.forms(session, pub, me if view == "seat" else None, more),
-        "quick": forms.quick(session, me if view == "seat" else None),
-        "t": translator(language), "lang": language,
+        "quick": forms.quick(session, me if view == "seat" else None, t),
+        "t": t, "lang": language,
         "pictures": pictures, "seat_colour": {n: pictures.SEAT_COLOURS[i % len(pictures.SEAT_COLOURS)] for i, n in enumerate(names)},
         "claimed": d.seats.claimed(session.id),
         "is_table": bool(who and who.is_table),
@@ -88,6 +90,7 @@ def _game_extras(session: Session, pub: dict[str, Any], me: str | None) -> dict[
         if _draw_action(what) in (exp.get("actions") or [])
         for p in ((exp.get("players") or []) if needs else [None])
         if not needs or me is None or p == me
+        if not (what == "dice" and p in (pub.get("rolls") or {}))  # thrown already
     ]
     if session.game == "galerapagos":
         out["odds"] = extras.odds(session)

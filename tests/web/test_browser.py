@@ -93,6 +93,17 @@ def test_a_phone_joins_acts_and_the_table_view_updates_within_a_second(browser, 
     assert "bid · Bob · E · £400" in tablet.inner_text("ol.log")
     phone.wait_for_selector(".toast.good")
     shot(tablet, "table-auction.png")
+    tablet.click("button[data-move='undo']")  # undo asks first: Cancel keeps the bid
+    tablet.wait_for_selector("dialog#confirm[open]")
+    tablet.click("dialog#confirm button[value='cancel']")
+    tablet.wait_for_timeout(300)
+    assert server.api("GET", f"/api/games/{gid}")["state"]["version"] == 6
+    tablet.click("button[data-move='undo']")
+    dialog = tablet.wait_for_selector("dialog#confirm[open]")
+    assert "Undo the last action?" in dialog.inner_text()
+    tablet.click("dialog#confirm button[value='ok']")
+    tablet.wait_for_function("document.querySelector('.banner.prompt b').textContent.includes('Bob')", timeout=2000)
+    phone.wait_for_selector(".banner.yours")  # Bob's phone: his turn again
     tablet.context.close()
     phone.context.close()
 
