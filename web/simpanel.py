@@ -82,11 +82,16 @@ def events():
     return stream("sim", render)
 
 
-@bp.post("/sim/press")
-def press():
+def _sim_request(keys: set[str], what: str) -> tuple[SimBackend, dict[str, Any]]:
+    """The table's request to the simulated devices: who may, which devices, the checked body."""
     require(table=True)
     sim = _sim()
-    data = only_keys(body(SMALL_LIMIT), {"button"}, "A button press")
+    return sim, only_keys(body(SMALL_LIMIT), keys, what)
+
+
+@bp.post("/sim/press")
+def press():
+    sim, data = _sim_request({"button"}, "A button press")
     name = data.get("button")
     if name not in sim.buttons():
         raise ApiError(400, f"There is no button {name!r}; the buttons are {', '.join(sim.buttons())}.")
@@ -96,9 +101,7 @@ def press():
 
 @bp.post("/sim/turn")
 def turn():
-    require(table=True)
-    sim = _sim()
-    data = only_keys(body(SMALL_LIMIT), {"delta"}, "An encoder turn")
+    sim, data = _sim_request({"delta"}, "An encoder turn")
     delta = data.get("delta")
     if delta not in (-1, 1):
         raise ApiError(400, "\"delta\" is 1 (clockwise) or -1.")
@@ -108,9 +111,7 @@ def turn():
 
 @bp.post("/sim/tag")
 def tag():
-    require(table=True)
-    sim = _sim()
-    data = only_keys(body(SMALL_LIMIT), {"point", "uid", "present"}, "A tag")
+    sim, data = _sim_request({"point", "uid", "present"}, "A tag")
     point, uid, present = data.get("point"), data.get("uid"), data.get("present")
     if point not in sim.points():
         raise ApiError(400, f"There is no reader point {point!r}; they are {', '.join(sim.points())}.")

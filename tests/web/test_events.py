@@ -141,3 +141,21 @@ def test_when_every_live_slot_is_taken_a_new_stream_gets_503(table: Table) -> No
     finally:
         first.close()
     assert table.dashboard.hub.feed_count() == 0
+
+
+def test_an_action_from_another_process_reaches_the_stream_after_a_poll(table: Table) -> None:
+    """`companion act` in a shell writes the journal; the server's poll picks it up for open pages."""
+    from companion.journal import Journal
+    from companion.session import Session
+
+    gid = table.new_game("pocket-galapagos", ["Ann"])
+    stream = open_stream(table, gid)
+    try:
+        assert stream.next_state()["state"]["version"] == 0
+        with Journal(table.db) as shell:  # a second connection, as another process has
+            Session.open(shell, gid).act({"type": "end_turn"}, source="cli")
+        table.dashboard.hub.poll()
+        data = stream.next_state()
+        assert data["state"]["version"] == 1 and data["last_actions"][0]["source"] == "cli"
+    finally:
+        stream.close()
