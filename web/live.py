@@ -10,6 +10,7 @@ Pages reconnect by themselves (``retry:`` and ``static/live.js``).
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -17,6 +18,8 @@ from flask import Response, stream_with_context
 
 from web.context import dashboard
 from web.validate import ApiError
+
+log = logging.getLogger(__name__)
 
 
 def message(event: str, data: Any, ident: int | None = None) -> str:
@@ -42,7 +45,12 @@ def stream(channel: str, render: Callable[[], tuple[str, Any, int | None]]) -> R
                 if feed.wait(d.keepalive):
                     if feed.closed:
                         break
-                    event, data, ident = render()
+                    try:
+                        event, data, ident = render()
+                    except Exception:  # a page that cannot be drawn must not end the stream
+                        log.exception("rendering a live update on %s", feed.channel)
+                        yield message("problem", {"message": "This page could not be updated; reload it."})
+                        continue
                     yield message(event, data, ident)
                 else:
                     yield ": keepalive\n\n"

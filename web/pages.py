@@ -144,9 +144,10 @@ def join():
             game_id = _game_for(code)
             session = open_game(game_id)
             taken = set(d.seats.claimed(game_id))
+            holder = optional(game_id)
             ctx.update(game=session, seats=[(p, p in taken) for p in session.players],
                        title=views.GAME_TITLES.get(session.game, session.game),
-                       mine=request.cookies.get(f"seat-{game_id}") is not None)
+                       mine=holder.seat if holder and not holder.is_table else None)
         except ApiError as err:
             ctx["error"] = err.message
     return page("join.html", optional(), **ctx)

@@ -167,3 +167,11 @@ def test_pages_send_security_headers(table: Table) -> None:
     assert "script-src 'self'" in r.headers["Content-Security-Policy"]
     assert r.headers["X-Frame-Options"] == "DENY"
     assert r.headers["Referrer-Policy"] == "no-referrer"
+
+
+def test_a_phone_that_already_holds_a_seat_is_sent_back_to_it(table: Table) -> None:
+    gid = table.new_game("galapagos-auction", ["Ann", "Bob"])
+    phone = table.client()
+    table.join(phone, gid, "Ann")
+    page = phone.get(f"/join?code={table.dashboard.keys.join_code(gid)}").data.decode()
+    assert f'href="/g/{gid}/seat/Ann"' in page

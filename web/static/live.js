@@ -112,6 +112,7 @@
       if (data.html) swap(data.html);
       document.dispatchEvent(new CustomEvent("companion:state", {detail: data}));
     });
+    source.addEventListener("problem", function (ev) { toast(JSON.parse(ev.data).message, true); });
     source.onopen = function () { status("● " + (body.dataset.liveText || "Live"), "ok"); };
     source.onerror = function () {
       status("↻ " + (body.dataset.reconnectText || "Reconnecting…"), "bad");
