@@ -39,8 +39,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.port is not None and not 0 <= args.port <= 65535:
         raise UsageError(f"The port must be between 0 and 65535, not {args.port}.")
     companion = build(cfg, default_db_path(args.db), sim=args.sim, host=args.host, port=args.port, url=args.url)
+    from hw.oled import DisplayError
+    from hw.pins import PinFactoryError
+    from hw.rfid import ReaderError
+
     try:
         companion.start()
+    except (DisplayError, PinFactoryError, ReaderError) as exc:
+        companion.close()
+        reason = str(exc).rstrip(".")
+        raise UsageError(f"{reason}; `companion doctor` checks every device, `companion run --sim` needs none.") from None
     except OSError as exc:
         companion.close()
         raise UsageError(f"Cannot listen on {companion.host}:{companion.port}: {exc.strerror or exc}.") from None
