@@ -201,7 +201,8 @@ def quick(session: Session, seat: str | None, t: Any = None, limit: int = 8, per
             by_type.setdefault(a["type"], []).append(a)
     found = [a for kind, group in by_type.items() if len(group) <= per_type or kind in FIRST_FEW
              for a in (group[:FIRST_FEW[kind]] if kind in FIRST_FEW else group)][:limit]
-    return [{"label": describe_in(session, a, seat, t), "json": json.dumps(a, ensure_ascii=False)} for a in found]
+    return [{"type": a["type"], "label": describe_in(session, a, seat, t), "json": json.dumps(a, ensure_ascii=False)}
+            for a in found]
 
 
 #: action types whose first few candidates are worth a button even when there are many

@@ -55,6 +55,8 @@ def context(session: Session, who: Principal | None, view: str, language: str, s
         "is_table": bool(who and who.is_table),
         "current": d.hub.current == session.id,
     }
+    bare = {f.type for f in ctx["forms_now"] + ctx["forms_more"] if not f.visible}
+    ctx["quick"] = [q for q in ctx["quick"] if q["type"] not in bare]  # the form is already one button
     ctx.update(_game_extras(session, pub, me))
     if view == "table":
         ctx["chart"] = pictures.score_chart(extras.score_history(session), names)

@@ -67,6 +67,7 @@ def phone_joins(browser, server: Server, code: str, seat: str):
 
 def shot(page, name: str, full: bool = True) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")  # the sticky header back on top
     page.screenshot(path=str(SHOTS / name), full_page=full)
 
 
