@@ -9,7 +9,6 @@ profile (``make soak``) runs many more examples.
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,8 +17,8 @@ from hypothesis import strategies as st
 from companion import games
 from companion.rules import RuleError
 
-SOAK = os.environ.get("COMPANION_SOAK") == "1"
-EXAMPLES = 400 if SOAK else 40
+EXAMPLES = 40
+SOAK_EXAMPLES = 2000
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 
 json_scalars = st.one_of(
@@ -88,4 +87,12 @@ def check_game(game_id: str, data: st.DataObject) -> None:
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_apply_never_crashes_and_rejections_change_nothing(game_id: str, data: st.DataObject) -> None:
+    check_game(game_id, data)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("game_id", games.ids())
+@settings(max_examples=SOAK_EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_soak_apply_fuzzed_at_length(game_id: str, data: st.DataObject) -> None:
     check_game(game_id, data)
