@@ -13,6 +13,7 @@ dataclasses of tuples so that each action costs one ``dataclasses.replace``.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -23,8 +24,6 @@ from companion.rules import (
     Outcome,
     RuleError,
     Rules,
-    require_choice,
-    require_int,
 )
 
 SPECIES: tuple[str, ...] = ("rat", "ant", "finch")
@@ -51,7 +50,11 @@ DEFAULT_SPACES: dict[str, int | None] = {"dominant": 3, "biome": 3, "invasive": 
 #: three of one species on the INVASIVE SPECIES spaces ends the game
 INVASIVE_LIMIT = 3
 
-OPTION_NAMES = ("start", "turns", "spaces", "eagle_ray")
+#: readings of two ambiguous sentences (docs/rules-notes.md), default first
+INVASIVE_PLAYS: tuple[str, ...] = ("forced", "free")
+DOMINANT_FIRSTS: tuple[str, ...] = ("empty", "played")
+
+OPTION_NAMES = ("start", "turns", "spaces", "eagle_ray", "invasive_play", "dominant_first")
 
 OVER_TEXT = {
     "survived": "you survived every turn and win",
@@ -68,6 +71,8 @@ class Config:
     capacity: tuple[int | None, ...]  # per SPACES; None = no limit
     start: tuple[int, ...]  # per SPECIES
     eagle_ray: tuple[str, ...] | None  # species put on each of SPACES, or None
+    invasive_play: str = "forced"  # INVASIVE_PLAYS
+    dominant_first: str = "empty"  # DOMINANT_FIRSTS
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,8 @@ class PocketState:
     survived: int = 0
     ocean_played: int = 0
     species_played: int = 0
+    #: a card has been *played* (not placed or moved) to the dominant species this game
+    dominant_played: bool = False
     result: str | None = None
 
 
@@ -97,22 +104,31 @@ def refusal(state: PocketState, species: str, space: str) -> str | None:
     """
     index = SPACES.index(space)
     cards = state.spaces[index]
-    room = state.config.capacity[index]
-    if room is not None and len(cards) >= room:
-        return f"all {room} of its spaces are taken"
-    if space == "biome":
-        if species in cards:
-            return f"{_a(species)} is already on the island biome"
+    config = state.config
+    if space == "biome" and species in cards:
+        return f"{_a(species)} is already on the island biome"
+    if space == "dominant" and species not in cards:
+        first = not cards if config.dominant_first == "empty" else not state.dominant_played
+        if not first:
+            if cards:
+                return f"the dominant species is {' and '.join(sorted(set(cards)))}, not {species}"
+            return f"its first card was played earlier and no {species} is on it now"
+    if space == "invasive" and config.invasive_play == "forced":
+        for other in ("biome", "dominant"):
+            if refusal(state, species, other) is None:
+                where = SPACE_NAMES[other]
+                if other == "dominant" and not state.spaces[SPACES.index("dominant")]:
+                    where += " (it is empty, so any species may start it)"
+                return (f"it can still go to {where}, and only a card that fits "
+                        "neither the island biome nor the dominant species goes to the invasive species")
+    return _full(cards, config.capacity[index])
+
+
+def _full(cards: tuple[str, ...], room: int | None) -> str | None:
+    """Why a row with ``room`` spaces takes no more cards, or None if it has room."""
+    if room is None or len(cards) < room:
         return None
-    if space == "dominant":
-        if cards and species not in cards:
-            return f"the dominant species is {' and '.join(sorted(set(cards)))}, not {species}"
-        return None
-    for other in ("biome", "dominant"):
-        if refusal(state, species, other) is None:
-            return (f"it can still go to {SPACE_NAMES[other]}, and only a card that fits "
-                    "neither the island biome nor the dominant species goes to the invasive species")
-    return None
+    return "its only space is taken" if room == 1 else f"all {room} of its spaces are taken"
 
 
 def allowed(state: PocketState, species: str) -> list[str]:
@@ -148,11 +164,24 @@ def _a(species: str) -> str:
     return f"an {species}" if species[0] in "aeiou" else f"a {species}"
 
 
-def _species(action: Action) -> str:
-    value = action.get("species")
-    if isinstance(value, str) and value.strip().lower() in SPECIES:
+def _name(state: PocketState, action: Action, key: str, choices: tuple[str, ...], doing: str, reason: str) -> str:
+    """``action[key]`` as one of ``choices`` (any case), or a sentence naming the player and the move."""
+    value = action.get(key)
+    if isinstance(value, str) and value.strip().lower() in choices:
         return value.strip().lower()
-    return require_choice(action, "species", SPECIES)
+    raise RuleError(f"{state.player} cannot {doing}: {reason}, not {json.dumps(value)}.")
+
+
+def _species(state: PocketState, action: Action, doing: str) -> str:
+    return _name(state, action, "species", SPECIES, doing, "the species are rat, ant and finch")
+
+
+def _number(state: PocketState, action: Action, key: str, lo: int, hi: int, doing: str, reason: str) -> int:
+    """``action[key]`` as a whole number from ``lo`` to ``hi``, or a sentence naming the player and the move."""
+    value = action.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise RuleError(f"{state.player} cannot {doing}: {reason}, not {json.dumps(value)}.")
+    return value
 
 
 # -- options -----------------------------------------------------------------
@@ -214,6 +243,15 @@ def _read_eagle_ray(value: Any) -> tuple[str, ...] | None:
     return tuple(picks)
 
 
+def _read_reading(name: str, value: Any, readings: tuple[str, ...]) -> str:
+    """One of an ambiguous sentence's ``readings`` (the first is the default)."""
+    if value is None:
+        return readings[0]
+    if value not in readings:
+        raise RuleError(f"Option \"{name}\" must be {' or '.join(map(json.dumps, readings))}, not {json.dumps(value)}.")
+    return value
+
+
 class PocketRules(Rules):
     """Pocket Galapagos for one player; see the module docstring."""
 
@@ -238,6 +276,12 @@ class PocketRules(Rules):
     }
 
     # -- set-up --------------------------------------------------------------
+    def check_players(self, players: Any) -> list[str]:
+        """A solo game: say so plainly instead of "played by 1 players"."""
+        if isinstance(players, list) and len(players) != 1:
+            raise RuleError(f"{self.name} is a solo game: name one player, not {len(players)} players.")
+        return super().check_players(players)
+
     def setup(self, players: list[str], options: dict[str, Any]) -> PocketState:
         """"There is no set up required": every option has a default."""
         names = self.check_players(players)
@@ -251,6 +295,8 @@ class PocketRules(Rules):
             capacity=_read_spaces(options.get("spaces")),
             start=_read_start(options.get("start")),
             eagle_ray=_read_eagle_ray(options.get("eagle_ray")),
+            invasive_play=_read_reading("invasive_play", options.get("invasive_play"), INVASIVE_PLAYS),
+            dominant_first=_read_reading("dominant_first", options.get("dominant_first"), DOMINANT_FIRSTS),
         )
         spaces: tuple[tuple[str, ...], ...] = ((),) * len(SPACES)
         if config.eagle_ray is not None:
@@ -276,9 +322,10 @@ class PocketRules(Rules):
 
     def _ocean(self, state: PocketState, action: Action) -> tuple[PocketState, list[Event]]:
         """Face up to THE OCEAN: +ICONS to the population either way; the ABILITY only on INHABIT."""
-        species = _species(action)
-        icons = require_int(action, "icons", 1, HIGH)
-        mode = require_choice(action, "mode", MODES)
+        doing = "play a card to the ocean"
+        species = _species(state, action, doing)
+        icons = _number(state, action, "icons", 1, HIGH, doing, "a card shows 1 to 7 population icons")
+        mode = _name(state, action, "mode", MODES, doing, "a card in the ocean either inhabits or migrates")
         index = SPECIES.index(species)
         before = state.populations[index]
         after = clamp(before + icons)
@@ -290,24 +337,29 @@ class PocketRules(Rules):
 
     def _play_species(self, state: PocketState, action: Action) -> tuple[PocketState, list[Event]]:
         """Face down to a SPECIES space, if the ISLAND BIOME / DOMINANT / forced-INVASIVE rules allow."""
+        doing = "play a face-down card"
         space = action.get("space")
-        if space == "ocean":
+        if isinstance(space, str) and space.strip().lower() == "ocean":
             raise RuleError(f"{state.player} cannot play a face-down species to the ocean; "
                             "it goes to the dominant species, island biome or invasive species.")
-        space = require_choice(action, "space", SPACES)
-        species = _species(action)
+        space = _name(state, action, "space", SPACES, doing,
+                      "the face-down spaces are dominant, biome and invasive")
+        species = _species(state, action, doing)
         why = refusal(state, species, space)
         if why is not None:
             raise RuleError(f"{state.player} cannot play {_a(species)} to {SPACE_NAMES[space]}: {why}.")
         index = SPACES.index(space)
         spaces = _with_spaces(state.spaces, index, state.spaces[index] + (species,))
-        new = replace(state, spaces=spaces, species_played=state.species_played + 1)
+        new = replace(state, spaces=spaces, species_played=state.species_played + 1,
+                      dominant_played=state.dominant_played or space == "dominant")
         return new, [{"type": "species", "space": space, "species": species}]
 
     def _population(self, state: PocketState, action: Action) -> tuple[PocketState, list[Event]]:
         """An ABILITY's, space's or INVASIVE EFFECT's change that the companion cannot see."""
-        species = _species(action)
-        change = require_int(action, "change", -HIGH, HIGH)
+        doing = "change a population"
+        species = _species(state, action, doing)
+        change = _number(state, action, "change", -HIGH, HIGH, f"change the {species} population",
+                         "a change is a whole number from -7 to 7")
         if change == 0:
             raise RuleError(f"{state.player}'s {species} population change must not be 0.")
         index = SPECIES.index(species)
@@ -320,10 +372,12 @@ class PocketRules(Rules):
 
     def _move(self, state: PocketState, action: Action) -> tuple[PocketState, list[Event]]:
         """A card moved by an ability or effect: only room is checked, not the playing rules."""
-        species = _species(action)
+        doing = "move a card"
+        species = _species(state, action, doing)
         places = SPACES + (ELSEWHERE,)
-        source = require_choice(action, "from", places)
-        target = require_choice(action, "to", places)
+        where = "a card moves between dominant, biome, invasive and elsewhere"
+        source = _name(state, action, "from", places, doing, where)
+        target = _name(state, action, "to", places, doing, where)
         if source == target:
             raise RuleError(f"{state.player} cannot move {_a(species)} from {SPACE_NAMES[source]} to the same place.")
         spaces = state.spaces
@@ -334,10 +388,9 @@ class PocketRules(Rules):
             spaces = _with_spaces(spaces, index, _without(spaces[index], species))
         if target != ELSEWHERE:
             index = SPACES.index(target)
-            room = state.config.capacity[index]
-            if room is not None and len(spaces[index]) >= room:
-                raise RuleError(f"{state.player} cannot move {_a(species)} to {SPACE_NAMES[target]}: "
-                                f"all {room} of its spaces are taken.")
+            full = _full(spaces[index], state.config.capacity[index])
+            if full is not None:
+                raise RuleError(f"{state.player} cannot move {_a(species)} to {SPACE_NAMES[target]}: {full}.")
             spaces = _with_spaces(spaces, index, spaces[index] + (species,))
         return replace(state, spaces=spaces), [
             {"type": "move", "species": species, "from": source, "to": target}
@@ -394,6 +447,9 @@ class PocketRules(Rules):
             "played_this_turn": {"ocean": state.ocean_played, "species": state.species_played},
             "start": dict(zip(SPECIES, config.start, strict=True)),
             "eagle_ray": None if config.eagle_ray is None else dict(zip(SPACES, config.eagle_ray, strict=True)),
+            "invasive_play": config.invasive_play,
+            "dominant_first": config.dominant_first,
+            "dominant_played": state.dominant_played,
         }
 
     def render_text(self, state: PocketState) -> str:

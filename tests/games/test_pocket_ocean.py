@@ -54,7 +54,7 @@ def test_mode_is_migrate_or_inhabit() -> None:
 
     Those are the only two ways to play to the ocean.
     """
-    with pytest.raises(RuleError, match="inhabit, migrate"):
+    with pytest.raises(RuleError, match="Ann cannot play a card to the ocean: a card in the ocean either inhabits or migrates"):
         RULES.apply(new(), ocean("rat", 1, "swim"))
 
 

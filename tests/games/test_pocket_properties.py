@@ -34,6 +34,8 @@ options = st.fixed_dictionaries(
         "turns": st.integers(1, 12),
         "spaces": st.dictionaries(st.sampled_from(SPACES), st.integers(1, 4) | st.none()),
         "eagle_ray": st.fixed_dictionaries({s: st.sampled_from(SPECIES) for s in SPACES}),
+        "invasive_play": st.sampled_from(["forced", "free"]),
+        "dominant_first": st.sampled_from(["empty", "played"]),
     },
 )
 

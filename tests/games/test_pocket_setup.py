@@ -36,7 +36,7 @@ def test_no_set_up_required() -> None:
 
 def test_one_player_only() -> None:
     """Pocket Galapagos is a solo game: one name, no more."""
-    with pytest.raises(RuleError, match="1 players, not 2"):
+    with pytest.raises(RuleError, match="solo game: name one player, not 2 players"):
         RULES.setup(["Ann", "Bob"], {})
     with pytest.raises(RuleError):
         RULES.setup([], {})
@@ -72,7 +72,7 @@ def test_option_spaces_sets_the_number_of_spaces() -> None:
     assert RULES.view(new())["space_counts"] == {"dominant": 3, "biome": 3, "invasive": 7}
     state = new(spaces={"dominant": 1})
     state = play(state, {"type": "species", "space": "dominant", "species": "rat"})
-    with pytest.raises(RuleError, match="all 1 of its spaces are taken"):
+    with pytest.raises(RuleError, match="its only space is taken"):
         RULES.apply(state, {"type": "species", "space": "dominant", "species": "rat"})
     with pytest.raises(RuleError):
         new(spaces={"ocean": 2})
@@ -130,3 +130,16 @@ def test_eagle_ray_then_begin_the_game_as_usual() -> None:
     assert view["turn"] == 1 and view["populations"] == {"rat": 3, "ant": 3, "finch": 3}
     state = play(state, {"type": "end_turn"})
     assert RULES.winners(state) == ["Ann"]
+
+
+def test_reading_options_default_and_refuse_unknown_values() -> None:
+    """The two ambiguous sentences (forced invasive, the dominant's first card) are options
+    with documented defaults, shown in the view; another value is one clear sentence."""
+    view = RULES.view(new())
+    assert (view["invasive_play"], view["dominant_first"], view["dominant_played"]) == ("forced", "empty", False)
+    view = RULES.view(new(invasive_play="free", dominant_first="played"))
+    assert (view["invasive_play"], view["dominant_first"]) == ("free", "played")
+    with pytest.raises(RuleError, match='Option "invasive_play" must be "forced" or "free", not "always"'):
+        new(invasive_play="always")
+    with pytest.raises(RuleError, match='Option "dominant_first" must be "empty" or "played", not true'):
+        new(dominant_first=True)

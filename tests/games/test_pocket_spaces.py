@@ -14,7 +14,7 @@ def test_back_shows_a_species() -> None:
 
     A face-down card is a rat, an ant or a finch; nothing else.
     """
-    refused(new(), put("biome", "iguana"), "rat, ant, finch")
+    refused(new(), put("biome", "iguana"), "Ann cannot play a face-down card: the species are rat, ant and finch")
     state = play(new(), put("biome", "Finch"))
     assert spaces(state)["biome"] == ["finch"]
 
@@ -35,7 +35,7 @@ def test_face_down_cards_go_to_the_three_species_spaces() -> None:
     state = play(new(spaces={"biome": 1, "dominant": 1}), put("dominant", "rat"), put("biome", "ant"),
                  put("invasive", "finch"))
     assert spaces(state) == {"dominant": ["rat"], "biome": ["ant"], "invasive": ["finch"]}
-    refused(state, put("middle", "finch"), "dominant, biome, invasive")
+    refused(state, put("middle", "finch"), "the face-down spaces are dominant, biome and invasive")
 
 
 def test_species_limitations_come_from_the_reference_cards() -> None:
@@ -210,3 +210,57 @@ def test_played_cards_show_only_their_species() -> None:
     state = play(new(), put("biome", "rat"))
     assert spaces(state)["biome"] == ["rat"]
     refused(state, {**put("biome", "ant"), "animal": "spotted eagle ray"}, 'no field "animal"')
+
+
+def test_dominant_refusal_gives_the_rule_before_the_full_row() -> None:
+    """"... or its SPECIES is currently played on a DOMINANT SPECIES space."
+
+    A rat offered to a dominant row full of ants is refused for being the wrong
+    species (the sentence's reason), not merely for the row being full.
+    """
+    state = play(new(), put("dominant", "ant"), put("dominant", "ant"), put("dominant", "ant"))
+    refused(state, put("dominant", "rat"), "the dominant species is ant, not rat")
+    refused(state, put("dominant", "ant"), "all 3 of its spaces are taken")
+
+
+def test_invasive_refusal_says_an_empty_dominant_takes_any_species() -> None:
+    """"... as long as it is the first card played to a DOMINANT SPECIES space ..." — so with the
+    dominant row empty no card is forced to the invasive species, and the refusal says why.
+    """
+    state = play(new(), put("biome", "rat"))
+    refused(state, put("invasive", "rat"), r"dominant species \(it is empty, so any species may start it\)")
+
+
+def test_option_invasive_play_free_lets_a_card_go_invasive_by_choice() -> None:
+    """"If you must play a face down ANIMAL, and you are not able to play it to an ISLAND BIOME or
+    DOMINANT SPECIES space, it must be played to an INVASIVE SPECIES space."
+
+    The sentence says where a card *must* go, not that the invasive species is closed otherwise
+    (the designer's summary: "played to either the Island Biome or Dominant Species ... or to the
+    Invasive Species"). Default ``forced`` refuses a voluntary invasive play; ``free`` allows it.
+    """
+    refused(new(), put("invasive", "rat"), "it can still go to the island biome")
+    state = play(new(invasive_play="free"), put("invasive", "rat"), put("invasive", "rat"))
+    assert spaces(state)["invasive"] == ["rat", "rat"]
+    assert RULES.view(state)["allowed"]["ant"] == ["dominant", "biome", "invasive"]
+    state = play(state, put("invasive", "rat"), END)
+    assert RULES.outcome(state).reason == "invasive_takeover"
+
+
+def test_option_dominant_first_played_reads_the_first_card_literally() -> None:
+    """"... as long as it is the first card played to a DOMINANT SPECIES space or its SPECIES is
+    currently played on a DOMINANT SPECIES space."
+
+    ``played``: only the game's first *played* card is free. A spotted eagle ray was placed, not
+    played, so the first played card may differ from it; once a card has been played, an emptied
+    row takes only a species on it now, i.e. nothing.
+    """
+    rays = {"dominant": "rat", "biome": "ant", "invasive": "finch"}
+    refused(new(eagle_ray=rays), put("dominant", "ant"), "the dominant species is rat, not ant")
+    state = play(new(eagle_ray=rays, dominant_first="played"), put("dominant", "ant"), put("dominant", "rat"))
+    assert spaces(state)["dominant"] == ["rat", "ant", "rat"]
+    state = play(new(dominant_first="played"), put("dominant", "ant"), move("ant", "dominant", "elsewhere"))
+    assert RULES.view(state)["dominant_played"] is True
+    refused(state, put("dominant", "finch"), "its first card was played earlier and no finch is on it now")
+    state = play(new(), put("dominant", "ant"), move("ant", "dominant", "elsewhere"), put("dominant", "finch"))
+    assert spaces(state)["dominant"] == ["finch"]

@@ -36,7 +36,7 @@ def test_this_card_outlines_what_you_must_do() -> None:
                  {"type": "species", "space": "invasive", "species": "rat"})
     exp = RULES.expected(state)
     assert "species" not in exp.actions and "end_turn" in exp.actions
-    with pytest.raises(RuleError, match="all 1 of its spaces are taken"):
+    with pytest.raises(RuleError, match="its only space is taken"):
         RULES.apply(state, {"type": "species", "space": "invasive", "species": "finch"})
 
 
@@ -173,3 +173,23 @@ def test_terminal_board_shows_trackers_and_rows() -> None:
     text = RULES.render_text(state)
     assert "rat   #####.. 5" in text
     assert "biome    ant . ." in text
+
+
+@pytest.mark.parametrize(
+    ("action", "sentence"),
+    [
+        ({"type": "ocean", "species": "rat", "icons": 0, "mode": "inhabit"},
+         'Ann cannot play a card to the ocean: a card shows 1 to 7 population icons, not 0.'),
+        ({"type": "ocean", "species": "eagle", "icons": 1, "mode": "inhabit"},
+         'Ann cannot play a card to the ocean: the species are rat, ant and finch, not "eagle".'),
+        ({"type": "population", "species": "ant", "change": "2"},
+         'Ann cannot change the ant population: a change is a whole number from -7 to 7, not "2".'),
+        ({"type": "move", "species": "ant", "from": "middle", "to": "biome"},
+         'Ann cannot move a card: a card moves between dominant, biome, invasive and elsewhere, not "middle".'),
+    ],
+)
+def test_a_malformed_move_is_one_sentence_naming_the_player_and_the_move(action, sentence) -> None:
+    """Errors are one sentence a player understands that names the player and the move."""
+    with pytest.raises(RuleError) as err:
+        RULES.apply(new(), action)
+    assert err.value.message == sentence
