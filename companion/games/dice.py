@@ -106,13 +106,24 @@ def _set_at(items: tuple, i: int, value: Any) -> tuple:
     return items[:i] + (value,) + items[i + 1 :]
 
 
-def _colour_list(value: Any, what: str) -> tuple[str, ...]:
+def _colour_list(value: Any, who: str, verb: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        raise RuleError(f"\"{what}\" must be a list of colours such as [\"red\", \"blue\"].")
+        raise RuleError(f"{who} cannot {verb}: \"dice\" must be a list of colours such as [\"red\", \"blue\"].")
     for c in value:
         if c not in COLOURS:
-            raise RuleError(f"A die has no colour {c!r}; the colours are {', '.join(COLOURS)}.")
+            raise RuleError(f"{who} cannot {verb} a {c!r} die: the colours are {', '.join(COLOURS)}.")
     return tuple(value)
+
+
+#: what each action would have done, for the sentence refusing it once the game is over.
+AFTER_THE_END = {
+    "start": "{who} cannot place a pawn",
+    "place_turtles": "no more turtles are drawn",
+    "roll": "{who} cannot roll",
+    "plan": "{who} cannot plan",
+    "timer_expired": "the sand timer no longer counts",
+    "move": "{who} cannot move",
+}
 
 
 class DiceRules(Rules):
@@ -178,7 +189,8 @@ class DiceRules(Rules):
     # -- actions --------------------------------------------------------------
     def step(self, state: DiceState, action: Action) -> tuple[DiceState, list[Event]]:
         if state.phase == "over":
-            raise RuleError("The game is over; no more actions.")
+            who = action.get("player") or "nobody"
+            raise RuleError(f"The game is over: {AFTER_THE_END[action['type']].format(who=who)}.")
         handler = getattr(self, "_" + action["type"])
         return handler(state, action)
 
@@ -213,8 +225,9 @@ class DiceRules(Rules):
             if n not in s.bag:
                 where = "on the island" if n in s.island else "already collected" if n in s.table.turtles else "not one of this game's turtles"
                 raise RuleError(f"Turtle {n} is not in the bag (it is {where}).")
-        if len(set(numbers)) != len(numbers):
-            raise RuleError("The same turtle cannot be drawn twice.")
+        twice = next((n for n in numbers if numbers.count(n) > 1), None)
+        if twice is not None:
+            raise RuleError(f"Turtle {twice} is named twice: the same turtle cannot be drawn twice.")
         if len(numbers) != want:
             extra = f" (only {want} left in the bag)" if want < s.table.per_round else ""
             raise RuleError(f"Draw {want} turtles{extra}, not {len(numbers)}.")
@@ -235,7 +248,7 @@ class DiceRules(Rules):
         who, i = self._planner(s, a, "roll")
         if s.rolls[i] is not None:
             raise RuleError(f"{who} has already rolled this round.")
-        dice = _colour_list(a.get("dice"), "dice")
+        dice = _colour_list(a.get("dice"), who, "roll")
         if len(dice) != DICE:
             raise RuleError(f"{who} rolls {DICE} dice, not {len(dice)}.")
         return replace(s, rolls=_set_at(s.rolls, i, dice)), [{"event": "rolled", "player": who, "dice": list(dice)}]
@@ -243,7 +256,7 @@ class DiceRules(Rules):
     def _plan(self, s: DiceState, a: Action) -> tuple[DiceState, list[Event]]:
         """"...sort them into the order they want to use them... You do not need to use all of your dice." """
         who, i = self._planner(s, a, "plan")
-        dice = _colour_list(a.get("dice"), "dice")
+        dice = _colour_list(a.get("dice"), who, "plan")
         if len(dice) > DICE:
             raise RuleError(f"{who} has {DICE} dice and cannot plan {len(dice)}.")
         rolled = s.rolls[i]
@@ -345,7 +358,7 @@ class DiceRules(Rules):
         start, not a step (a pawn never steps onto the field it stands on).
         """
         if not isinstance(path, list) or any(isinstance(n, bool) or not isinstance(n, int) for n in path):
-            raise RuleError("\"path\" must be a list of field numbers.")
+            raise RuleError(f"{who} cannot move: \"path\" must be a list of field numbers.")
         i = s.table.players.index(who)
         here = s.pawns[i]
         assert here is not None

@@ -80,6 +80,17 @@ def test_two_pawns_cannot_start_on_the_same_number():
     refused(state, act("start", "Bob", field=17), "Bob", "17", "Ann")
 
 
+def test_with_a_short_turtle_set_a_pawn_may_start_where_no_turtle_has_its_number():
+    """"Each player then draws a turtle from the bag and places his/her pawn on that island tile
+    (number)." The draw assumes all 36 numbers are in the bag; with a shorter ``turtles`` set
+    (rules-notes: a short game, a lost turtle) the table places the pawn on any free field, so that
+    every short game can be set up. The bag is left as it was."""
+    state = new(turtles={"3": "red", "9": "blue"})
+    state = play(state, act("start", "Ann", field=17), act("start", "Bob", field=3))
+    assert (player(state, "Ann")["field"], player(state, "Bob")["field"]) == (17, 3)
+    assert sorted(state.bag) == [3, 9]
+
+
 def test_a_pawn_is_placed_once():
     state = play(new(), act("start", "Ann", field=17))
     refused(state, act("start", "Ann", field=18), "Ann", "already on field 17")
