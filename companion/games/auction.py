@@ -21,6 +21,7 @@ docs/rules-notes.md under "galapagos-auction".
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
@@ -39,6 +40,9 @@ from companion.rules import (
 
 ANIMALS = ("sea_lion", "iguana", "tortoise", "booby", "penguin", "crab")
 LABELS = ("sea lion", "iguana", "tortoise", "booby", "penguin", "crab")
+#: With the article, for refusal sentences ("an iguana", never "a iguana").
+A_LABELS = ("a sea lion", "an iguana", "a tortoise", "a booby", "a penguin", "a crab")
+PLURALS = ("sea lions", "iguanas", "tortoises", "boobies", "penguins", "crabs")
 TOKENS = (13, 12, 11, 10, 9, 8)
 TRACK_START = (0, 3, 6, 9, 12, 15)
 TRACK_END = 25
@@ -220,6 +224,14 @@ def _list_of_animals(action: Action, key: str, player: str) -> list[int]:
     return out
 
 
+def _count(action: Action, key: str, most: int, sentence: str) -> int:
+    """A whole number 1..``most`` from ``action[key]``, refused with ``sentence`` (", not X." is added)."""
+    value = action.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
+        raise RuleError(f"{sentence}, not {json.dumps(value, default=str)}.")
+    return value
+
+
 def _requirement(value: Any) -> str:
     """A bonus requirement as written in state: "1".."6" or an animal (ints accepted)."""
     text = str(value) if isinstance(value, int) and not isinstance(value, bool) else value
@@ -333,7 +345,7 @@ class AuctionRules(Rules):
         square = DIRECTIONS.index(require_choice(action, "direction", DIRECTIONS))
         amount = require_int(action, "amount")
         if amount < BID_UNIT or amount % BID_UNIT:
-            raise RuleError(f"Bids are multiples of £100 (at least £100); {name} bid {money(amount)}.")
+            raise RuleError(f"{name} cannot bid {money(amount)}: a bid is a multiple of £100, at least £100 (or a pass).")
         have = state.players[seat].money
         if amount > have:
             raise RuleError(f"{name} has {money(have)} and cannot bid {money(amount)}.")
@@ -394,13 +406,19 @@ class AuctionRules(Rules):
         left = HAND - state.cards
         if cards > left:
             name = state.players[seat].name
-            raise RuleError(f"{name} has only {left} of 7 cards left this turn and cannot play {cards}.")
+            if not left:
+                raise RuleError(f"{name} has already played all {HAND} cards of a hand this turn and cannot play another.")
+            raise RuleError(f"{name} has only {left} of {HAND} cards left this turn and cannot play {cards}.")
         return seat, cards
 
     def _charge(self, state: AuctionState, seat: int, price: int, what: str) -> None:
         have = self._spendable(state, seat)
         if price > have:
-            raise RuleError(f"{state.players[seat].name} has {money(have)} and cannot pay {money(price)} for {what}.")
+            me = state.players[seat]
+            if have < me.money:
+                raise RuleError(f"{me.name} has {money(me.money)}, {money(me.money - have)} of it bid, "
+                                f"and cannot pay {money(price)} for {what}.")
+            raise RuleError(f"{me.name} has {money(have)} and cannot pay {money(price)} for {what}.")
 
     def _spendable(self, state: AuctionState, seat: int) -> int:
         """Money not lying beside the compass board as a bid."""
@@ -419,10 +437,11 @@ class AuctionRules(Rules):
 
     def _education(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
         seat, used = self._card(state, action, "play an education card")
-        steps = require_int(action, "steps", 1, 4)
         me = state.players[seat]
+        steps = _count(action, "steps", 4, f"{me.name} can advance 1, 2, 3 or 4 steps on the education track")
         if me.education + steps > TRACK_END:
-            raise RuleError(f"{me.name} is on field {me.education} of the education track and cannot go {steps} steps past {TRACK_END}.")
+            raise RuleError(f"{me.name} is on field {me.education} of the education track, which ends at {TRACK_END}, "
+                            f"and cannot advance {steps} step{'s' if steps > 1 else ''}.")
         price = EDUCATION_PRICE[steps]
         self._charge(state, seat, price, f"{steps} education step{'s' if steps > 1 else ''}")
         return self._bank(state, seat, -price, "education", used, education=me.education + steps)
@@ -434,11 +453,11 @@ class AuctionRules(Rules):
         name = state.players[seat].name
         if animal not in pair:
             shown = " and ".join(LABELS[a] for a in pair)
-            raise RuleError(f"{name} cannot take a {LABELS[animal]}: the {DIRECTIONS[state.direction]} tile shows {shown}.")
+            raise RuleError(f"{name} cannot take {A_LABELS[animal]}: the {DIRECTIONS[state.direction]} tile shows {shown}.")
         if not state.supply[animal]:
-            raise RuleError(f"{name} cannot take a {LABELS[animal]}: none is left in the supply.")
+            raise RuleError(f"{name} cannot take {A_LABELS[animal]}: none is left in the supply.")
         price = animal_cost(state, seat, animal)
-        self._charge(state, seat, price, f"a {LABELS[animal]}")
+        self._charge(state, seat, price, A_LABELS[animal])
         new, events = self._bank(state, seat, -price, "expedition", used, animals=_add(state.players[seat].animals, animal, 1))
         return replace(new, supply=_add(state.supply, animal, -1)), events
 
@@ -489,7 +508,8 @@ class AuctionRules(Rules):
         raise RuleError(f"The {wanted} bonus tile is not face up, so {name} cannot use it.")
 
     def _sell_cards(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
-        count = require_int(action, "count", 1, HAND)
+        seat = self._in_turn(state, action, ACTIONS, "sell cards")
+        count = _count(action, "count", HAND, f"{state.players[seat].name} can sell 1 to {HAND} cards")
         seat, used = self._card(state, action, "sell cards", count)
         return self._bank(state, seat, CARD_PRICE * count, "sell_cards", used)
 
@@ -504,12 +524,13 @@ class AuctionRules(Rules):
         counts, supply = me.animals, state.supply
         for animal in give:
             if not counts[animal]:
-                raise RuleError(f"{me.name} does not have the {' and '.join(LABELS[a] for a in give)} to give.")
+                pair = f"two {PLURALS[give[0]]}" if give[0] == give[1] else " and ".join(A_LABELS[a] for a in give)
+                raise RuleError(f"{me.name} does not hold {pair} to exchange.")
             counts, supply = _add(counts, animal, -1), _add(supply, animal, 1)
         if not supply[take]:
-            raise RuleError(f"{me.name} cannot take a {LABELS[take]}: none is left in the supply.")
+            raise RuleError(f"{me.name} cannot take {A_LABELS[take]}: none is left in the supply.")
         price = animal_cost(state, seat, take)
-        self._charge(state, seat, price, f"a {LABELS[take]}")
+        self._charge(state, seat, price, A_LABELS[take])
         new, events = self._bank(state, seat, -price, "exchange", 0, animals=_add(counts, take, 1))
         return replace(new, supply=_add(supply, take, -1)), events
 

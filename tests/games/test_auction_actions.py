@@ -45,14 +45,15 @@ def test_education_price_table(steps: int, price: int) -> None:
 @pytest.mark.parametrize("steps", [0, 5])
 def test_education_is_one_to_four_steps(steps: int) -> None:
     """"you may advance your figure 1, 2, 3 or 4 steps on the education track\""""
-    assert "between 1 and 4" in refused(choose(new(), "N"), act("education", "Ann", steps=steps))
+    message = refused(choose(new(), "N"), act("education", "Ann", steps=steps))
+    assert message == f"Ann can advance 1, 2, 3 or 4 steps on the education track, not {steps}."
 
 
 def test_education_track_ends_at_25() -> None:
     """"an Education track (going from 0 to 25)": a figure on 23 may go 2 steps, not 3."""
     state = with_player(choose(new(), "N"), "Ann", education=23)
     message = refused(state, act("education", "Ann", steps=3))
-    assert message == "Ann is on field 23 of the education track and cannot go 3 steps past 25."
+    assert message == "Ann is on field 23 of the education track, which ends at 25, and cannot advance 3 steps."
     assert player(play(state, act("education", "Ann", steps=2)), "Ann")["education"] == 25
 
 
@@ -132,6 +133,13 @@ def test_expedition_unaffordable() -> None:
     assert refused(state, act("expedition", "Yellow", animal="crab")) == "Yellow has £500 and cannot pay £600 for a crab."
 
 
+def test_refusal_names_the_animal_with_its_article() -> None:
+    """Refusals are read aloud at the table, so an iguana is "an iguana": from field 0 the
+    iguana on 3 is one token ahead (£200), which £100 cannot pay."""
+    state = with_player(choose(new(), "S"), "Ann", money=100)
+    assert refused(state, act("expedition", "Ann", animal="iguana")) == "Ann has £100 and cannot pay £200 for an iguana."
+
+
 def test_expedition_only_while_supply_lasts() -> None:
     """"you may take one animal token from the general supply": 8 crabs, one on the track, so
     after 7 expeditions for crabs there are none left."""
@@ -180,7 +188,10 @@ def test_a_hand_holds_seven_cards() -> None:
     message = refused(state, act("sell_cards", "Ann", count=2))
     assert message == "Ann has only 1 of 7 cards left this turn and cannot play 2."
     state = play(state, act("education", "Ann", steps=1))
-    assert refused(state, act("education", "Ann", steps=1)).startswith("Ann has only 0 of 7 cards")
+    assert refused(state, act("education", "Ann", steps=1)) == (
+        "Ann has already played all 7 cards of a hand this turn and cannot play another."
+    )
+    assert refused(state, act("sell_cards", "Ann", count=8)) == "Ann can sell 1 to 7 cards, not 8."
     state = play(state, act("done", "Ann"))
     state = play(state, act("sell_cards", "Bob", count=7))
     assert player(state, "Bob")["money"] == 2200

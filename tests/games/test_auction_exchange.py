@@ -41,7 +41,15 @@ def test_exchange_two_equal_tokens() -> None:
     assert player(state, "Ann")["animals"]["tortoise"] == 1
     state = with_player(state, "Ann", animals={"sea_lion": 1})
     assert refused(state, act("exchange", "Ann", give=["sea_lion", "sea_lion"], take="tortoise")) == (
-        "Ann does not have the sea lion and sea lion to give."
+        "Ann does not hold two sea lions to exchange."
+    )
+
+
+def test_exchange_gives_only_tokens_held() -> None:
+    """"any two of his animal tokens": an iguana Ann does not hold cannot be given."""
+    state = with_player(choose(new(), "N"), "Ann", animals={"sea_lion": 1})
+    assert refused(state, act("exchange", "Ann", give=["sea_lion", "iguana"], take="crab")) == (
+        "Ann does not hold a sea lion and an iguana to exchange."
     )
 
 
