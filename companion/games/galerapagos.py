@@ -170,8 +170,18 @@ def _can_declare(s: State, i: int) -> bool:
     return can_play(s, i) and s.cards[i] > 0 and all(d[0] != i for d in s.declared)
 
 
+def _card_within_reach(s: State, i: int) -> bool:
+    """A card in his hand, or one another living castaway could hand him ("Peuvent être offertes")."""
+    return s.cards[i] > 0 or any(s.alive[j] and s.cards[j] > 0 for j in range(_n(s)) if j != i)
+
+
+def _may_declare(s: State, i: int) -> bool:
+    """At a count on 0: may still show a card (his own, or one given to him)."""
+    return can_play(s, i) and all(d[0] != i for d in s.declared) and _card_within_reach(s, i)
+
+
 def _can_save(s: State, i: int) -> bool:
-    return can_play(s, i) and s.cards[i] > 0
+    return can_play(s, i) and _card_within_reach(s, i)
 
 
 def _track(s: State, kind: str) -> int:
@@ -190,7 +200,7 @@ def _actor(s: State) -> int:
 def _optional(s: State) -> bool:
     """A last chance: the engine applies the default and keeps this state in ``chain``."""
     if s.phase in (WATER, FOOD) and s.zero:
-        return any(_can_declare(s, i) for i in range(_n(s)))
+        return any(_may_declare(s, i) for i in range(_n(s)))
     if s.condemned >= 0:
         return _can_save(s, s.condemned)
     return s.phase == END and s.hurricane
@@ -360,7 +370,7 @@ def _settle_count(s: State, ev: list[Event]) -> tuple[State, bool]:
     """One move of a count (water, food, or places at departure); True when it must wait."""
     if s.phase in (WATER, FOOD):
         if s.zero:
-            if any(_can_declare(s, i) for i in range(_n(s))):
+            if any(_may_declare(s, i) for i in range(_n(s))):
                 return s, True
             return _close_zero(s, ev), False
         if _track(s, s.phase) >= len(_living(s)):
@@ -436,11 +446,27 @@ def _window_accepts(snap: State, action: Action) -> bool:
         alive = snap.alive[seat]
     else:
         seat, alive = -1, False
+    if kind == "give":  # "Peuvent être offertes": a card handed to whoever can still be saved
+        return alive and _gift_saves(snap, action.get("target"))
     if snap.phase in (WATER, FOOD) and snap.zero:  # a card shown by a castaway alive then
         return kind == "resource" and action.get("resource") == snap.phase and alive
     if snap.condemned >= 0:
         return seat == snap.condemned and kind in ("resource", "shoot")
     return kind == "embark" or (kind in ("resource", "shoot") and alive)
+
+
+def _gift_saves(snap: State, name: Any) -> bool:
+    """Would a card given to ``name`` let him use the last chance of ``snap``?
+
+    The condemned may save himself with a card someone hands him; at a count on 0, a
+    castaway who has not shown a card yet may show one he was given.
+    """
+    if name not in snap.names:
+        return False
+    t = snap.names.index(name)
+    if snap.phase in (WATER, FOOD) and snap.zero:
+        return can_play(snap, t) and all(d[0] != t for d in snap.declared)
+    return t == snap.condemned and can_play(snap, t)
 
 
 # -- the actions -----------------------------------------------------------
@@ -550,12 +576,12 @@ def _resource(s: State, a: Action, ev: list[Event]) -> State:
     i = _seat(s, a)
     kind = a.get("resource")
     if kind not in (WATER, FOOD):
-        raise error("kind", v=_show(kind))
+        raise error("kind", p=s.names[i], v=_show(kind))
     amount, basket = _int(a, "amount", 1), _bool(a, "basket", False)
     if not 1 <= amount <= 9:
-        raise error("amount", n=amount)
+        raise error("amount", p=s.names[i], n=amount)
     if basket and kind != FOOD:
-        raise error("basket")
+        raise error("basket", p=s.names[i])
     _need_card_player(s, i)
     cards = _set(s.cards, i, s.cards[i] - 1)
     ev.append({"event": "resource", "player": s.names[i], "resource": kind, "amount": amount})
@@ -694,7 +720,9 @@ def embark_problem(s: State) -> RuleError | None:
     if s.water < n:
         return error("embark_water", n=n, w=s.water)
     if s.food - s.basket < n:
-        return error("embark_food", n=n, f=s.food - s.basket)
+        if s.basket:
+            return error("embark_basket", n=n, f=s.food - s.basket, b=s.basket)
+        return error("embark_food", n=n, f=s.food)
     return None
 
 
@@ -741,13 +769,19 @@ def expected_fish(bag: Iterable[int] = BAG) -> float:
 
 def odds(s: State) -> dict[str, Any]:
     """Figures for the screens: snake risk, expected catch, rations after this round, rounds left."""
-    n = max(1, len(_living(s)))
+    living = len(_living(s))
+    n = max(1, living)
     balls = len(s.opts.bag)
+    # a ration already handed out this round is not taken twice: during the food count the
+    # water is shared already, at the departure and at the end both are (at the end of an
+    # ordinary round the figures look ahead to the coming round)
+    water_due = living if s.phase in (WEATHER, ACTIONS, WATER, END) else 0
+    food_due = living if s.phase in (WEATHER, ACTIONS, WATER, FOOD, END) else 0
     return {
         "snake": {str(k): snake_chance(k, balls) for k in range(1, MAX_EXTRA_BALLS + 1)},
         "expected_fish": expected_fish(s.opts.bag),
-        "water_after": s.water - len(_living(s)),
-        "food_after": s.food - len(_living(s)),
+        "water_after": s.water - water_due,
+        "food_after": s.food - food_due,
         "water_rounds": s.water // n,
         "food_rounds": s.food // n,
     }
@@ -976,7 +1010,7 @@ class GalerapagosRules(Rules):
     def _chance(self, snap: State) -> dict[str, Any]:
         """What a last-chance window still allows (shown so the table knows)."""
         if snap.phase in (WATER, FOOD) and snap.zero:
-            who = [snap.names[i] for i in range(_n(snap)) if _can_declare(snap, i)]
+            who = [snap.names[i] for i in range(_n(snap)) if _may_declare(snap, i)]
             return {"kind": "declare", "resource": snap.phase, "players": who,
                     "declared": [snap.names[d[0]] for d in snap.declared]}
         if snap.condemned >= 0:
@@ -1052,6 +1086,10 @@ def _chance_moves(snap: State) -> list[Action]:
         return [{"type": "resource", "player": snap.names[i], "resource": snap.phase}
                 for i in range(_n(snap)) if _can_declare(snap, i)][:1]
     if snap.condemned >= 0 and _can_save(snap, snap.condemned):
+        t = snap.condemned
+        if snap.cards[t] == 0:  # a card handed to him first
+            giver = next(j for j in range(_n(snap)) if j != t and snap.alive[j] and snap.cards[j])
+            return [{"type": "give", "player": snap.names[giver], "target": snap.names[t]}]
         kind = snap.phase if snap.phase != DEPART else WATER
-        return [{"type": "resource", "player": snap.names[snap.condemned], "resource": kind}]
+        return [{"type": "resource", "player": snap.names[t], "resource": kind}]
     return []

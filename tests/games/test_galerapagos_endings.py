@@ -45,7 +45,7 @@ def test_survivors_leave_when_rations_and_rafts_suffice() -> None:
 
 def test_no_departure_without_food_for_the_voyage() -> None:
     s = three_rafts_in_round_one()
-    refused(s, EMBARK, "3 survivors need 3 food", "2 count")
+    refused(s, EMBARK, "3 survivors need 3 food", "2 are left")
     assert "embark" not in RULES.expected(s).actions
 
 
@@ -71,7 +71,7 @@ def test_the_fruit_basket_does_not_count_for_the_voyage() -> None:
     """"Attention ! La carte Panier garni ne peut pas servir de ration pour embarquer." """
     s = play(three_rafts_in_round_one(), resource("Ann", "food", 1, basket=True))
     assert view(s)["food"] == 3
-    refused(s, EMBARK, "the fruit basket does not")
+    refused(s, EMBARK, "only 2 count", "the fruit basket's 1 not being a ration")
     s = play(s, resource("Bob", "food", 1), EMBARK)
     assert RULES.winners(s) == THREE and view(s)["food"] == 1  # the basket is left behind
 

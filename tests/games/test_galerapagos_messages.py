@@ -69,3 +69,16 @@ def test_unknown_players_are_named() -> None:
     err = refused(play(new(), weather(0)), fish("Zed", 1), '"Zed"')
     assert "Zed" in err.translations["fr"]
     assert view(new())["players"][0]["name"] == "Ann"
+
+
+@pytest.mark.parametrize(
+    ("card", "words"),
+    [
+        ({"resource": "water", "amount": 0}, "Ann cannot play a resource card of 0 rations"),
+        ({"resource": "wood"}, "Ann's resource card must be water or food"),
+        ({"resource": "water", "basket": True}, "Ann's fruit basket is a food card"),
+    ],
+)
+def test_a_refused_resource_card_names_its_player(card: dict, words: str) -> None:
+    err = refused(play(new(), weather(0)), {"type": "resource", "player": "Ann", **card}, words)
+    assert "Ann" in err.translations["fr"]

@@ -14,7 +14,15 @@ from companion.games.galerapagos import (
     tournament_scores,
     tournament_winners,
 )
-from tests.games.test_galerapagos_support import new, play, search, view, weather
+from tests.games.test_galerapagos_support import (
+    food_vote_round_two,
+    new,
+    play,
+    search,
+    view,
+    vote,
+    weather,
+)
 
 
 @pytest.mark.parametrize("k", range(1, 6))
@@ -53,6 +61,17 @@ def test_odds_follow_the_state() -> None:
     s = play(new(), weather(0), *[search(p) for p in ["Ann", "Bob", "Cid", "Dan", "Eve"]])
     o = odds(s)
     assert (o["water_after"], o["food_after"]) == (0, -1)  # food 4 for five: one missing
+
+
+def test_a_ration_already_shared_this_round_is_not_taken_twice() -> None:
+    """"Le pion recule d'une case pour chaque ration donnée": during the food vote the water has
+    been shared already (5 for five, on 0), so the screen shows 0 water after the round, not -5."""
+    s = food_vote_round_two()
+    assert view(s)["vote"] == "food" and view(s)["water"] == 0
+    assert (odds(s)["water_after"], odds(s)["food_after"]) == (0, -1)
+    s = play(s, *[vote(p, "Dan") for p in ["Ann", "Bob", "Cid", "Eve"]], vote("Dan", "Ann"))
+    assert view(s)["phase"] == "end"  # the round is over: the figures look at the next one
+    assert (odds(s)["water_after"], odds(s)["food_after"]) == (0 - 4, 0 - 4)
 
 
 def test_the_bag_option_changes_the_expected_catch() -> None:

@@ -269,3 +269,43 @@ def test_wreck_cards_may_be_played_at_any_time() -> None:
     s = play(s, resource("Cid", "food", 1))  # between rounds
     assert (view(s)["water"], view(s)["food"]) == (10 + 1 - 5, 9 + 2 - 5 + 1)
     assert [player(s, p)["cards"] for p in FIVE] == [5, 5, 4, 4, 4]
+
+
+def give(p: str, target: str, count: int = 1) -> dict:
+    return {"type": "give", "player": p, "target": target, "count": count}
+
+
+def test_a_card_handed_to_the_target_lets_him_save_himself() -> None:
+    """Cartes Ressources: "Peuvent être offertes." with "Il peut se sauver en jouant une carte
+    Ressource": the one designated holds no card, another hands him one, he plays it."""
+    s = food_vote_round_two()
+    s = play(s, give("Dan", "Cid", 6))  # Dan empties his hand before the vote
+    s = play(s, *[vote(p, "Dan") for p in FIVE if p != "Dan"], vote("Dan", "Ann"))
+    assert not player(s, "Dan")["alive"]
+    assert view(s)["last_chance"] == [{"kind": "save", "resource": "food", "players": ["Dan"]}]
+    s = play(s, give("Ann", "Dan"))
+    assert not player(s, "Dan")["alive"]  # a card in hand saves nobody until it is played
+    s = play(s, resource("Dan", "food", 1))
+    assert alive(s) == FIVE and view(s)["food"] == 0 and view(s)["phase"] == "end"
+    assert [player(s, p)["cards"] for p in FIVE] == [5, 6, 12, 0, 6]
+
+
+def test_a_card_handed_to_the_target_after_the_table_moved_on_is_refused() -> None:
+    s = food_vote_round_two()
+    s = play(s, *[vote(p, "Dan") for p in FIVE if p != "Dan"], vote("Dan", "Ann"), weather(2))
+    refused(s, give("Ann", "Dan"), "Dan is dead")
+
+
+def test_a_card_handed_over_at_zero_may_be_shown_by_its_new_owner() -> None:
+    """"Seuls les joueurs disposant de cartes correspondant à la ressource manquante survivent."
+    -- a castaway without a card may be handed one ("Peuvent être offertes") and show it."""
+    s = play(new(["Ann", "Bob", "Cid"]), weather(0), *searches("Ann", "Bob", "Cid"))  # 3 / 2
+    s = play(s, weather(0), search("Cid"), fish("Ann", 1), search("Bob"))  # 0 / 0
+    s = play(s, weather(0), search("Bob"), give("Bob", "Ann", 7), *searches("Cid", "Ann"))
+    assert player(s, "Bob")["cards"] == 0 and alive(s) == []  # nobody has shown a card yet
+    assert "Bob" in view(s)["last_chance"][0]["players"]  # Ann or Cid may still hand him one
+    s = play(s, give("Ann", "Bob"), resource("Bob", "water", 1), resource("Ann", "water", 1))
+    assert player(s, "Cid")["died"] == "thirst"  # his 7 cards: 4 to Ann (left), 3 to Bob
+    s = play(s, resource("Ann", "food", 1), resource("Bob", "food", 1))
+    assert alive(s) == ["Ann", "Bob"] and view(s)["phase"] == "end"
+    assert [player(s, p)["cards"] for p in ("Ann", "Bob")] == [13 - 1 - 1 + 4 - 1, 1 - 1 + 3 - 1]
