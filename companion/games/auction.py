@@ -389,6 +389,13 @@ class AuctionRules(Rules):
                        start=start, turn=start, acted=0, cards=0), events
 
     def _direction(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
+        name = state.players[self._seat(state, action)].name
+        if state.phase == BIDDING:
+            raise RuleError(f"{name} cannot choose the direction during the bidding: "
+                            "the start player chooses only when nobody has bid.")
+        if state.phase == ACTIONS:
+            raise RuleError(f"{name} cannot choose the direction: this round's direction is already "
+                            f"{DIRECTIONS[state.direction]}.")
         seat = self._in_turn(state, action, DIRECTION, "choose the direction")
         square = DIRECTIONS.index(require_choice(action, "direction", DIRECTIONS))
         new = replace(state, phase=ACTIONS, direction=square, turn=seat, acted=0, cards=0)

@@ -128,6 +128,16 @@ def test_no_bid_start_player_keeps_figure_and_chooses() -> None:
     assert [p["money"] for p in v["players"]] == [1500] * 4
 
 
+def test_direction_is_chosen_only_when_nobody_bid() -> None:
+    """"If no bid is placed, the current starting player ... may freely choose the direction":
+    not while the bids are still being placed, nor once the bids have decided it."""
+    message = refused(new(), act("direction", "Ann", direction="S"))
+    assert message == "Ann cannot choose the direction during the bidding: the start player chooses only when nobody has bid."
+    state = play(new(), act("bid", "Ann", direction="W", amount=100), *[act("pass", n) for n in FOUR[1:]])
+    message = refused(state, act("direction", "Ann", direction="S"))
+    assert message == "Ann cannot choose the direction: this round's direction is already W."
+
+
 def test_bid_out_of_turn_is_refused() -> None:
     """"each player may in turn place one bid" — Bob cannot bid before Ann."""
     message = refused(new(), act("bid", "Bob", direction="N", amount=100))
