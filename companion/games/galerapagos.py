@@ -16,7 +16,8 @@ under the hurricane the raft leaves at the end of the round. For those the
 engine applies the default at once (the target dies, the players without a card
 die, the raft leaves) and keeps the state just before it in ``chain``: if the
 very next action is the last-chance move (the target's resource card or shot, a
-player's declared resource card, a card before the raft leaves), it is applied to
+player's declared resource card, a card handed to one of them, a card before the
+raft leaves), it is applied to
 that earlier state instead and the default is re-run. Any other action means
 the table has moved on and the chance is gone. So a script that stops after the
 votes shows the target dead, and one that saves him shows him alive.
