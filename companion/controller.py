@@ -171,7 +171,10 @@ class TableController:
         self.player: str | None = None  # chosen with a seat button
         self.lanes: dict[str, Any] = {}  # dice lane point -> face up
         self._warned: object | None = None  # the timer already warned about
-        self._lock = threading.RLock()
+        # One lock with the session: it tells its listeners (us) while holding its lock when
+        # its sand-timer alarm journals the expiry, and we call it while holding ours, so two
+        # locks taken in opposite orders would freeze the table (and every page with it).
+        self._lock = getattr(session, "_lock", None) or threading.RLock()
         self._unsubscribe = session.subscribe(self._on_change)
         self._rebuild_entry()
         self.refresh()

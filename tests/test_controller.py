@@ -262,3 +262,31 @@ def test_back_cycles_the_screens_when_nothing_is_being_entered(table_for):
         seen.append(t.ctl.frame_name(t.session.public(), t.ctl.context()))
         t.press("back")
     assert seen == ["populations", "populations", "prompt", "qr"]
+
+
+def test_the_sand_timer_running_out_on_another_thread_while_the_table_is_busy_does_not_freeze_the_game(table_for):
+    """The session journals the expiry from its own alarm thread and tells the controller
+    while it holds its own lock; meanwhile the table's loop holds the controller and reads
+    the session. Both must go on (the walkthrough met a frozen game exactly like this)."""
+    import threading
+    import time
+
+    t = dice_planning(table_for)
+    t.press("seat1")  # Ann plans first: the timer turns
+    t.mono.advance(31.0)
+    t.wall.advance(31.0)
+    alarm = threading.Thread(target=t.session.tick, daemon=True)
+
+    def table_loop():
+        with t.ctl._lock:  # mid-tick...
+            alarm.start()  # ...when the sand runs out
+            time.sleep(0.3)
+            t.session.public()
+
+    loop = threading.Thread(target=table_loop, daemon=True)
+    loop.start()
+    loop.join(3.0)
+    alarm.join(3.0)
+    assert not loop.is_alive() and not alarm.is_alive(), "the session and the controller wait for each other"
+    assert t.session.history()[-1].action == {"type": "timer_expired"}
+    assert t.devices.beeper.played[-1] == "timer"
