@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion import screens
+from companion import extras, screens
 from companion.rules import RuleError
 from companion.session import Change, Session
 from hw.events import ButtonEvent, DeviceEvent, DieEvent, EncoderEvent, TagEvent
@@ -282,7 +282,7 @@ class TableController:
             self._cycle_screen(1)
 
     def _undo(self) -> None:
-        undone = self.session.undo()
+        undone = extras.undo(self.session)  # with the timer's expiry that followed it
         if undone is None:
             self.refuse("There is nothing to undo.")
         else:

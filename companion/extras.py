@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Iterable
+from contextlib import nullcontext
 from typing import Any
 
 from companion.rules import Action, RuleError
@@ -92,6 +93,31 @@ def last_actions(session: Session, viewer: str | None, limit: int = 8) -> list[d
         {"seq": e.seq, "at": e.at, "source": e.source.split(":")[0], "action": redact(session.game, e.action, viewer)}
         for e in reversed(session.history(limit))
     ]
+
+
+#: actions the companion journals by itself; an undo takes them back with the action before
+AUTOMATIC = ("timer_expired",)
+
+
+def to_undo(session: Session) -> Action | None:
+    """The action :func:`undo` would take back: the last one a person made."""
+    for entry in reversed(session.history(4)):
+        if entry.action.get("type") not in AUTOMATIC:
+            return entry.action
+    return None
+
+
+def undo(session: Session) -> Action | None:
+    """Take back the last action a person made, with the sand timer's expiry that followed it.
+
+    Undoing the expiry alone cannot work: the sand turned long ago, so the timer
+    would only run out again at once and the undo would seem to do nothing.
+    """
+    with getattr(session, "_lock", nullcontext()):  # the alarm must not re-journal in between
+        done = session.undo()
+        while done is not None and done.get("type") in AUTOMATIC:
+            done = session.undo()
+        return done
 
 
 # -- per-game helpers ----------------------------------------------------------

@@ -143,11 +143,11 @@ def _move(game_id: str, kind: str):
     who = require(game_id)
     session = open_game(game_id)
     if not who.is_table:
-        last = session.history(1)
-        mine = kind == "undo" and last and last[0].action.get("player") == who.seat
+        last = extras.to_undo(session)
+        mine = kind == "undo" and last is not None and last.get("player") == who.seat
         if not mine:
             raise ApiError(403, f"{who.seat} may only undo their own last action; ask the table for anything else.")
-    done = session.undo() if kind == "undo" else session.redo()
+    done = extras.undo(session) if kind == "undo" else session.redo()
     if done is None:
         raise ApiError(409, f"There is nothing to {kind}.")
     return jsonify({kind: extras.redact(session.game, done, who.viewer()), **snapshot(session, who)})

@@ -63,3 +63,29 @@ def test_a_seat_acts_for_itself_without_naming_the_player(table: Table) -> None:
     history = table.client().get(f"/api/games/{gid}", headers=table.auth()).json["last_actions"]
     assert history[0]["action"] == {"type": "end_turn", "player": "Ann"}
     assert history[0]["source"] == "web"
+
+
+def test_undo_after_the_sand_timer_ran_out_takes_back_the_plan_that_turned_it(table: Table) -> None:
+    """Undoing only the automatic expiry would do nothing: the sand turned 31 s ago, so the
+    timer would run out again at once. The plan that turned it goes back with it."""
+    import time
+
+    late = [0.0]
+    table.dashboard.hub.session_kwargs.update(clock=lambda: time.monotonic() + late[0],
+                                              wall=lambda: time.time() + late[0])
+    gid = table.new_game("galapagos-dice", ["Ann", "Bob"], {"layout_seed": 7})
+    fields = sorted(int(n) for n in table.act(gid, {"type": "start", "player": "Ann", "field": 1}).json["state"]["layout"])
+    table.act(gid, {"type": "start", "player": "Bob", "field": fields[20]})
+    table.act(gid, {"type": "place_turtles", "numbers": [n for n in fields if n not in (1, fields[20])][:5]})
+    c = table.client()
+    bob = table.join(c, gid, "Bob")
+    assert table.act(gid, {"type": "plan", "dice": ["red"]}, {"Authorization": f"Bearer {bob}"}).status_code == 200
+    session = table.dashboard.hub.session(gid)
+    late[0] = 31.0
+    session.tick()
+    assert session.history()[-1].action == {"type": "timer_expired"}
+    r = c.post(f"/api/games/{gid}/undo", headers={"Authorization": f"Bearer {bob}"})  # Bob's own plan
+    assert r.status_code == 200, r.json
+    assert r.json["undo"] == {"type": "plan", "player": "Bob", "dice": ["red"]}
+    assert r.json["state"]["plans"] == [] and not r.json["timer"]["running"] and r.json["timer"]["remaining"] == 30
+    assert [e.action["type"] for e in session.history()] == ["start", "start", "place_turtles"]
