@@ -70,6 +70,18 @@ def takes_player(session: Session, kind: str) -> bool:
     return "player" in session.rules.actions.get(kind, ())
 
 
+def seat_may(session: Session, kind: str) -> bool:
+    """Whether a phone may send ``kind`` for its own seat.
+
+    Only actions that must name their player: where the player is optional the
+    action is the table's (Galèrapagos' weather card, the raft leaving), unless
+    the game has a single seat anyway.
+    """
+    if not takes_player(session, kind):
+        return False
+    return "player" not in session.rules.optional_fields.get(kind, frozenset()) or len(session.players) == 1
+
+
 def candidates(session: Session, seat: str | None = None, limit: int = 24) -> list[Action]:
     """A few legal actions now (for one-tap buttons); only ``seat``'s when given."""
     found = session.rules.candidates(session.state)  # states are immutable: a snapshot is safe

@@ -90,10 +90,10 @@ def post_action(game_id: str):
     if kind not in session.rules.actions:
         raise ApiError(400, RuleError(f"{session.rules.name} has no action \"{kind}\".").message)
     if not who.is_table:
-        if "player" not in action and extras.takes_player(session, kind):
-            action = {**action, "player": who.seat}
-        if not extras.takes_player(session, kind):
+        if not extras.seat_may(session, kind):
             raise ApiError(403, f"\"{kind}\" is an action for the whole table; use the table's screen.")
+        if "player" not in action:
+            action = {**action, "player": who.seat}
         if not who.may_act_for(game_id, action.get("player")):
             raise ApiError(403, f"{who.seat} cannot act for {action.get('player')}.")
     try:

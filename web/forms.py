@@ -141,7 +141,7 @@ def split_kinds(session: Session, pub: dict[str, Any], seat: str | None) -> tupl
     all_kinds = extras.action_types(session)
     if seat is None:  # the table may act for anyone: everything expected now comes first
         return now, [k for k in all_kinds if k not in now]
-    mine = [k for k in all_kinds if extras.takes_player(session, k)]
+    mine = [k for k in all_kinds if extras.seat_may(session, k)]
     primary = [k for k in now if k in mine] if seat in expected_players else []
     return primary, [k for k in mine if k not in primary]
 

@@ -59,6 +59,17 @@ def test_a_table_wide_action_needs_the_table_token(table: Table) -> None:
     assert table.act(gid, TILE).status_code == 200
 
 
+def test_a_phone_cannot_turn_the_weather_card_though_it_may_name_a_player(table: Table) -> None:
+    """Galèrapagos' weather card takes an optional player; turning it is still the table's."""
+    gid = table.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
+    ann = table.join(table.client(), gid, "Ann")
+    for action in ({"type": "weather", "water": 3}, {"type": "weather", "water": 3, "player": "Ann"}):
+        r = table.act(gid, action, headers=bearer(ann))
+        assert r.status_code == 403, r.json
+        assert "whole table" in r.json["error"]["message"]
+    assert table.act(gid, {"type": "weather", "water": 3}).status_code == 200
+
+
 def test_the_table_may_act_for_a_seat_whose_player_has_no_phone(table: Table) -> None:
     gid = _auction_in_bidding(table)
     assert table.act(gid, {"type": "pass", "player": "Ann"}).status_code == 200
