@@ -176,11 +176,13 @@ class Session:
         with self._lock:
             if self.timer is None or not self.timer.expired():
                 return None
-            try:
-                return self.act({"type": "timer_expired"}, source="timer")
-            except RuleError:  # someone closed planning meanwhile
+        # act outside the check's lock: listeners must never be called with it held
+        try:
+            return self.act({"type": "timer_expired"}, source="timer")
+        except RuleError:  # another ticker, or someone, closed planning meanwhile
+            with self._lock:
                 self._refresh_timer()
-                return None
+            return None
 
     def undo(self) -> Action | None:
         """Take back the last action in play; None when there is none."""
