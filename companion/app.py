@@ -58,17 +58,18 @@ class SimTable:
     def buttons(self) -> list[str]:
         return list(self.devices.panel.buttons) + [n for n in self.bridge_buttons if n not in self.devices.panel.buttons]
 
-    def press(self, name: str) -> None:
+    def press(self, name: str, hold: bool = False) -> None:
+        """Press ``name`` briefly, or ``hold`` it past its hold time (Back held: undo)."""
         with self._lock:
             if name in self.bridge_buttons and self.devices.simulator is not None:
                 self.devices.simulator.press(self.bridge_buttons[name], True)
                 time.sleep(self.press_seconds)
                 self.devices.simulator.press(self.bridge_buttons[name], False)
                 return
-            pin = self.devices.panel.buttons[name].pin
-            pin.drive_low()
-            time.sleep(self.press_seconds)  # longer than the debounce time
-            pin.drive_high()
+            button = self.devices.panel.buttons[name]
+            button.pin.drive_low()
+            time.sleep(button.hold_time + 0.2 if hold else self.press_seconds)  # longer than the debounce time
+            button.pin.drive_high()
             time.sleep(self.press_seconds)
 
     def turn(self, delta: int) -> None:
@@ -335,13 +336,15 @@ class Companion:
         """Bind the server, open the devices, resume the last unfinished game, start the loops."""
         import waitress.server
 
+        from web import MAX_BODY
+
         threading.stack_size(THREAD_STACK)
         self.server = waitress.server.create_server(
             self.app, host=self.host, port=self.port, threads=MAX_LIVE + SPARE_THREADS,
             connection_limit=MAX_LIVE + 100, channel_timeout=60, cleanup_interval=15,
-            asyncore_use_poll=True, ident="galapagos-companion", max_request_body_size=64 * 1024,
+            asyncore_use_poll=True, ident="galapagos-companion", max_request_body_size=4 * MAX_BODY,
             expose_tracebacks=False, clear_untrusted_proxy_headers=True,
-        )
+        )  # waitress drops bodies 4x over the app's limit; below that the app answers a JSON 413
         self.dashboard.base_url = self.base_url()
         self.open_devices()
         unfinished = self.journal.games(finished=False)

@@ -92,6 +92,7 @@ def _wants_json() -> bool:
 
 
 def _page_error(status: int, message: str):
-    from web.i18n import lang, translator
+    from web.i18n import LANGS, lang, translator
 
-    return render_template("error.html", status=status, message=message, t=translator(lang()), lang=lang()), status
+    t = translator(lang())
+    return render_template("error.html", status=status, message=t(message), t=t, lang=lang(), langs=LANGS), status

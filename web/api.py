@@ -202,6 +202,7 @@ def join():
         raise ApiError(429, f"Too many tries; wait {int(wait) + 1} seconds.", retry_after=int(wait) + 1)
     data = only_keys(body(SMALL_LIMIT), {"code", "seat"}, "The join request")
     game_id, seat = find_seat(data.get("code"), data.get("seat"))
+    d.joins.forgive(request.remote_addr or "?")
     token = d.seats.claim(game_id, seat)
     if token is None:
         raise ApiError(409, f"{seat}'s seat is already taken on another phone; the table can free it.")

@@ -59,27 +59,28 @@ def _money(n: int | None) -> str:
 
 
 def field_for(name: str, session: Session, pub: dict[str, Any], seat: str | None,
-              costs: dict[str, Any] | None) -> Field:
-    """The widget for one action field."""
+              costs: dict[str, Any] | None, kind: str = "") -> Field:
+    """The widget for one field of a ``kind`` action."""
     names = [p["name"] for p in pub.get("players", [])]
     if name == "player":
-        if seat is not None:
-            return Field(name, "hidden", value=seat)
+        if seat is not None or len(names) == 1:  # a phone acts for itself; a solo game has one player
+            return Field(name, "hidden", value=seat or names[0])
         waiting = (pub.get("expected") or {}).get("players") or []
         return Field(name, "select", choices=[(n, n) for n in names], value=waiting[0] if waiting else None)
     if name in ("target",):
         alive = [p["name"] for p in pub.get("players", []) if p.get("alive", True)]
         return Field(name, "select", choices=[(n, n) for n in alive])
-    if name == "direction":
-        return Field(name, "select", choices=[(d, d) for d in DIRECTIONS])
+    if name == "direction":  # a tile goes on the empty square
+        empty = [d for d, pair in (pub.get("tiles") or {}).items() if not pair]
+        return Field(name, "select", choices=[(d, d) for d in DIRECTIONS], value=empty[0] if empty else None)
     if name == "amount":
         return Field(name, "number", "int", min=0, step=100 if session.game == "galapagos-auction" else 1, value=100 if session.game == "galapagos-auction" else 1)
     if name == "steps":
         prices = (costs or {}).get("education", {})
         return Field(name, "select", "int", choices=[(s, f"{s} — {_money(prices.get(str(s)))}" if prices else str(s)) for s in (1, 2, 3, 4)])
     if name in ("animal", "take"):
-        prices = (costs or {}).get("expedition" if name == "animal" else "exchange", {}) or {}
-        animals = _animals(pub)
+        prices = (costs or {}).get("expedition" if kind == "expedition" else "exchange" if name == "take" else "", {}) or {}
+        animals = list(prices) if kind == "expedition" and prices else _animals(pub)  # the round's tile
         return Field(name, "select", choices=[(a, f"{_label(a)} — {_money(prices[a])}" if a in prices else _label(a)) for a in animals])
     if name == "animals":
         return Field(name, "checks", "list-str", choices=[(a, _label(a)) for a in _animals(pub)])
@@ -109,7 +110,7 @@ def field_for(name: str, session: Session, pub: dict[str, Any], seat: str | None
     if name == "dice":
         colours = ["black", "white", "red", "green", "yellow", "blue"]
         return Field(name, "seq", "list-str", choices=[(c, c) for c in colours], count=5)
-    if name in ("snake", "hurricane"):
+    if name in ("snake", "hurricane", "wildcard"):
         return Field(name, "bool", "bool", value=False)
     if name in ("fish", "water", "extra"):
         return Field(name, "number", "int", min=0, max=5 if name == "extra" else 3, value=0 if name != "extra" else 0)
@@ -126,7 +127,9 @@ def forms(session: Session, pub: dict[str, Any], seat: str | None, kinds: list[s
         names, optional = extras.action_fields(session, kind)
         fields = []
         for name in names:
-            f = field_for(name, session, pub, seat, costs)
+            if name == "player" and name in optional and not extras.seat_may(session, kind):
+                continue  # who turned the weather card: nobody needs to say
+            f = field_for(name, session, pub, seat, costs, kind)
             f.optional = f.optional or name in optional
             fields.append(f)
         out.append(Form(kind, fields))
@@ -175,7 +178,7 @@ def describe(action: dict[str, Any], order: list[str] | None = None, me: str | N
             parts.append(f"£{value}")
             continue
         else:
-            value = _label(value)
+            value = t(value) if value == "hidden" else _label(value)
         parts.append(f"{t(_label(key))} {value}" if key not in ("direction", "animal", "species") else str(value))
     return " · ".join(parts)
 
@@ -197,12 +200,18 @@ def quick(session: Session, seat: str | None, t: Any = None, limit: int = 8, per
     """
     by_type: dict[str, list[dict[str, Any]]] = {}
     for a in extras.candidates(session, seat, 60):
-        if a["type"] not in DIGITAL:
+        if a["type"] not in DIGITAL and a not in by_type.get(a["type"], []):
             by_type.setdefault(a["type"], []).append(a)
+    for kind, group in by_type.items():  # "plan no dice" is legal, but one tap must not send nothing
+        by_type[kind] = [a for a in group if not _empty_list(a)] or group
     found = [a for kind, group in by_type.items() if len(group) <= per_type or kind in FIRST_FEW
              for a in (group[:FIRST_FEW[kind]] if kind in FIRST_FEW else group)][:limit]
     return [{"type": a["type"], "label": describe_in(session, a, seat, t), "json": json.dumps(a, ensure_ascii=False)}
             for a in found]
+
+
+def _empty_list(action: dict[str, Any]) -> bool:
+    return any(v == [] for v in action.values())
 
 
 #: action types whose first few candidates are worth a button even when there are many

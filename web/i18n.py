@@ -7,6 +7,8 @@ Rule refusals come translated from the rules when the game offers it
 
 from __future__ import annotations
 
+import re
+
 from flask import has_request_context, request
 
 LANGS = ("en", "fr")
@@ -79,7 +81,62 @@ FR: dict[str, str] = {
     "take": "prend", "count": "nombre", "space": "espace", "mode": "mode", "icons": "icônes",
     "change": "changement", "numbers": "numéros", "path": "chemin", "dice": "dés", "extra": "boules en plus",
     "snake": "serpent", "basket": "corbeille", "card": "carte", "by": "par", "from": "de", "to": "vers",
+    "wildcard": "joker (2 cartes)", "hidden": "secret", "hold Back: undo": "Back maintenu : annuler",
+    "Up/Down pick an item of the entry, the encoder changes it, OK sends it.":
+        "Up/Down choisissent un élément de la saisie, l'encodeur le change, OK l'envoie.", "Last vote": "Dernier vote",
+    "Send with nothing chosen?": "Envoyer sans rien choisir ?",
+    # page errors
+    "This needs the table's token or a seat's pass: join with the code on the table's screen.":
+        "Il faut le lien de la table ou une place : rejoignez avec le code affiché sur l'écran de la table.",
+    "There is no such page.": "Cette page n'existe pas.",
+    "Only the table (the token printed when the companion started) may do this.":
+        "Seule la table (le lien affiché au démarrage du compagnon) peut faire cela.",
+    "Your pass is for another game.": "Votre place est dans une autre partie.",
 }
+
+
+#: what a Galèrapagos vote decides, by the phase it is held in
+VOTES = {"water": ("who goes without water", "qui n'aura pas d'eau"),
+         "food": ("who goes without food", "qui n'aura pas de nourriture"),
+         "depart": ("who stays behind", "qui reste sur l'île")}
+
+#: the games' prompts (``Expected.prompt``, English) → French; groups keep names and numbers
+PROMPTS: list[tuple[re.Pattern[str], str]] = [(re.compile(f"^{en}$"), fr) for en, fr in (
+    (r"Lay a species tile on the (.+) square\.", r"Posez une tuile d'espèces sur la case \1."),
+    (r"(.+): bid or pass\.", r"\1 : enchérir ou passer."),
+    (r"No bids: (.+) chooses the direction\.", r"Aucune enchère : \1 choisit la direction."),
+    (r"(.+): play (\w+) cards, then done\.", r"\1 : jouez les cartes \2, puis « terminé »."),
+    (r"The game is over\.", "La partie est terminée."),
+    (r"Place the pawns and the first turtles\.", "Placez les pions et les premières tortues."),
+    (r"Draw (\d+) turtles and place them\.", r"Piochez \1 tortues et placez-les."),
+    (r"Roll and plan your dice\.", "Lancez vos dés et planifiez votre chemin."),
+    (r"(.+) moves\.", r"\1 se déplace."),
+    (r"Turn (\d+) of (\d+): play your cards, then end the turn\.", r"Tour \1 sur \2 : jouez vos cartes, puis finissez le tour."),
+    (r"Game over: you survived every turn and win\.", "Partie terminée : vous avez survécu à tous les tours, vous gagnez."),
+    (r"Game over: two or more populations are at 0 and you lose\.",
+     "Partie terminée : deux populations ou plus sont à 0, vous perdez."),
+    (r"Game over: three of one species sit on the invasive species spaces and you lose\.",
+     "Partie terminée : trois espèces identiques occupent les espaces invasifs, vous perdez."),
+    (r"Turn the next weather card\.", "Retournez la prochaine carte Météo."),
+    (r"(.+): fish, collect water or wood, or search the wreck\.",
+     r"\1 : pêcher, ramasser de l'eau ou du bois, ou fouiller l'épave."),
+    (r"(.+) breaks the tie\.", r"\1 tranche l'égalité."),
+)]
+VOTE_PROMPT = re.compile(r"^Vote \((\w+)\): (.+)\.$")
+
+
+def prompt(text: str, language: str) -> str:
+    """A game's prompt in ``language``; a vote's says what it decides ("Vote (food): …" is terse)."""
+    vote = VOTE_PROMPT.match(text)
+    if vote and vote.group(1) in VOTES:
+        what = VOTES[vote.group(1)][language == "fr"]
+        return (f"Vote secret : {what} ? Attendu : {vote.group(2)}." if language == "fr"
+                else f"Secret vote: {what}? Waiting for {vote.group(2)}.")
+    if language == "fr":
+        for pattern, fr in PROMPTS:
+            if pattern.match(text):
+                return pattern.sub(fr, text)
+    return text
 
 
 def lang() -> str:

@@ -145,6 +145,7 @@ def join():
             session = open_game(game_id)
             taken = set(d.seats.claimed(game_id))
             holder = optional(game_id)
+            d.joins.forgive(request.remote_addr or "?")
             ctx.update(game=session, seats=[(p, p in taken) for p in session.players],
                        title=views.GAME_TITLES.get(session.game, session.game),
                        mine=holder.seat if holder and not holder.is_table else None)
@@ -171,6 +172,7 @@ def join_post():
     if wait:
         raise ApiError(429, f"Too many tries; wait {int(wait) + 1} seconds.")
     game_id, seat_name = find_seat(request.form.get("code", ""), request.form.get("seat"))
+    d.joins.forgive(request.remote_addr or "?")
     token = d.seats.claim(game_id, seat_name)
     if token is None:
         raise ApiError(409, f"{seat_name}'s seat is already taken on another phone; the table can free it.")

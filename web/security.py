@@ -156,7 +156,11 @@ class SeatStore:
 
 
 class RateLimiter:
-    """At most ``limit`` attempts per ``window`` seconds per key (the client's address)."""
+    """At most ``limit`` attempts per ``window`` seconds per key (the client's address).
+
+    Joins :meth:`forgive` a try that worked, so only wrong codes count: the limit is
+    there against guessing, not against a table of phones behind one address.
+    """
 
     def __init__(self, limit: int = 10, window: float = 60.0, clock=time.monotonic):
         self.limit, self.window, self._clock = limit, window, clock
@@ -177,3 +181,10 @@ class RateLimiter:
                 for k in [k for k, v in self._hits.items() if not v]:
                     del self._hits[k]
             return 0.0
+
+    def forgive(self, key: str) -> None:
+        """Take back the newest attempt of ``key`` (it succeeded)."""
+        with self._lock:
+            hits = self._hits.get(key)
+            if hits:
+                hits.pop()

@@ -91,11 +91,13 @@ def _sim_request(keys: set[str], what: str) -> tuple[SimBackend, dict[str, Any]]
 
 @bp.post("/sim/press")
 def press():
-    sim, data = _sim_request({"button"}, "A button press")
-    name = data.get("button")
+    sim, data = _sim_request({"button", "hold"}, "A button press")
+    name, hold = data.get("button"), data.get("hold", False)
     if name not in sim.buttons():
         raise ApiError(400, f"There is no button {name!r}; the buttons are {', '.join(sim.buttons())}.")
-    sim.press(name)
+    if not isinstance(hold, bool):
+        raise ApiError(400, "\"hold\" is true (held past its hold time) or false.")
+    sim.press(name, hold)
     return jsonify(sim_state())
 
 

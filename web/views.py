@@ -9,6 +9,7 @@ never receives a fragment rendered for another viewer.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from flask import render_template
@@ -17,7 +18,7 @@ from companion import extras
 from companion.session import Session
 from web import forms, pictures
 from web.context import dashboard
-from web.i18n import translator
+from web.i18n import prompt, translator
 from web.security import Principal
 
 GAME_TITLES = {
@@ -44,7 +45,8 @@ def context(session: Session, who: Principal | None, view: str, language: str, s
         "pub": pub, "players": names, "me": me, "my": my_entry, "view": view,
         "expected": exp, "my_turn": me in (exp.get("players") or []),
         "timer": extras.timer(session),
-        "last": [{"text": forms.describe_in(session, a["action"], None, t), "source": a["source"]}
+        "prompt": prompt(exp.get("prompt") or "", language),
+        "last": [{"seq": a["seq"], "text": forms.describe_in(session, a["action"], None, t), "source": a["source"]}
                  for a in extras.last_actions(session, viewer)],
         "forms_now": forms.forms(session, pub, me if view == "seat" else None, primary),
         "forms_more": forms.forms(session, pub, me if view == "seat" else None, more),
@@ -55,9 +57,17 @@ def context(session: Session, who: Principal | None, view: str, language: str, s
         "is_table": bool(who and who.is_table),
         "current": d.hub.current == session.id,
     }
+    undoable = extras.to_undo(session)
+    ctx["undo_what"] = forms.describe_in(session, extras.redact(session.game, undoable, viewer), me, t) if undoable else ""
+    ctx["can_undo"] = bool(undoable) and (ctx["is_table"] or undoable.get("player") == me)
     bare = {f.type for f in ctx["forms_now"] + ctx["forms_more"] if not f.visible}
     ctx["quick"] = [q for q in ctx["quick"] if q["type"] not in bare]  # the form is already one button
     ctx.update(_game_extras(session, pub, me))
+    rolled = (pub.get("rolls") or {}).get(me) if view == "seat" else None
+    if rolled:  # dice are thrown once a round: no second roll, and the plan starts from them
+        ctx["forms_now"] = [f for f in ctx["forms_now"] if f.type != "roll"]
+        for f in ctx["forms_now"]:
+            f.fields = [replace(x, value=list(rolled)) if x.name == "dice" else x for x in f.fields]
     if view == "table":
         ctx["chart"] = pictures.score_chart(extras.score_history(session), names)
         ctx["join_code"] = d.keys.join_code(session.id) if who and who.is_table else None
@@ -91,7 +101,7 @@ def _game_extras(session: Session, pub: dict[str, Any], me: str | None) -> dict[
         for what, needs in draws.items()
         if _draw_action(what) in (exp.get("actions") or [])
         for p in ((exp.get("players") or []) if needs else [None])
-        if not needs or me is None or p == me
+        if me is None or (needs and p == me)  # a phone draws only its own (dice), never the table's cards
         if not (what == "dice" and p in (pub.get("rolls") or {}))  # thrown already
     ]
     if session.game == "galerapagos":

@@ -148,6 +148,18 @@ def test_joins_are_rate_limited_per_address(table: Table) -> None:
     assert int(r.headers["Retry-After"]) >= 1
 
 
+def test_only_wrong_codes_count_towards_the_join_limit(table: Table) -> None:
+    """A table of phones behind one address (or one tester with many tabs) is never held up."""
+    table.dashboard.joins.limit = 3
+    gids = [table.new_game("pocket-galapagos", ["Ann"]) for _ in range(5)]
+    for gid in gids:
+        c = table.client()
+        assert c.get(f"/join?code={table.dashboard.keys.join_code(gid)}").status_code == 200
+        table.join(c, gid, "Ann")
+    c = table.client()
+    assert [c.post("/api/join", json={"code": "999999", "seat": "Ann"}).status_code for _ in range(4)] == [403] * 3 + [429]
+
+
 def test_a_cookie_pass_needs_the_pages_csrf_token(table: Table) -> None:
     """A page's own requests carry X-CSRF-Token; a forged cross-site form cannot."""
     gid = table.new_game("pocket-galapagos", ["Ann"])

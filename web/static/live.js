@@ -149,10 +149,10 @@
     return action;
   }
 
-  function act(action, button) {
+  function act(action, button, label) {
     if (button) button.disabled = true;
     return post("/api/games/" + encodeURIComponent(game) + "/actions", action)
-      .then(function () { toast("✓ " + action.type.replace(/_/g, " "), false); })
+      .then(function () { toast("✓ " + (label || action.type.replace(/_/g, " ")), false); })
       .catch(function (e) { toast(e.message, true); })
       .finally(function () { if (button) button.disabled = false; });
   }
@@ -170,13 +170,18 @@
     var form = ev.target;
     if (!form.matches("form.act")) return;
     ev.preventDefault();
-    act(readForm(form), form.querySelector("button"));
+    var action = readForm(form), button = form.querySelector("button");
+    var label = (form.querySelector(".act-name") || button).textContent.trim();
+    var send = function () { act(action, button, label); };
+    var empty = Object.keys(action).some(function (k) { return Array.isArray(action[k]) && !action[k].length; });
+    if (empty) confirmThen(body.dataset.emptyText || "Send with nothing chosen?", send);  // e.g. a plan with no dice
+    else send();
   });
 
   document.addEventListener("click", function (ev) {
     var b = ev.target.closest("button");
     if (!b || !game) return;
-    if (b.dataset.json) { ev.preventDefault(); act(JSON.parse(b.dataset.json), b); return; }
+    if (b.dataset.json) { ev.preventDefault(); act(JSON.parse(b.dataset.json), b, b.textContent.trim()); return; }
     if (b.dataset.draw) {
       ev.preventDefault();
       var what = {what: b.dataset.draw};

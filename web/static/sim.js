@@ -32,7 +32,7 @@
     if (!b) return;
     var uid = (document.getElementById("tag-uid") || {}).value;
     var req = null;
-    if (b.dataset.press) req = post("/sim/press", {button: b.dataset.press});
+    if (b.dataset.press) req = post("/sim/press", {button: b.dataset.press, hold: !!b.dataset.hold});
     else if (b.dataset.turn) req = post("/sim/turn", {delta: parseInt(b.dataset.turn, 10)});
     else if (b.dataset.point) {
       var on = b.querySelector(".uid").textContent;
