@@ -172,15 +172,20 @@ def describe(action: dict[str, Any], order: list[str] | None = None, me: str | N
             value = ", ".join(_label(v) for v in value) or "–"
         elif isinstance(value, bool):
             if value:
-                parts.append(t(_label(key)))
+                parts.append(_field(t, key))
             continue
         elif key in money:
             parts.append(f"£{value}")
             continue
         else:
             value = t(value) if value == "hidden" else _label(value)
-        parts.append(f"{t(_label(key))} {value}" if key not in ("direction", "animal", "species") else str(value))
+        parts.append(f"{_field(t, key)} {value}" if key not in ("direction", "animal", "species") else str(value))
     return " · ".join(parts)
+
+
+def _field(t: Any, key: str) -> str:
+    """A field's name in the viewer's language (:func:`web.i18n.translator` knows field names apart)."""
+    return t.field(key) if hasattr(t, "field") else t(_label(key))
 
 
 def describe_in(session: Session, action: dict[str, Any], me: str | None = None, t: Any = None) -> str:

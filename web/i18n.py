@@ -81,7 +81,8 @@ FR: dict[str, str] = {
     "take": "prend", "count": "nombre", "space": "espace", "mode": "mode", "icons": "icônes",
     "change": "changement", "numbers": "numéros", "path": "chemin", "dice": "dés", "extra": "boules en plus",
     "snake": "serpent", "basket": "corbeille", "card": "carte", "by": "par", "from": "de", "to": "vers",
-    "wildcard": "joker (2 cartes)", "hidden": "secret", "hold Back: undo": "Back maintenu : annuler",
+    "1st": "1er", "bidding": "enchères", "actions": "actions", "end": "fin du tour", "over": "terminée",
+    "setup": "mise en place", "depart": "départ", "wildcard": "joker (2 cartes)", "hidden": "secret", "hold Back: undo": "Back maintenu : annuler",
     "Up/Down pick an item of the entry, the encoder changes it, OK sends it.":
         "Up/Down choisissent un élément de la saisie, l'encodeur le change, OK l'envoie.", "Last vote": "Dernier vote",
     "Send with nothing chosen?": "Envoyer sans rien choisir ?",
@@ -154,8 +155,18 @@ def translate(text: str, language: str) -> str:
     return FR.get(text, text) if language == "fr" else text
 
 
+#: field names whose French differs from the action of the same name ("fish": pêcher / poissons)
+FIELDS_FR = {"fish": "poissons"}
+
+
 def translator(language: str):
+    """``t(text)``; ``t.field(name)`` for an action field's name."""
+
     def t(text: str) -> str:
         return translate(text, language)
 
+    def field(name: str) -> str:
+        return FIELDS_FR.get(name, t(name.replace("_", " "))) if language == "fr" else name.replace("_", " ")
+
+    t.field = field  # type: ignore[attr-defined]
     return t
