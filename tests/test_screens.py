@@ -165,6 +165,28 @@ class TestChoose:
         assert choose(replay(POCKET).output) == "populations"
 
 
+    def test_a_galerapagos_vote_shows_who_has_still_to_vote(self):
+        """The rations do not change while votes come in; the table must see the vote move on."""
+        from companion.script import run_lines
+
+        start = ['{"game": "galerapagos", "players": ["Ann", "Bob", "Cy"], "options": {}}']
+        dry = ['{"type": "weather", "water": 0, "hurricane": false}']
+        rounds = [*dry, *(f'{{"type": "search", "player": "{p}"}}' for p in ("Ann", "Bob", "Cy")),
+                  *dry, *(f'{{"type": "search", "player": "{p}"}}' for p in ("Cy", "Ann", "Bob"))]
+        voting = run_lines(start + rounds).output
+        one_vote = run_lines(start + rounds + ['{"type": "vote", "player": "Ann", "target": "Cy"}']).output
+        assert choose(voting) == choose(one_vote) == "prompt"
+        assert render("prompt", voting).tobytes() != render("prompt", one_vote).tobytes()
+
+    def test_a_lost_solo_game_says_why_rather_than_a_score(self):
+        from companion.script import run_lines
+
+        lost = run_lines(['{"game": "pocket-galapagos", "players": ["Ann"], "options": {}}',
+                          '{"type": "population", "species": "rat", "change": -3}',
+                          '{"type": "population", "species": "ant", "change": -3}', '{"type": "end_turn"}']).output
+        assert lost["over"] and choose(lost) == "prompt"
+
+
 def test_unknown_screen_names_the_screens():
     with pytest.raises(screens.UnknownScreen, match="prompt, costs"):
         render("clock", galerapagos())

@@ -58,19 +58,20 @@ def render(name: str, state: dict[str, Any], ctx: ScreenContext | None = None) -
 def choose(state: dict[str, Any], ctx: ScreenContext | None = None) -> str:
     """The screen the table wants now: a refusal first, the entry while dialling, else by game and phase."""
     ctx = ctx or ScreenContext()
+    game, phase = state.get("game"), state.get("phase")
     if ctx.message:
         return "error"
-    if state.get("over"):
-        return "scores"
+    if state.get("over"):  # a solo game is won or lost: the prompt says which and why
+        return "prompt" if game == "pocket-galapagos" else "scores"
     if ctx.editing:
         return "prompt"
-    game, phase = state.get("game"), state.get("phase")
     if game == "galapagos-dice" and (state.get("timer") == "running" or phase == "plan"):
         return "timer" if state.get("timer") == "running" else "prompt"
     if game == "galapagos-auction" and phase == "actions" and ctx.costs:
         return "costs"
-    if game == "galerapagos":
-        return "rations"
+    if game == "galerapagos":  # a vote shows who has still to vote
+        expected = set((state.get("expected") or {}).get("actions") or ())
+        return "prompt" if expected & {"vote", "tiebreak"} else "rations"
     if game == "pocket-galapagos":
         return "populations"
     return "prompt"

@@ -43,7 +43,7 @@ def prompt(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
     c.header(GAME_NAMES.get(s.get("game", ""), str(s.get("game", ""))), round_label(s))
     c.text(2, HEADER_H + 1, c.fit(who(s), "medium", WIDTH - 4), "medium")
     text = (s.get("expected") or {}).get("prompt", "")
-    lines = c.wrap(text, "small", WIDTH - 4, 1 if ctx.entry else 2)
+    lines = c.wrap(text, "small", WIDTH - 4, 1 if ctx.entry else 3)
     for i, line in enumerate(lines):
         c.text(2, 30 + 11 * i, line)
     if ctx.entry:
