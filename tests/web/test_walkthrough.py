@@ -114,9 +114,13 @@ def send(page, action: str, good: bool = True, **fields) -> str:
 
 
 def tap(page, button, good: bool = True) -> str:
+    """Tap an action's button; read the toast, and (when accepted) wait for the page to show the result."""
     page.evaluate("document.getElementById('toast').hidden = true")
+    before = page.evaluate("Number(document.body.dataset.version)")
     button.click()
     toast = page.wait_for_selector(".toast.good:not([hidden])" if good else ".toast.bad:not([hidden])")
+    if good:
+        page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=5000)
     return toast.inner_text()
 
 
@@ -133,6 +137,13 @@ def banner(page) -> str:
     return page.inner_text(".banner")
 
 
+def synced(server: Server, gid: str, *pages) -> None:
+    """Wait until every page shows the game's latest version (live updates are asynchronous)."""
+    version = server.api("GET", f"/api/games/{gid}")["state"]["version"]
+    for page in pages:
+        page.wait_for_function(f"Number(document.body.dataset.version) === {version}", timeout=5000)
+
+
 def wait_text(page, selector: str, text: str, timeout: float = 3000) -> None:
     page.wait_for_function("([s, t]) => (document.querySelector(s) || {}).textContent?.includes(t)",
                            arg=[selector, text], timeout=timeout)
@@ -146,7 +157,11 @@ def test_galapagos_auction_two_phones_bid_play_cards_and_undo(run, browser) -> N
     assert "Lay a species tile on the N/E/S/W square." in banner(table)
     for pair in (["sea_lion", "iguana"], ["tortoise", "booby"], ["penguin", "crab"], ["sea_lion", "crab"]):
         send(table, "tile", animals=pair)  # the square offered is the next empty one
-    assert [t.strip()[0] for t in table.locator(".tile").all_inner_texts()] == ["N", "E", "S", "W"]
+    synced(server, gid, table)
+    tiles = table.locator(".tile").all_inner_texts()
+    for text, square, animals in zip(tiles, "NESW", (("sea lion", "iguana"), ("tortoise", "booby"),
+                                                      ("penguin", "crab"), ("sea lion", "crab")), strict=True):
+        assert text.startswith(square) and all(a in text for a in animals), text
     ann, bob = join(browser, server, code, "Ann"), join(browser, server, code, "Bob")
     assert "Your turn — Ann: bid or pass." in banner(ann) and "£1500" in ann.inner_text(".mine")
     assert "Waiting for Ann" in banner(bob)
@@ -171,6 +186,7 @@ def test_galapagos_auction_two_phones_bid_play_cards_and_undo(run, browser) -> N
     assert "£700" in bob.inner_text(".mine .money")  # Cancel kept it
     confirm(bob, bob.locator("button[data-move='undo']"))
     wait_text(bob, ".mine .money", "£1100")
+    synced(server, gid, table)
     assert "expedition" not in table.inner_text("ol.log")
     for p in (table, ann, bob):
         p.context.close()
@@ -202,7 +218,7 @@ def test_the_simulation_panel_lays_a_tile_and_presses_buttons_watching_the_oled(
     assert "bid · Ann · N · £100" in table.inner_text("ol.log")
     sim.click("button[data-press='back'][data-hold]")  # Back held: the table's undo
     wait_text(table, ".banner", "Ann: bid or pass.")
-    assert "bid" not in table.inner_text("ol.log")
+    assert "bid ·" not in table.inner_text("ol.log")
     assert len(set(frames)) == 4  # each step drew a new frame
     shot(run, sim, "sim-panel")
     for p in (table, sim):
@@ -217,6 +233,7 @@ def test_galapagos_dice_two_phones_start_roll_and_plan(run, browser) -> None:
     ann, bob = join(browser, server, code, "Ann"), join(browser, server, code, "Bob")
     for phone in (ann, bob):
         tap(phone, phone.locator(".quick button").first)  # a start field
+    synced(server, gid, table, ann, bob)
     free = [n for n in (int(x) for x in table.locator("g.hex").evaluate_all("gs => gs.map(g => g.dataset.field)"))
             if n not in (int(ann.inner_text(".big-figs span")), int(bob.inner_text(".big-figs span")))]
     send(table, "place_turtles", numbers=", ".join(map(str, free[:5])))
@@ -271,6 +288,7 @@ def test_galerapagos_two_phones_vote_in_secret_one_in_french_and_see_the_reveal(
     for _ in range(2):  # two dry rounds, everyone searching the wreck: food runs short
         send(table, "weather", water=0)
         for _ in range(3):
+            synced(server, gid, table, bob)
             who = table.inner_text(".banner b")
             if who == "Bob":  # the field "fish" is a number of fish, not the action "pêcher"
                 assert bob.inner_text("form.act[data-action='fish'] .fld").strip() == "poissons"
@@ -285,6 +303,7 @@ def test_galerapagos_two_phones_vote_in_secret_one_in_french_and_see_the_reveal(
     wait_text(bob, "ol.log", "voter · Ann · cible secret")  # Bob sees that Ann voted, not for whom
     assert "Cleo" not in bob.inner_text(".mine") and bob.locator(".vote-mine").count() == 0
     send(bob, "vote", target="Cleo")  # "Envoyer"
+    synced(server, gid, table)
     shot(run, bob, "galerapagos-bob-voted-fr")
     assert "target hidden" in table.inner_text("ol.log") and "Last vote" not in table.inner_text("main")
     send(table, "vote", player="Cleo", target="Ann")
