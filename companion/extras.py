@@ -201,11 +201,13 @@ def draws(game: str) -> dict[str, bool]:
     return {what: needs for what, (_, needs) in DRAWS.get(game, {}).items()}
 
 
-def draw(session: Session, what: str, player: str | None = None) -> Action:
-    """A digital draw (dice thrown, weather card turned) as the action to journal.
+def draw(session: Session, what: str, player: str | None = None, seed: int | None = None) -> tuple[Action, int]:
+    """A digital draw (dice thrown, weather card turned): the action to journal and its seed.
 
     The game's own randomiser takes an explicit ``random.Random`` (the rules stay
     pure); the result is journaled like an observed throw, so replay needs no seed.
+    The seed goes into the journal entry's source all the same (``...:digital:SEED``),
+    so a disputed throw can be re-drawn exactly from the same state.
     """
     spec = DRAWS.get(session.game, {}).get(what)
     if spec is None:
@@ -215,12 +217,13 @@ def draw(session: Session, what: str, player: str | None = None) -> Action:
     fn = _helper(session.game, name)
     if fn is None:
         raise RuleError(f"{session.rules.name} has no digital {what}.")
-    rng = random.Random(random.SystemRandom().getrandbits(64))
+    seed = random.SystemRandom().getrandbits(63) if seed is None else seed
+    rng = random.Random(seed)
     if needs_player:
         if player not in session.players:
             raise RuleError(f"Say whose {what} to draw: one of {', '.join(session.players)}.")
-        return fn(rng, player)
-    return fn(session.state, rng)
+        return fn(rng, player), seed
+    return fn(session.state, rng), seed
 
 
 def new_island(seed: int | None = None) -> tuple[int, dict[str, Any]]:

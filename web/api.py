@@ -122,8 +122,8 @@ def draw(game_id: str):
     if not needs_player and not who.is_table:
         raise ApiError(403, f"Only the table draws the {what}.")
     try:
-        action = extras.draw(session, what, player if needs_player else None)
-        events = session.act(action, source=f"web:{who.seat or 'table'}:digital")
+        action, seed = extras.draw(session, what, player if needs_player else None)
+        events = session.act(action, source=f"web:{who.seat or 'table'}:digital:{seed}")
     except RuleError as err:
         raise ApiError(409, err.text(lang())) from None
     return jsonify({"drawn": action, **snapshot(session, who), "events": events if who.is_table or not _secret(session) else []})
