@@ -206,26 +206,22 @@ class Journal:
         return JournalEntry(seq, json.loads(_dumps(action)), source, at)
 
     def undo(self, db: sqlite3.Connection, game_id: str) -> JournalEntry | None:
-        row = db.execute(
-            "SELECT seq, action, source, at FROM actions WHERE game_id = ? AND status = 'active' "
-            "ORDER BY seq DESC LIMIT 1",
-            (game_id,),
-        ).fetchone()
-        if row is None:
-            return None
-        db.execute("UPDATE actions SET status = 'undone' WHERE game_id = ? AND seq = ?", (game_id, row[0]))
-        self._bump(db, game_id)
-        return JournalEntry(row[0], json.loads(row[1]), row[2], row[3])
+        """The newest active action becomes undone; None when there is none."""
+        return self._flip(db, game_id, "active", "undone", newest=True)
 
     def redo(self, db: sqlite3.Connection, game_id: str) -> JournalEntry | None:
+        """The oldest undone action becomes active again; None when there is none."""
+        return self._flip(db, game_id, "undone", "active", newest=False)
+
+    def _flip(self, db: sqlite3.Connection, game_id: str, old: str, new: str, newest: bool) -> JournalEntry | None:
+        order = "DESC" if newest else "ASC"
         row = db.execute(
-            "SELECT seq, action, source, at FROM actions WHERE game_id = ? AND status = 'undone' "
-            "ORDER BY seq ASC LIMIT 1",
-            (game_id,),
+            f"SELECT seq, action, source, at FROM actions WHERE game_id = ? AND status = ? ORDER BY seq {order} LIMIT 1",
+            (game_id, old),
         ).fetchone()
         if row is None:
             return None
-        db.execute("UPDATE actions SET status = 'active' WHERE game_id = ? AND seq = ?", (game_id, row[0]))
+        db.execute("UPDATE actions SET status = ? WHERE game_id = ? AND seq = ?", (new, game_id, row[0]))
         self._bump(db, game_id)
         return JournalEntry(row[0], json.loads(row[1]), row[2], row[3])
 

@@ -6,16 +6,7 @@ from pathlib import Path
 
 from companion.journal import Journal
 from companion.session import Session
-
-
-class Clock:
-    """A hand-moved clock: tests never sleep."""
-
-    def __init__(self, now: float = 1000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
+from tests.clock import FakeClock as Clock
 
 
 def until_timer_runs(session: Session) -> None:

@@ -5,19 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.timers import DEFAULT_SECONDS, SandTimer
-
-
-class FakeClock:
-    """A monotonic clock the test moves by hand."""
-
-    def __init__(self, now: float = 1000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
+from tests.clock import FakeClock
 
 
 def test_default_is_the_published_30_seconds():

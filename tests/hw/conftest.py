@@ -9,6 +9,8 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
+from tests.clock import FakeClock  # noqa: F401  (re-exported to the hw tests)
+
 
 @pytest.fixture
 def mock_factory() -> Iterator[MockFactory]:
@@ -21,17 +23,6 @@ def mock_factory() -> Iterator[MockFactory]:
     Device.pin_factory = previous
 
 
-class FakeClock:
-    """A hand-driven clock for timing tests."""
-
-    def __init__(self, start: float = 100.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 @pytest.fixture

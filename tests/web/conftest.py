@@ -25,6 +25,21 @@ TO_THE_VOTE = [
     {"type": "search", "player": "Cleo"}, {"type": "search", "player": "Ann"}, {"type": "search", "player": "Bob"},
 ]
 
+#: Debian's Chromium, driven by Playwright (its own browser download cannot work here)
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
 
 @dataclass
 class Table:

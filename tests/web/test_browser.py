@@ -20,9 +20,6 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "screenshots"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1,
          "bypass_csp": True}  # Playwright's wait_for_function evaluates strings
 TABLET = {"viewport": {"width": 1180, "height": 820}, "bypass_csp": True}
@@ -36,16 +33,6 @@ def server(tmp_path_factory) -> Iterator[Server]:
     srv = start_server(tmp_path_factory.mktemp("run") / "journal.db", 0)
     yield srv
     srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def table_page(browser, server: Server, path: str):

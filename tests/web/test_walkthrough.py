@@ -25,9 +25,6 @@ from tests.web.runner import Server, free_port, start_server
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 # bypass_csp: Playwright's wait_for_function evaluates strings, which the dashboard's CSP forbids
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1,
          "bypass_csp": True}
@@ -43,16 +40,6 @@ def run(tmp_path_factory) -> Iterator[dict]:
              "shots": Path(os.environ.get("WALKTHROUGH_SHOTS") or tmp_path_factory.mktemp("shots"))}
     yield state
     state["server"].stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 # -- what a player does ------------------------------------------------------------------
