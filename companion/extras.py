@@ -229,7 +229,7 @@ def draw(session: Session, what: str, player: str | None = None, seed: int | Non
 def new_island(seed: int | None = None) -> tuple[int, dict[str, Any]]:
     """galapagos-dice: a random island (seed, layout) for the table to build."""
     seed = random.SystemRandom().randrange(1, 1_000_000) if seed is None else seed
-    from companion.games.dice_island import generate_layout
+    from companion.games.dice.island import generate_layout
 
     return seed, generate_layout(seed)
 

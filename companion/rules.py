@@ -24,17 +24,33 @@ Event = dict[str, Any]
 class RuleError(Exception):
     """An action the rules refuse, with a sentence a player understands.
 
-    ``translations`` optionally carries the same sentence in other languages
-    (``{"fr": "..."}``) so the OLED and the phones can show the player's own.
+    The rules give a *message id* (the English source text with ``{name}``
+    placeholders) and its parameters, never a finished sentence:
+    ``RuleError("{p} has £{money} and cannot pay £{cost}.", p="Ann", money=200, cost=300)``.
+    :meth:`text` renders it in the reader's language from the gettext catalog of
+    ``domain`` (the game's, given by its package; see :mod:`companion.texts`).
+    ``message`` is the English sentence. ``translations`` (older code) carries
+    finished sentences per language and wins where present.
     """
 
-    def __init__(self, message: str, *, translations: dict[str, str] | None = None):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, *, translations: dict[str, str] | None = None,
+                 domain: str | None = None, **params: Any):
+        from companion import texts
+
+        self.msgid = message
+        self.params = params
+        self.domain = domain
+        self.message = texts.render(message, params, "en", domain or texts.INTERFACE) if params else message
+        super().__init__(self.message)
         self.translations = dict(translations or {})
 
-    def text(self, lang: str = "en") -> str:
-        return self.translations.get(lang, self.message)
+    def text(self, lang: str = "en", domain: str | None = None) -> str:
+        """The sentence in ``lang`` (``domain``: the game's catalog when the error names none)."""
+        if lang in self.translations:
+            return self.translations[lang]
+        from companion import texts
+
+        return texts.render(self.msgid, self.params, lang, self.domain or domain or texts.INTERFACE)
 
 
 @dataclass(frozen=True)
@@ -42,15 +58,22 @@ class Expected:
     """Who must act next and what they may do: drives the OLED prompt and phone buttons.
 
     ``players`` empty means a table-wide action (a tile laid, a weather card turned).
-    ``prompt`` is a short English sentence for screens.
+    ``prompt`` is a message id (English source text) and ``params`` its parameters;
+    :meth:`text` renders it in a language from the game's catalog.
     """
 
     players: tuple[str, ...]
     actions: tuple[str, ...]
     prompt: str = ""
+    params: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def text(self, lang: str = "en", domain: str | None = None) -> str:
+        from companion import texts
+
+        return texts.render(self.prompt, self.params, lang, domain or texts.INTERFACE)
 
     def to_json(self) -> dict[str, Any]:
-        return {"players": list(self.players), "actions": list(self.actions), "prompt": self.prompt}
+        return {"players": list(self.players), "actions": list(self.actions), "prompt": self.text("en")}
 
 
 @dataclass(frozen=True)

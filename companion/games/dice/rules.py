@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.games.dice_island import (
+from companion.games.dice.island import (
     COLOURS,
     Island,
     field_number,
@@ -575,8 +575,8 @@ def render_island(s: DiceState) -> str:
 def hint(state: DiceState, player: str, dice: Sequence[str]) -> dict[str, Any]:
     """Best plan for ``player``'s rolled ``dice`` (any order) on the current island.
 
-    See :mod:`companion.games.dice_hint`; imported lazily to keep the rules import light.
+    See :mod:`companion.games.dice.paths`; imported lazily to keep the rules import light.
     """
-    from companion.games.dice_hint import best_path
+    from companion.games.dice.paths import best_path
 
     return best_path(state, player, dice)

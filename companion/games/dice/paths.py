@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from companion.games.dice_island import COLOURS
+from companion.games.dice.island import COLOURS
 from companion.rules import RuleError
 
 if TYPE_CHECKING:

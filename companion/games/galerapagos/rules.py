@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from math import comb
 from typing import Any, NamedTuple
 
-from companion.games.galerapagos_text import RESOURCES, VERBS, Word, error, now
+from companion.games.galerapagos.text import RESOURCES, VERBS, Word, error, now
 from companion.rules import Action, Event, Expected, Outcome, RuleError, Rules, sees_secret
 
 # -- component data --------------------------------------------------------

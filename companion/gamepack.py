@@ -1,0 +1,168 @@
+"""What a game package gives every interface (DESIGN.md: one package per game).
+
+A game is one folder, ``companion/games/<game>/``, whose ``__init__.py``
+defines ``GAME``, an instance of a :class:`GamePackage` subclass. The package
+holds its pure rules (``rules.py``), its moves, its narration, its texts
+(gettext catalogs in ``locale/``), its OLED screens, its page fragments
+(``templates/``) and how the table's inputs map to its actions. The
+controller, the web layer, the terminal table and the CLI name no game: they
+call these methods, whose defaults here make a minimal game work everywhere.
+
+Nothing here may import ``web`` or ``hw`` at module level; screens receive
+a canvas, the table receives components (duck-typed: ``kind`` and ``value``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from companion import texts
+from companion.rules import Action, Event, RuleError, Rules
+
+
+class GamePackage:
+    """One game as the interfaces see it. Subclass it in the game's package."""
+
+    rules: Rules
+    #: the folder of the package (for its catalogs and templates)
+    folder: str = ""
+    #: example seating for set-up pages (names, in seating order)
+    example_players: ClassVar[tuple[str, ...]] = ("Ann", "Bob", "Cleo")
+    #: the OLED screens Up/Down cycle through; the first is the usual one
+    cycle: ClassVar[tuple[str, ...]] = ("prompt", "scores", "qr")
+    #: action fields nobody but their author may see in the log (a vote's target)
+    secret_fields: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: actions the companion journals by itself (an undo takes them back with the one before)
+    automatic: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, rules: Rules, folder: str) -> None:
+        self.rules = rules
+        self.folder = folder
+        localedir = os.path.join(folder, "locale")
+        if os.path.isdir(localedir):
+            texts.register(self.domain, localedir)
+
+    # -- identity and texts -------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return self.rules.id
+
+    @property
+    def domain(self) -> str:
+        """The gettext domain of the game's catalogs."""
+        return self.rules.id
+
+    def t(self, msgid: str, lang: str = "en", **params: Any) -> str:
+        """A text of this game in ``lang``."""
+        return texts.render(msgid, params, lang, self.domain)
+
+    def title(self, lang: str = "en") -> str:
+        return self.t(self.rules.name, lang)
+
+    def term(self, word: Any, lang: str = "en") -> str:
+        """A game word (an animal, a colour, a direction) in ``lang``; unknown words as they are."""
+        return self.t(str(word), lang) if isinstance(word, str) else str(word)
+
+    def error_text(self, err: RuleError, lang: str = "en") -> str:
+        return err.text(lang, self.domain)
+
+    def prompt(self, state: Any, lang: str = "en") -> str:
+        """What the game expects now, as a sentence in ``lang``."""
+        return self.rules.expected(state).text(lang, self.domain)
+
+    # -- moves and narration ---------------------------------------------------------
+    def moves(self, state: Any, lang: str = "en") -> list[dict[str, Any]]:
+        """Every form that may be submitted now, each naming its player (None: the table's).
+
+        See :mod:`companion.moves` for the shape. Interfaces filter it by seat
+        with :func:`companion.moves.for_seat`.
+        """
+        return []
+
+    def narrate(self, before: Any, action: Action, events: list[Event], after: Any, lang: str = "en") -> list[str]:
+        """The sentences that tell what ``action`` did (one or more), in ``lang``."""
+        return []
+
+    def describe(self, action: Action, lang: str = "en", viewer: str | None = None) -> str:
+        """A short line for an action in a log or an undo button ("Ann bids £300 on North")."""
+        kind = str(action.get("type", "?"))
+        who = action.get("player")
+        label = self.t(kind.replace("_", " "), lang)
+        return f"{who}: {label}" if who else label
+
+    def redact(self, action: Action, viewer: str | None) -> Action:
+        """``action`` as ``viewer`` may see it: secret fields of others' actions hidden."""
+        hidden = self.secret_fields.get(str(action.get("type", "")), ())
+        if not hidden or (viewer is not None and action.get("player") == viewer):
+            return action
+        return {k: ("hidden" if k in hidden else v) for k, v in action.items()}
+
+    # -- the OLED ---------------------------------------------------------------------
+    def screens(self) -> dict[str, Callable[..., None]]:
+        """Screens of this game by name: ``fn(canvas, public_state, ctx)``."""
+        return {}
+
+    def choose_screen(self, public: dict[str, Any], ctx: Any) -> str | None:
+        """The screen the table wants for this state (None: the generic choice)."""
+        return None
+
+    def screen_data(self, state: Any, lang: str = "en") -> dict[str, Any]:
+        """Extras a screen needs beyond the public state (the acting player's costs)."""
+        return {}
+
+    # -- the table's inputs --------------------------------------------------------------
+    def tag_action(self, component: Any, point: str, state: Any) -> Action | dict[str, Any] | None:
+        """What a tagged component laid on ``point`` means now.
+
+        An action to send (``{"type": ...}``), or ``{"fill": {field: value}}`` to
+        fill fields of the move being dialled in (an animal token, a ball drawn
+        for a wood gamble), or None when it means nothing now (the table says so).
+        """
+        return None
+
+    def die_face(self, face: int) -> Any:
+        """The value of a die read by the firmware as face ``face`` (1-6)."""
+        return face
+
+    def lane_action(self, seat_player: str, lanes: list[Any], state: Any) -> Action | None:
+        """The action a seat button sends when dice lie in that seat's lanes (a dice plan)."""
+        return None
+
+    def table_tags(self, action: Action) -> list[tuple[str, str, dict[str, Any]]] | None:
+        """How a table enters ``action`` with tags: [(reader point, component kind, value)], or None.
+
+        Used by ``companion replay --via table`` (and the docs): the components
+        are enrolled for the occasion and laid on the simulated readers.
+        """
+        return None
+
+    def component_kinds(self) -> dict[str, Any]:
+        """The tagged components of this game (kind → description of its value) for enrolment."""
+        return {}
+
+    # -- the dashboard ---------------------------------------------------------------------
+    def templates(self) -> str | None:
+        """The folder of this game's page fragments (``picture.html``, ``players.html``, ``seat.html``)."""
+        path = os.path.join(self.folder, "templates")
+        return path if os.path.isdir(path) else None
+
+    def page(self, state: Any, public: dict[str, Any], me: str | None, lang: str = "en") -> dict[str, Any]:
+        """Extras the page fragments read (an island picture, costs, odds)."""
+        return {}
+
+    def draws(self) -> dict[str, tuple[Callable[..., Action], bool]]:
+        """What the companion may draw digitally: what → (fn, needs a player).
+
+        ``fn(state, rng, player)`` returns the action to journal.
+        """
+        return {}
+
+    def setup_helpers(self, seed: int) -> dict[str, Any]:
+        """Set-up help for the table (a random island, a shuffled deck)."""
+        return {}
+
+    def default_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Options completed before a new game starts (a seed turned into a layout)."""
+        return options

@@ -1,0 +1,127 @@
+"""Texts through gettext: message ids with parameters, rendered in the reader's language.
+
+The rules never write finished sentences: they raise :class:`companion.rules.RuleError`
+and emit events with a *message id* (the English source text with ``{name}``
+placeholders, as gettext expects) and parameters. Interfaces render them here,
+in the reader's language, from the catalogs of a *domain*: one domain per game
+package (``companion/games/<game>/locale``) and one for the interface
+(``companion/locale``). The catalogs are ``.po`` files extracted and compiled with
+Babel (``make catalogs``); at run time only the standard library's
+:mod:`gettext` reads the compiled ``.mo`` files, so the rules stay pure.
+
+Parameters may be :class:`Term` (a word that is itself translated in the same
+domain: an animal, a colour, a direction) or a list of terms (joined with
+commas and « and »/« et »).
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+from functools import lru_cache
+from typing import Any
+
+#: the languages every catalog must cover; English is the message ids themselves
+LANGUAGES = ("en", "fr")
+INTERFACE = "companion"
+
+_DOMAINS: dict[str, str] = {INTERFACE: os.path.join(os.path.dirname(__file__), "locale")}
+
+
+class Term(str):
+    """A word passed as a parameter that is translated before it is put in a sentence."""
+
+    __slots__ = ()
+
+
+def register(domain: str, localedir: str) -> None:
+    """Make ``domain``'s catalogs (``localedir/<lang>/LC_MESSAGES/<domain>.mo``) known."""
+    _DOMAINS[domain] = localedir
+    _catalog.cache_clear()
+
+
+def domains() -> dict[str, str]:
+    return dict(_DOMAINS)
+
+
+@lru_cache(maxsize=64)
+def _catalog(domain: str, lang: str) -> gettext.NullTranslations:
+    localedir = _DOMAINS.get(domain)
+    if not localedir or lang == "en":
+        return gettext.NullTranslations()
+    return gettext.translation(domain, localedir, languages=[lang], fallback=True)
+
+
+def gettext_(msgid: str, lang: str = "en", domain: str = INTERFACE) -> str:
+    """``msgid`` in ``lang`` (the domain's catalog, then the interface's, else the id itself)."""
+    if lang == "en" or not msgid:
+        return msgid
+    text = _catalog(domain, lang).gettext(msgid)
+    if text == msgid and domain != INTERFACE:
+        text = _catalog(INTERFACE, lang).gettext(msgid)
+    return text
+
+
+def join(words: list[str], lang: str = "en") -> str:
+    """« a, b and c » in the reader's language."""
+    if len(words) <= 1:
+        return "".join(words)
+    last = gettext_("and", lang)
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def param(value: Any, lang: str, domain: str) -> Any:
+    if isinstance(value, Term):
+        return gettext_(str(value), lang, domain)
+    if isinstance(value, list | tuple) and value and all(isinstance(v, Term) for v in value):
+        return join([gettext_(str(v), lang, domain) for v in value], lang)
+    if isinstance(value, Message):
+        return value.text(lang)
+    return value
+
+
+def render(msgid: str, params: dict[str, Any] | None = None, lang: str = "en", domain: str = INTERFACE) -> str:
+    """The sentence ``msgid`` with ``params`` filled in, in ``lang``."""
+    text = gettext_(msgid, lang, domain)
+    if not params:
+        return text
+    values = {k: param(v, lang, domain) for k, v in params.items()}
+    try:
+        return text.format(**values)
+    except (KeyError, IndexError, ValueError):  # a catalog that lost a placeholder: the English
+        return msgid.format(**{k: param(v, "en", domain) for k, v in params.items()})
+
+
+class Message:
+    """A message id, its parameters and its domain: a sentence not yet in any language."""
+
+    __slots__ = ("msgid", "params", "domain")
+
+    def __init__(self, msgid: str, domain: str = INTERFACE, **params: Any) -> None:
+        self.msgid = msgid
+        self.domain = domain
+        self.params = params
+
+    def text(self, lang: str = "en") -> str:
+        return render(self.msgid, self.params, lang, self.domain)
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+    def __repr__(self) -> str:
+        return f"Message({self.msgid!r}, {self.params!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Message) and (self.msgid, self.params, self.domain) == (other.msgid, other.params, other.domain)
+
+    def __hash__(self) -> int:
+        return hash((self.msgid, self.domain))
+
+
+def translator(lang: str, domain: str = INTERFACE):  # noqa: ANN201 - a small closure
+    """``t(msgid, **params)`` for one language and domain (what templates and screens call)."""
+
+    def t(msgid: str, **params: Any) -> str:
+        return render(msgid, params, lang, domain)
+
+    return t
