@@ -144,8 +144,6 @@ def cmd_oled(args: argparse.Namespace) -> int:
 
     if args.scale < 1:
         raise UsageError("--scale must be 1 or more.")
-    if args.screen is not None and args.screen not in screens.SCREENS:
-        raise UsageError(f"There is no screen {args.screen!r}; the screens are {', '.join(screens.SCREENS)}.")
     result = run_file(args.script)
     state = result.output if result.ok else (result.output.get("state") if isinstance(result.output, dict) else None)
     if state is None:
@@ -157,8 +155,12 @@ def cmd_oled(args: argparse.Namespace) -> int:
     message = None if result.ok else result.output["error"]["message"]
     ctx = screens.context_for(result.rules, result.state, message=message, url=args.url)
     name = args.screen or screens.choose(state, ctx)
+    try:
+        image = screens.render(name, state, ctx)
+    except screens.UnknownScreen as exc:
+        raise UsageError(str(exc)) from None
     oled = open_oled("dummy")
-    oled.show(screens.render(name, state, ctx))
+    oled.show(image)
     frame = oled.device.image
     if args.scale > 1:
         frame = frame.resize((frame.width * args.scale, frame.height * args.scale), Image.NEAREST)

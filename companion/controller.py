@@ -289,7 +289,7 @@ class TableController:
             self.beeper.play("ok")
 
     def _cycle_screen(self, delta: int) -> None:
-        cycle = ("auto",) + screens.CYCLE.get(self.session.game, ("prompt", "scores", "qr"))
+        cycle = ("auto",) + screens.cycle(self.session.game)
         current = self.screen or "auto"
         i = cycle.index(current) if current in cycle else 0
         nxt = cycle[(i + delta) % len(cycle)]

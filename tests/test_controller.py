@@ -258,7 +258,7 @@ def test_balls_drawn_during_a_wood_entry_count_extra_wood_and_snakes(table_for):
 def test_back_cycles_the_screens_when_nothing_is_being_entered(table_for):
     t = table_for("pocket-galapagos", ["Ann"])
     seen = []
-    for _ in range(len(screens.CYCLE["pocket-galapagos"]) + 1):
+    for _ in range(len(screens.cycle("pocket-galapagos")) + 1):
         seen.append(t.ctl.frame_name(t.session.public(), t.ctl.context()))
         t.press("back")
     assert seen == ["populations", "populations", "prompt", "qr"]

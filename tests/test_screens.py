@@ -19,7 +19,7 @@ from companion import screens
 from companion.cli import main
 from companion.screens import ScreenContext, choose, context_for, render
 from companion.screens.canvas import latin1
-from companion.screens.tables import snake_odds
+from companion.games.galerapagos.oled import snake_odds
 from tests.hw.screen_states import (
     AUCTION,
     AUCTION_ACTIONS,
@@ -98,7 +98,10 @@ def test_screen_matches_its_golden_frame(case, tmp_path):
 
 
 def test_every_screen_has_a_golden_case():
-    assert {name for name, _ in CASES.values()} == set(screens.SCREENS)
+    from companion import games
+
+    every = set(screens.SCREENS).union(*(pkg.screens() for pkg in games.packages()))
+    assert {name for name, _ in CASES.values()} == every
 
 
 def test_frames_differ_between_states():
@@ -188,7 +191,7 @@ class TestChoose:
 
 
 def test_unknown_screen_names_the_screens():
-    with pytest.raises(screens.UnknownScreen, match="prompt, costs"):
+    with pytest.raises(screens.UnknownScreen, match="prompt, scores"):
         render("clock", galerapagos())
 
 

@@ -14,29 +14,18 @@ from typing import Any
 
 from PIL import Image
 
-from companion.screens import common, tables
+from companion.screens import common
 from companion.screens.canvas import Canvas
 from companion.screens.context import ScreenContext
 
 Screen = Callable[[Canvas, dict[str, Any], ScreenContext], None]
 
+#: the screens every game shares; a game package adds its own (``GamePackage.screens``)
 SCREENS: dict[str, Screen] = {
     "prompt": common.prompt,
-    "costs": tables.costs,
-    "timer": tables.timer,
-    "rations": tables.rations,
-    "populations": tables.populations,
     "scores": common.scores,
     "qr": common.qr,
     "error": common.error,
-}
-
-#: the screens Up/Down cycle through, per game (the first is the usual one)
-CYCLE: dict[str, tuple[str, ...]] = {
-    "galapagos-auction": ("prompt", "costs", "scores", "qr"),
-    "galapagos-dice": ("prompt", "timer", "scores", "qr"),
-    "pocket-galapagos": ("populations", "prompt", "qr"),
-    "galerapagos": ("rations", "prompt", "scores", "qr"),
 }
 
 
@@ -44,54 +33,73 @@ class UnknownScreen(ValueError):
     pass
 
 
+def _package(state: dict[str, Any]) -> Any | None:
+    from companion import games
+
+    try:
+        return games.package(state.get("game"))
+    except Exception:
+        return None
+
+
+def screens_for(state: dict[str, Any]) -> dict[str, Screen]:
+    """The shared screens plus those of the state's game."""
+    pkg = _package(state)
+    return {**SCREENS, **(pkg.screens() if pkg is not None else {})}
+
+
+def cycle(game: str | None) -> tuple[str, ...]:
+    """The screens Up/Down cycle through for ``game`` (the first is the usual one)."""
+    pkg = _package({"game": game})
+    return tuple(pkg.cycle) if pkg is not None else ("prompt", "scores", "qr")
+
+
 def render(name: str, state: dict[str, Any], ctx: ScreenContext | None = None) -> Image.Image:
     """Draw screen ``name`` for ``state``."""
+    available = screens_for(state)
     try:
-        screen = SCREENS[name]
+        screen = available[name]
     except KeyError:
-        raise UnknownScreen(f"There is no screen {name!r}; the screens are {', '.join(SCREENS)}.") from None
+        raise UnknownScreen(f"There is no screen {name!r}; the screens are {', '.join(available)}.") from None
     canvas = Canvas()
     screen(canvas, state, ctx or ScreenContext())
     return canvas.image
 
 
 def choose(state: dict[str, Any], ctx: ScreenContext | None = None) -> str:
-    """The screen the table wants now: a refusal first, the entry while dialling, else by game and phase."""
+    """The screen the table wants now: a refusal first, then the game's choice, the entry while dialling."""
     ctx = ctx or ScreenContext()
-    game, phase = state.get("game"), state.get("phase")
     if ctx.message:
         return "error"
-    if state.get("over"):  # a solo game is won or lost: the prompt says which and why
-        return "prompt" if game == "pocket-galapagos" else "scores"
+    pkg = _package(state)
+    picked = pkg.choose_screen(state, ctx) if pkg is not None else None
+    if state.get("over"):
+        return picked or "scores"
     if ctx.editing:
         return "prompt"
-    if game == "galapagos-dice" and (state.get("timer") == "running" or phase == "plan"):
-        return "timer" if state.get("timer") == "running" else "prompt"
-    if game == "galapagos-auction" and phase == "actions" and ctx.costs:
-        return "costs"
-    if game == "galerapagos":  # a vote shows who has still to vote
-        expected = set((state.get("expected") or {}).get("actions") or ())
-        return "prompt" if expected & {"vote", "tiebreak"} else "rations"
-    if game == "pocket-galapagos":
-        return "populations"
-    return "prompt"
+    return picked or "prompt"
 
 
-def context_for(rules: Any, state: Any, **kwargs: Any) -> ScreenContext:
-    """A context with the game-specific extras computed from the internal ``state``.
+def context_for(rules: Any, state: Any, lang: str = "en", **kwargs: Any) -> ScreenContext:
+    """A context with the game package's screen data computed from the internal ``state``.
 
     Used by the controller and ``companion oled``, which both hold the rules'
     own state; screens themselves only ever see the public dict.
     """
-    costs = None
-    if getattr(rules, "id", None) == "galapagos-auction" and state is not None:
-        from companion.games import auction
+    from companion import games
 
-        public = rules.view(state)
-        player = public.get("turn") or public.get("start_player")
-        if player:
-            costs = auction.costs(state, player)
-    return ScreenContext(costs=costs, **kwargs)
+    data: dict[str, Any] = {}
+    title = ""
+    try:
+        pkg = games.package(getattr(rules, "id", None))
+    except Exception:
+        pkg = None
+    if pkg is not None:
+        title = pkg.title(lang)
+        if state is not None:
+            data = pkg.screen_data(state, lang)
+    kwargs.setdefault("title", title)
+    return ScreenContext(data=data, lang=lang, **kwargs)
 
 
-__all__ = ["CYCLE", "SCREENS", "ScreenContext", "UnknownScreen", "choose", "context_for", "render"]
+__all__ = ["SCREENS", "ScreenContext", "UnknownScreen", "choose", "context_for", "cycle", "render", "screens_for"]

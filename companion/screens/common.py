@@ -11,12 +11,6 @@ import qrcode
 from companion.screens.canvas import HEADER_H, HEIGHT, WIDTH, Canvas
 from companion.screens.context import ScreenContext
 
-GAME_NAMES = {
-    "galapagos-auction": "Galapagos",
-    "galapagos-dice": "Galapagos dice",
-    "pocket-galapagos": "Pocket Galapagos",
-    "galerapagos": "Galèrapagos",
-}
 DEFAULT_URL = "http://galapagos.local:8080/"
 
 
@@ -40,7 +34,7 @@ def who(state: dict[str, Any]) -> str:
 
 def prompt(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
     """What the game expects now, from whom, and the entry being dialled in."""
-    c.header(GAME_NAMES.get(s.get("game", ""), str(s.get("game", ""))), round_label(s))
+    c.header(ctx.title or str(s.get("game", "")), round_label(s))
     c.text(2, HEADER_H + 1, c.fit(who(s), "medium", WIDTH - 4), "medium")
     text = (s.get("expected") or {}).get("prompt", "")
     lines = c.wrap(text, "small", WIDTH - 4, 1 if ctx.entry else 3)

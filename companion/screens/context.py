@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -13,12 +13,23 @@ class ScreenContext:
     ``entry``: the action being dialled in with the encoder, as text pieces,
     the one the encoder changes marked True. ``editing``: the entry was just
     touched, so the prompt screen comes forward. ``message``: why the last
-    action was refused (or a tag is unknown). ``costs``: the auction's
-    ``costs(state, player)`` table. ``url``: the dashboard address for the QR.
+    action was refused (or a tag is unknown). ``data``: what the game package's
+    ``screen_data`` adds (the acting player's costs). ``url``: the dashboard
+    address for the QR. ``lang``: the reader's language. ``preview``: the
+    preview of the choice under the dial, as a few words. ``game``: the game
+    package (for its title and words), or None.
     """
 
     message: str | None = None
     entry: tuple[tuple[str, bool], ...] = ()
     editing: bool = False
-    costs: dict[str, Any] | None = None
+    data: dict[str, Any] = field(default_factory=dict)
     url: str | None = None
+    lang: str = "en"
+    preview: str = ""
+    title: str = ""
+    status: str = ""
+
+    @property
+    def costs(self) -> dict[str, Any] | None:
+        return self.data.get("costs")

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_dice_support import COLOURS, SPIRAL_HEXES, act, plan_all, play, player, ready, refused
 
-from companion.games.dice_island import parse_layout
+from companion.games.dice.island import parse_layout
 
 SETTINGS = settings(max_examples=40, deadline=None)
 

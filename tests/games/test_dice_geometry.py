@@ -19,7 +19,7 @@ from test_dice_support import (
 )
 
 from companion.games.dice import generate_layout, render_island
-from companion.games.dice_island import layout_from_colours, parse_layout
+from companion.games.dice.island import layout_from_colours, parse_layout
 from companion.rules import RuleError
 
 

@@ -6,7 +6,7 @@ import string
 
 import pytest
 
-from companion.games.galerapagos_text import MESSAGES, NOW
+from companion.games.galerapagos.text import MESSAGES, NOW
 from tests.games.test_galerapagos_support import (
     fish,
     new,

@@ -7,14 +7,32 @@ rules' public names are re-exported here for older imports.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from companion.gamepack import GamePackage
 from companion.games.auction.rules import *  # noqa: F403
-from companion.games.auction.rules import AuctionRules
+from companion.games.auction.rules import AuctionRules, costs
 
 
 class Package(GamePackage):
     order = 1
+    cycle = ("prompt", "costs", "scores", "qr")
+    example_players = ("Ann", "Bob", "Cleo")
+
+    def screens(self) -> dict[str, Any]:
+        from companion.games.auction import oled
+
+        return {"costs": oled.costs}
+
+    def choose_screen(self, public: dict[str, Any], ctx: Any) -> str | None:
+        if public.get("phase") == "actions" and (ctx.data or {}).get("costs"):
+            return "costs"
+        return None
+
+    def screen_data(self, state: Any, lang: str = "en") -> dict[str, Any]:
+        public = self.rules.view(state)
+        player = public.get("turn") or public.get("start_player")
+        return {"costs": costs(state, player)} if player else {}
 
 
 GAME = Package(AuctionRules(), os.path.dirname(__file__))

@@ -7,6 +7,7 @@ rules' public names are re-exported here for older imports.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from companion.gamepack import GamePackage
 from companion.games.dice.rules import *  # noqa: F403
@@ -15,6 +16,19 @@ from companion.games.dice.rules import DiceRules
 
 class Package(GamePackage):
     order = 2
+    cycle = ("prompt", "timer", "scores", "qr")
+    example_players = ("Ann", "Bob")
+    automatic = ("timer_expired",)
+
+    def screens(self) -> dict[str, Any]:
+        from companion.games.dice import oled
+
+        return {"timer": oled.timer}
+
+    def choose_screen(self, public: dict[str, Any], ctx: Any) -> str | None:
+        if public.get("timer") == "running":
+            return "timer"
+        return None
 
 
 GAME = Package(DiceRules(), os.path.dirname(__file__))

@@ -7,6 +7,7 @@ rules' public names are re-exported here for older imports.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from companion.gamepack import GamePackage
 from companion.games.pocket.rules import *  # noqa: F403
@@ -15,6 +16,17 @@ from companion.games.pocket.rules import PocketRules
 
 class Package(GamePackage):
     order = 3
+    cycle = ("populations", "prompt", "qr")
+    example_players = ("Ann",)
+
+    def screens(self) -> dict[str, Any]:
+        from companion.games.pocket import oled
+
+        return {"populations": oled.populations}
+
+    def choose_screen(self, public: dict[str, Any], ctx: Any) -> str | None:
+        # a solo game won or lost: the prompt says which and why
+        return "prompt" if public.get("over") or ctx.editing else "populations"
 
 
 GAME = Package(PocketRules(), os.path.dirname(__file__))

@@ -1,0 +1,54 @@
+"""Galèrapagos' OLED screens: the rations, the raft and the snake odds."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from companion.screens.canvas import HEADER_H, WIDTH, Canvas
+from companion.screens.common import round_label
+from companion.screens.context import ScreenContext
+
+
+def snake_odds(s: dict[str, Any], draws: range = range(1, 6)) -> list[int]:
+    """Chance in % that ``k`` extra balls include a black (snake) ball, for k = 1..5.
+
+    From the game's own ``snake_odds`` when it publishes them; otherwise the
+    bag of 6 wooden balls with ``balls.black`` black ones (1 by default).
+    """
+    odds = (s.get("odds") or {}).get("snake") if isinstance(s.get("odds"), dict) else None
+    if isinstance(odds, dict):  # galerapagos publishes {"1": 0.1667, ...}
+        return [round(100 * float(odds[str(k)])) for k in draws if str(k) in odds]
+    if isinstance(s.get("snake_odds"), list):
+        return [round(float(x) * 100) if float(x) <= 1 else round(float(x)) for x in s["snake_odds"]][: len(draws)]
+    balls = s.get("balls") if isinstance(s.get("balls"), dict) else {}
+    black = int(balls.get("black", 1))
+    total = black + int(balls.get("white", 6 - black))
+    return [round(100 * (1 - math.comb(total - black, k) / math.comb(total, k))) if k <= total else 100 for k in draws]
+
+
+def weather_label(w: Any, hurricane: bool = False) -> str:
+    if hurricane:
+        return "HURRICANE"
+    if isinstance(w, dict):
+        if w.get("hurricane"):
+            return "HURRICANE"
+        return f"rain {w.get('water', 0)}"
+    if isinstance(w, int) and not isinstance(w, bool):
+        return f"rain {w}"
+    return str(w) if w else "no card"
+
+
+def rations(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
+    """galerapagos: food, water, raft, the weather card, and the snake odds of the wood gamble."""
+    players = s.get("players") or []
+    alive = sum(1 for p in players if p.get("alive", True))
+    c.header(f"{round_label(s)} {weather_label(s.get('weather'), bool(s.get('hurricane')))}", f"{alive}/{len(players)} alive")
+    for i, (label, value) in enumerate((("Food", s.get("food")), ("Water", s.get("water")), ("Rafts", s.get("rafts")))):
+        x = 2 + 43 * i
+        c.text(x, HEADER_H + 1, label, "small")
+        c.text(x, HEADER_H + 11, "?" if value is None else str(value), "large")
+    wood = s.get("wood") or 0
+    c.pips(88, 47, 5, int(wood), size=5, gap=2)
+    odds = " ".join(str(p) for p in snake_odds(s))
+    c.text(1, 52, c.fit(f"Snake% {odds}", "small", WIDTH - 2))
