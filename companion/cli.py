@@ -55,6 +55,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("script", help="replay a JSON Lines game and print its public state")
     p.add_argument("file")
+    p.add_argument("--audit", action="store_true",
+                   help="check before each line that it was offered and that every move offered is accepted")
+    p.add_argument("--narrate", action="store_true", help="print the story of the game, one sentence a line")
+    p.add_argument("--lang", default="en", choices=["en", "fr"], help="language of the narration")
+
+    p = sub.add_parser("moves", help="print the moves offered after a script, as JSON")
+    p.add_argument("file")
+    p.add_argument("--seat", help="the moves of this player's phone (default: the table, every seat)")
+    p.add_argument("--lang", default="en", choices=["en", "fr"])
 
     sub.add_parser("games", help="list the games")
 
@@ -80,9 +89,60 @@ def subcommands(fn: Callable[[Any], None]) -> Callable[[Any], None]:
 def cmd_script(args: argparse.Namespace) -> int:
     from companion.script import run_file
 
+    if args.audit or args.narrate:
+        return _script_check(args)
     result = run_file(args.file)
     emit(result.output)
     return result.exit_code
+
+
+def _read_lines(path: str) -> list[str]:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.readlines()
+    except OSError as exc:
+        raise UsageError(f"Cannot read {path}: {exc.strerror}.") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not UTF-8 text.") from None
+
+
+def _script_check(args: argparse.Namespace) -> int:
+    """``script --audit`` (one JSON report) or ``script --narrate`` (one sentence a line)."""
+    from companion import audit
+
+    lines = _read_lines(args.file)
+    try:
+        if args.audit:
+            report = audit.audit(lines)
+            emit(report)
+            return 0 if report["ok"] else 1
+        sentences, error = audit.narrate(lines, args.lang)
+    except audit.ScriptError as err:
+        emit(err.to_json())
+        return 2
+    for sentence in sentences:
+        sys.stdout.write(sentence + "\n")
+    if error is not None:
+        emit(error)
+        return 2
+    return 0
+
+
+@command("moves")
+def cmd_moves(args: argparse.Namespace) -> int:
+    from companion import audit, moves
+
+    try:
+        pkg, state = audit.final_state(_read_lines(args.file))
+    except audit.ScriptError as err:
+        emit(err.to_json())
+        return 2
+    names = [p.get("name") for p in pkg.rules.view(state).get("players", [])]
+    if args.seat is not None and args.seat not in names:
+        raise UsageError(f"There is no player {args.seat!r} in this game.")
+    forms = moves.for_seat(pkg.moves(state, args.lang), args.seat)
+    emit({"game": pkg.id, "seat": args.seat, "prompt": pkg.prompt(state, args.lang), "moves": forms})
+    return 0
 
 
 @command("games")
