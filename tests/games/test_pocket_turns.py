@@ -21,7 +21,7 @@ def test_turn_sequence_actions_are_offered() -> None:
     exp = RULES.expected(new())
     assert exp.players == ("Ann",)
     assert set(exp.actions) == {"ocean", "species", "population", "move", "end_turn"}
-    assert "Turn 1 of 10" in exp.prompt
+    assert "Turn 1 of 10" in exp.text("en")
 
 
 def test_this_card_outlines_what_you_must_do() -> None:

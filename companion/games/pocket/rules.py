@@ -25,6 +25,10 @@ from companion.rules import (
     RuleError,
     Rules,
 )
+from companion.texts import Message, Term
+
+#: the gettext domain of this game's texts (its package's ``locale/``)
+DOMAIN = "pocket-galapagos"
 
 SPECIES: tuple[str, ...] = ("rat", "ant", "finch")
 #: the face-down SPECIES spaces, in the order the view lists them
@@ -40,6 +44,13 @@ SPACE_NAMES = {
     "invasive": "the invasive species",
     ELSEWHERE: "off the species spaces",
 }
+
+#: the species with their article and in the plural, as game words of their own
+#: (French needs "une fourmi" but "un rat"; "three finches", not "finchs")
+A_SPECIES = {"rat": "a rat", "ant": "an ant", "finch": "a finch"}
+PLURAL = {"rat": "rats", "ant": "ants", "finch": "finches"}
+#: a population as a phrase ("the rat population": « la population de rats »)
+POPULATION = {"rat": "the rat population", "ant": "the ant population", "finch": "the finch population"}
 
 LOW, HIGH = 0, 7
 #: the reference cards are not in the seed: these defaults are documented in
@@ -97,38 +108,59 @@ def clamp(level: int) -> int:
     return LOW if level < LOW else HIGH if level > HIGH else level
 
 
-def refusal(state: PocketState, species: str, space: str) -> str | None:
+def _m(msgid: str, **params: Any) -> Message:
+    """A phrase of this game not yet in any language (a reason inside a refusal, a prompt's part)."""
+    return Message(msgid, DOMAIN, **params)
+
+
+def refusal_message(state: PocketState, species: str, space: str) -> Message | None:
     """Why a face-down ``species`` may not be *played* to ``space`` now, or None if it may.
 
     Playing is checked, not moving ("moving and playing are not the same thing").
+    A message id with its parameters, so that the phone's disabled choice and the
+    refusal speak the reader's language.
     """
     index = SPACES.index(space)
     cards = state.spaces[index]
     config = state.config
     if space == "biome" and species in cards:
-        return f"{_a(species)} is already on the island biome"
+        return _m("{a_species} is already on the island biome", a_species=_a(species))
     if space == "dominant" and species not in cards:
         first = not cards if config.dominant_first == "empty" else not state.dominant_played
         if not first:
             if cards:
-                return f"the dominant species is {' and '.join(sorted(set(cards)))}, not {species}"
-            return f"its first card was played earlier and no {species} is on it now"
+                return _m("the dominant species is {present}, not {species}",
+                          present=_and(sorted(set(cards))), species=Term(species))
+            return _m("its first card was played earlier and no {species} is on it now", species=Term(species))
     if space == "invasive" and config.invasive_play == "forced":
         for other in ("biome", "dominant"):
-            if refusal(state, species, other) is None:
-                where = SPACE_NAMES[other]
+            if refusal_message(state, species, other) is None:
+                where: Term | Message = Term(SPACE_NAMES[other])
                 if other == "dominant" and not state.spaces[SPACES.index("dominant")]:
-                    where += " (it is empty, so any species may start it)"
-                return (f"it can still go to {where}, and only a card that fits "
-                        "neither the island biome nor the dominant species goes to the invasive species")
+                    where = _m("{where} (it is empty, so any species may start it)", where=where)
+                return _m("it can still go to {where}, and only a card that fits neither the island biome "
+                          "nor the dominant species goes to the invasive species", where=where)
     return _full(cards, config.capacity[index])
 
 
-def _full(cards: tuple[str, ...], room: int | None) -> str | None:
+def refusal(state: PocketState, species: str, space: str) -> str | None:
+    """:func:`refusal_message` as an English phrase (None if the play is allowed)."""
+    why = refusal_message(state, species, space)
+    return None if why is None else why.text("en")
+
+
+def _full(cards: tuple[str, ...], room: int | None) -> Message | None:
     """Why a row with ``room`` spaces takes no more cards, or None if it has room."""
     if room is None or len(cards) < room:
         return None
-    return "its only space is taken" if room == 1 else f"all {room} of its spaces are taken"
+    return _m("its only space is taken") if room == 1 else _m("all {room} of its spaces are taken", room=room)
+
+
+def _and(words: list[str]) -> Term | Message:
+    """"ant and rat and finch" as game words, each translated (the English of the first release)."""
+    if len(words) == 1:
+        return Term(words[0])
+    return _m("{first} and {rest}", first=Term(words[0]), rest=_and(words[1:]))
 
 
 def allowed(state: PocketState, species: str) -> list[str]:
@@ -159,28 +191,40 @@ def _with_spaces(
     return spaces[:index] + (cards,) + spaces[index + 1 :]
 
 
-def _a(species: str) -> str:
-    """"a rat", "an ant": the screens speak English."""
-    return f"an {species}" if species[0] in "aeiou" else f"a {species}"
+def _a(species: str) -> Term:
+    """"a rat", "an ant" as a game word (« un rat », « une fourmi »)."""
+    return Term(A_SPECIES[species])
 
 
-def _name(state: PocketState, action: Action, key: str, choices: tuple[str, ...], doing: str, reason: str) -> str:
+def refuse(msgid: str, **params: Any) -> RuleError:
+    """A refusal of this game: a message id of its catalog and its parameters."""
+    return RuleError(msgid, domain=DOMAIN, **params)
+
+
+def _cannot(state: PocketState, doing: Message, reason: Message, value: Any) -> RuleError:
+    return refuse("{player} cannot {doing}: {reason}, not {value}.", player=state.player, doing=doing,
+                  reason=reason, value=json.dumps(value))
+
+
+def _name(state: PocketState, action: Action, key: str, choices: tuple[str, ...], doing: Message,
+          reason: Message) -> str:
     """``action[key]`` as one of ``choices`` (any case), or a sentence naming the player and the move."""
     value = action.get(key)
     if isinstance(value, str) and value.strip().lower() in choices:
         return value.strip().lower()
-    raise RuleError(f"{state.player} cannot {doing}: {reason}, not {json.dumps(value)}.")
+    raise _cannot(state, doing, reason, value)
 
 
-def _species(state: PocketState, action: Action, doing: str) -> str:
-    return _name(state, action, "species", SPECIES, doing, "the species are rat, ant and finch")
+def _species(state: PocketState, action: Action, doing: Message) -> str:
+    return _name(state, action, "species", SPECIES, doing, _m("the species are rat, ant and finch"))
 
 
-def _number(state: PocketState, action: Action, key: str, lo: int, hi: int, doing: str, reason: str) -> int:
+def _number(state: PocketState, action: Action, key: str, lo: int, hi: int, doing: Message,
+            reason: Message) -> int:
     """``action[key]`` as a whole number from ``lo`` to ``hi``, or a sentence naming the player and the move."""
     value = action.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise RuleError(f"{state.player} cannot {doing}: {reason}, not {json.dumps(value)}.")
+        raise _cannot(state, doing, reason, value)
     return value
 
 
@@ -190,15 +234,16 @@ def _read_start(value: Any) -> tuple[int, ...]:
     if value is None:
         return (DEFAULT_START,) * len(SPECIES)
     if not isinstance(value, dict):
-        raise RuleError("Option \"start\" must map rat, ant and finch to starting levels 0 to 7.")
+        raise refuse("Option \"start\" must map rat, ant and finch to starting levels 0 to 7.")
     unknown = sorted(set(value) - set(SPECIES))
     if unknown:
-        raise RuleError(f"Option \"start\" names {unknown[0]!r}; the populations are rat, ant and finch.")
+        raise refuse("Option \"start\" names {name}; the populations are rat, ant and finch.", name=repr(unknown[0]))
     levels = []
     for species in SPECIES:
         level = value.get(species, DEFAULT_START)
         if isinstance(level, bool) or not isinstance(level, int) or not LOW <= level <= HIGH:
-            raise RuleError(f"The starting {species} population must be a whole number from 0 to 7, not {level!r}.")
+            raise refuse("The starting {species} population must be a whole number from 0 to 7, not {level}.",
+                         species=Term(species), level=repr(level))
         levels.append(level)
     return tuple(levels)
 
@@ -207,7 +252,7 @@ def _read_turns(value: Any) -> int:
     if value is None:
         return DEFAULT_TURNS
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise RuleError(f"Option \"turns\" must be a whole number of at least 1, not {value!r}.")
+        raise refuse("Option \"turns\" must be a whole number of at least 1, not {value}.", value=repr(value))
     return value
 
 
@@ -215,15 +260,17 @@ def _read_spaces(value: Any) -> tuple[int | None, ...]:
     if value is None:
         value = {}
     if not isinstance(value, dict):
-        raise RuleError("Option \"spaces\" must map dominant, biome and invasive to their number of spaces.")
+        raise refuse("Option \"spaces\" must map dominant, biome and invasive to their number of spaces.")
     unknown = sorted(set(value) - set(SPACES))
     if unknown:
-        raise RuleError(f"Option \"spaces\" names {unknown[0]!r}; the spaces are dominant, biome and invasive.")
+        raise refuse("Option \"spaces\" names {name}; the spaces are dominant, biome and invasive.",
+                     name=repr(unknown[0]))
     counts: list[int | None] = []
     for space in SPACES:
         count = value.get(space, DEFAULT_SPACES[space])
         if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 1):
-            raise RuleError(f"The number of {space} spaces must be a whole number of at least 1 (or null for no limit), not {count!r}.")
+            raise refuse("The number of {space} spaces must be a whole number of at least 1 (or null for no "
+                         "limit), not {count}.", space=space, count=repr(count))
         counts.append(count)
     return tuple(counts)
 
@@ -232,13 +279,14 @@ def _read_eagle_ray(value: Any) -> tuple[str, ...] | None:
     if value is None or value is False:
         return None
     if not isinstance(value, dict) or set(value) != set(SPACES):
-        raise RuleError("Option \"eagle_ray\" must give the species of the spotted eagle ray card put on "
+        raise refuse("Option \"eagle_ray\" must give the species of the spotted eagle ray card put on "
                         "each of dominant, biome and invasive, e.g. {\"dominant\": \"rat\", \"biome\": \"ant\", \"invasive\": \"finch\"}.")
     picks = []
     for space in SPACES:
         species = value[space]
         if species not in SPECIES:
-            raise RuleError(f"The spotted eagle ray on {SPACE_NAMES[space]} must be a rat, ant or finch, not {species!r}.")
+            raise refuse("The spotted eagle ray on {space} must be a rat, ant or finch, not {value}.",
+                         space=Term(SPACE_NAMES[space]), value=repr(species))
         picks.append(species)
     return tuple(picks)
 
@@ -248,7 +296,8 @@ def _read_reading(name: str, value: Any, readings: tuple[str, ...]) -> str:
     if value is None:
         return readings[0]
     if value not in readings:
-        raise RuleError(f"Option \"{name}\" must be {' or '.join(map(json.dumps, readings))}, not {json.dumps(value)}.")
+        raise refuse("Option \"{name}\" must be {readings}, not {value}.", name=name,
+                     readings=" or ".join(map(json.dumps, readings)), value=json.dumps(value))
     return value
 
 
@@ -279,17 +328,19 @@ class PocketRules(Rules):
     def check_players(self, players: Any) -> list[str]:
         """A solo game: say so plainly instead of "played by 1 players"."""
         if isinstance(players, list) and len(players) != 1:
-            raise RuleError(f"{self.name} is a solo game: name one player, not {len(players)} players.")
+            raise refuse("{game} is a solo game: name one player, not {count} players.", game=self.name,
+                         count=len(players))
         return super().check_players(players)
 
     def setup(self, players: list[str], options: dict[str, Any]) -> PocketState:
         """"There is no set up required": every option has a default."""
         names = self.check_players(players)
         if not isinstance(options, dict):
-            raise RuleError("Options must be a JSON object.")
+            raise refuse("Options must be a JSON object.")
         unknown = sorted(set(options) - set(OPTION_NAMES))
         if unknown:
-            raise RuleError(f"{self.name} has no option \"{unknown[0]}\"; it takes {', '.join(OPTION_NAMES)}.")
+            raise refuse("{game} has no option \"{option}\"; it takes {options}.", game=self.name,
+                         option=unknown[0], options=", ".join(OPTION_NAMES))
         config = Config(
             turns=_read_turns(options.get("turns")),
             capacity=_read_spaces(options.get("spaces")),
@@ -306,9 +357,10 @@ class PocketRules(Rules):
     # -- actions -------------------------------------------------------------
     def step(self, state: PocketState, action: Action) -> tuple[PocketState, list[Event]]:
         if "player" in action and action["player"] != state.player:
-            raise RuleError(f"There is no player {action['player']!r} at this table; {state.player} plays alone.")
+            raise refuse("There is no player {name} at this table; {player} plays alone.",
+                         name=repr(action["player"]), player=state.player)
         if state.result is not None:
-            raise RuleError(f"The game is over: {OVER_TEXT[state.result]}.")
+            raise refuse("The game is over: {why}.", why=_m(OVER_TEXT[state.result]))
         kind = action["type"]
         if kind == "ocean":
             return self._ocean(state, action)
@@ -322,10 +374,10 @@ class PocketRules(Rules):
 
     def _ocean(self, state: PocketState, action: Action) -> tuple[PocketState, list[Event]]:
         """Face up to THE OCEAN: +ICONS to the population either way; the ABILITY only on INHABIT."""
-        doing = "play a card to the ocean"
+        doing = _m("play a card to the ocean")
         species = _species(state, action, doing)
-        icons = _number(state, action, "icons", 1, HIGH, doing, "a card shows 1 to 7 population icons")
-        mode = _name(state, action, "mode", MODES, doing, "a card in the ocean either inhabits or migrates")
+        icons = _number(state, action, "icons", 1, HIGH, doing, _m("a card shows 1 to 7 population icons"))
+        mode = _name(state, action, "mode", MODES, doing, _m("a card in the ocean either inhabits or migrates"))
         index = SPECIES.index(species)
         before = state.populations[index]
         after = clamp(before + icons)
@@ -337,17 +389,18 @@ class PocketRules(Rules):
 
     def _play_species(self, state: PocketState, action: Action) -> tuple[PocketState, list[Event]]:
         """Face down to a SPECIES space, if the ISLAND BIOME / DOMINANT / forced-INVASIVE rules allow."""
-        doing = "play a face-down card"
+        doing = _m("play a face-down card")
         space = action.get("space")
         if isinstance(space, str) and space.strip().lower() == "ocean":
-            raise RuleError(f"{state.player} cannot play a face-down species to the ocean; "
-                            "it goes to the dominant species, island biome or invasive species.")
+            raise refuse("{player} cannot play a face-down species to the ocean; "
+                         "it goes to the dominant species, island biome or invasive species.", player=state.player)
         space = _name(state, action, "space", SPACES, doing,
-                      "the face-down spaces are dominant, biome and invasive")
+                      _m("the face-down spaces are dominant, biome and invasive"))
         species = _species(state, action, doing)
-        why = refusal(state, species, space)
+        why = refusal_message(state, species, space)
         if why is not None:
-            raise RuleError(f"{state.player} cannot play {_a(species)} to {SPACE_NAMES[space]}: {why}.")
+            raise refuse("{player} cannot play {a_species} to {space}: {why}.", player=state.player,
+                         a_species=_a(species), space=Term(SPACE_NAMES[space]), why=why)
         index = SPACES.index(space)
         spaces = _with_spaces(state.spaces, index, state.spaces[index] + (species,))
         new = replace(state, spaces=spaces, species_played=state.species_played + 1,
@@ -356,12 +409,13 @@ class PocketRules(Rules):
 
     def _population(self, state: PocketState, action: Action) -> tuple[PocketState, list[Event]]:
         """An ABILITY's, space's or INVASIVE EFFECT's change that the companion cannot see."""
-        doing = "change a population"
+        doing = _m("change a population")
         species = _species(state, action, doing)
-        change = _number(state, action, "change", -HIGH, HIGH, f"change the {species} population",
-                         "a change is a whole number from -7 to 7")
+        change = _number(state, action, "change", -HIGH, HIGH, _m("change {population}",
+                         population=Term(POPULATION[species])), _m("a change is a whole number from -7 to 7"))
         if change == 0:
-            raise RuleError(f"{state.player}'s {species} population change must not be 0.")
+            raise refuse("{player}'s {species} population change must not be 0.", player=state.player,
+                         species=Term(species))
         index = SPECIES.index(species)
         before = state.populations[index]
         after = clamp(before + change)
@@ -372,25 +426,28 @@ class PocketRules(Rules):
 
     def _move(self, state: PocketState, action: Action) -> tuple[PocketState, list[Event]]:
         """A card moved by an ability or effect: only room is checked, not the playing rules."""
-        doing = "move a card"
+        doing = _m("move a card")
         species = _species(state, action, doing)
         places = SPACES + (ELSEWHERE,)
-        where = "a card moves between dominant, biome, invasive and elsewhere"
+        where = _m("a card moves between dominant, biome, invasive and elsewhere")
         source = _name(state, action, "from", places, doing, where)
         target = _name(state, action, "to", places, doing, where)
         if source == target:
-            raise RuleError(f"{state.player} cannot move {_a(species)} from {SPACE_NAMES[source]} to the same place.")
+            raise refuse("{player} cannot move {a_species} from {space} to the same place.", player=state.player,
+                         a_species=_a(species), space=Term(SPACE_NAMES[source]))
         spaces = state.spaces
         if source != ELSEWHERE:
             index = SPACES.index(source)
             if species not in spaces[index]:
-                raise RuleError(f"{state.player} cannot move {_a(species)} from {SPACE_NAMES[source]}: there is none there.")
+                raise refuse("{player} cannot move {a_species} from {space}: there is none there.",
+                             player=state.player, a_species=_a(species), space=Term(SPACE_NAMES[source]))
             spaces = _with_spaces(spaces, index, _without(spaces[index], species))
         if target != ELSEWHERE:
             index = SPACES.index(target)
             full = _full(spaces[index], state.config.capacity[index])
             if full is not None:
-                raise RuleError(f"{state.player} cannot move {_a(species)} to {SPACE_NAMES[target]}: {full}.")
+                raise refuse("{player} cannot move {a_species} to {space}: {why}.", player=state.player,
+                             a_species=_a(species), space=Term(SPACE_NAMES[target]), why=full)
             spaces = _with_spaces(spaces, index, spaces[index] + (species,))
         return replace(state, spaces=spaces), [
             {"type": "move", "species": species, "from": source, "to": target}
@@ -418,13 +475,13 @@ class PocketRules(Rules):
     # -- reading the state -----------------------------------------------------
     def expected(self, state: PocketState) -> Expected:
         if state.result is not None:
-            return Expected((), (), f"Game over: {OVER_TEXT[state.result]}.")
+            return Expected((), (), "Game over: {why}.", {"why": _m(OVER_TEXT[state.result])})
         kinds = ["ocean"]
         if any(allowed(state, species) for species in SPECIES):
             kinds.append("species")
         kinds += ["population", "move", "end_turn"]
-        prompt = f"Turn {state.turn} of {state.config.turns}: play your cards, then end the turn."
-        return Expected((state.player,), tuple(kinds), prompt)
+        prompt = "Turn {turn} of {turns}: play your cards, then end the turn."
+        return Expected((state.player,), tuple(kinds), prompt, {"turn": state.turn, "turns": state.config.turns})
 
     def view(self, state: PocketState, viewer: str | None = None) -> dict[str, Any]:
         """Everything is public in a one-player game; the view is also the full dump."""
@@ -473,7 +530,7 @@ class PocketRules(Rules):
             return None
         text = OVER_TEXT[state.result]
         if state.result == "invasive_takeover":
-            text = f"three {invasive_takeover(state.spaces)}s sit on the invasive species spaces and you lose"
+            text = f"three {PLURAL[invasive_takeover(state.spaces) or 'rat']} sit on the invasive species spaces and you lose"
         return Outcome(state.result, tuple(self.winners(state)), text[0].upper() + text[1:] + ".")
 
     def candidates(self, state: PocketState) -> list[Action]:
