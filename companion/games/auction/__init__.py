@@ -19,6 +19,12 @@ class Package(GamePackage):
     cycle = ("prompt", "costs", "scores", "qr")
     example_players = ("Ann", "Bob", "Cleo")
 
+    def moves(self, state: Any, lang: str = "en") -> list[dict[str, Any]]:
+        """Every form that may be submitted now (see :mod:`companion.games.auction.moves`)."""
+        from companion.games.auction import moves
+
+        return moves.moves(state, lang)
+
     def screens(self) -> dict[str, Any]:
         from companion.games.auction import oled
 
