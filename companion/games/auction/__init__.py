@@ -25,6 +25,19 @@ class Package(GamePackage):
 
         return moves.moves(state, lang)
 
+    def narrate(self, before: Any, action: dict[str, Any], events: list[dict[str, Any]], after: Any,
+                lang: str = "en") -> list[str]:
+        """The story of ``action``, one sentence per event (see :mod:`companion.games.auction.narrate`)."""
+        from companion.games.auction import narrate
+
+        return narrate.narrate(before, action, events, after, lang)
+
+    def describe(self, action: dict[str, Any], lang: str = "en", viewer: str | None = None) -> str:
+        """"Ann bids £300 on North": nothing of this game is secret, so every viewer reads the same."""
+        from companion.games.auction import narrate
+
+        return narrate.describe(action, lang)
+
     def screens(self) -> dict[str, Any]:
         from companion.games.auction import oled
 
