@@ -20,6 +20,11 @@ class Package(GamePackage):
     example_players = ("Ann", "Bob", "Cleo", "Dan")
     secret_fields = {"vote": ("target",)}
 
+    def moves(self, state: Any, lang: str = "en") -> list[dict[str, Any]]:
+        from companion.games.galerapagos.moves import moves
+
+        return moves(state, lang)
+
     def screens(self) -> dict[str, Any]:
         from companion.games.galerapagos import oled
 

@@ -1,0 +1,291 @@
+"""Galèrapagos' moves are exactly what the rules accept: every move offered is accepted, every
+action accepted is offered, and an action refused is never offered.
+
+The check is exhaustive over a bounded universe of actions (every type, every player, every
+target, out-of-range numbers, missing and extra optional fields) at states reached by seeded
+random playouts that starve the castaways, so that votes, ties, deaths, counts on 0, the
+hurricane and the last chances after them all come up.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion import games
+from companion import moves as M
+from companion.audit import audit
+from companion.games.galerapagos import rules as R
+from companion.rules import RuleError
+from tests.games.test_galerapagos_support import (
+    new,
+    play,
+    resource,
+    searches,
+    view,
+    vote,
+    weather,
+    wood,
+)
+
+PKG = games.package("galerapagos")
+RULES = PKG.rules
+NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lou"]
+SCENARIOS = sorted(Path(__file__).parent.parent.joinpath("scenarios").glob("galerapagos*.jsonl"))
+MAIN = {"weather", "fish", "water", "wood", "search", "vote", "tiebreak", "embark"}
+
+
+def accepted(state: R.State, action: dict[str, Any]) -> bool:
+    try:
+        RULES.apply(state, action)
+        return True
+    except RuleError:
+        return False
+
+
+def universe(s: R.State) -> list[dict[str, Any]]:
+    """Every action worth trying now, legal or not (the known gaps of moves.py left out)."""
+    names = list(s.names)
+    out: list[dict[str, Any]] = [{"type": "embark"}]
+    for w in (None, *range(0, 10)):
+        for h in (None, False, True):
+            a: dict[str, Any] = {"type": "weather"}
+            if w is not None:
+                a["water"] = w
+            if h is not None:
+                a["hurricane"] = h
+            out.append(a)
+    most = max(s.cards) + 2
+    for p in [*names, "Zed"]:
+        out.extend({"type": "fish", "player": p, "fish": f} for f in range(-1, 6))
+        out.extend({"type": t, "player": p} for t in ("water", "search", "sick", "heal", "revive"))
+        for e in range(-1, 7):
+            out.append({"type": "wood", "player": p, "extra": e})
+            out.extend({"type": "wood", "player": p, "extra": e, "snake": b} for b in (False, True))
+        out.append({"type": "wood", "player": p})
+        for kind in ("water", "food", "wood"):
+            for amount in (None, 0, 1, 3, 9, 10):
+                for basket in (None, False, True):
+                    a = {"type": "resource", "player": p, "resource": kind}
+                    if amount is not None:
+                        a["amount"] = amount
+                    if basket is not None:
+                        a["basket"] = basket
+                    out.append(a)
+        out.extend({"type": "place", "player": p, "card": c} for c in (*R.PERMANENT, "slip"))
+        for q in [*names, "Zed"]:
+            out.extend({"type": t, "player": p, "target": q} for t in ("vote", "tiebreak", "shoot", "give"))
+            out.extend({"type": "give", "player": p, "target": q, "count": c} for c in range(0, most))
+            out.extend({"type": t, "player": p, "by": q} for t in ("sick", "heal", "revive"))
+    return out
+
+
+def mismatches(state: R.State) -> list[tuple[str, dict[str, Any]]]:
+    forms = PKG.moves(state)
+    bad = []
+    for f in forms:
+        for action in M.expand(f, limit=100_000):
+            if not accepted(state, action):
+                bad.append(("offered but refused", action))
+    for action in universe(state):
+        if accepted(state, action) != (M.match(forms, action) is None):
+            bad.append(("accepted, not offered" if accepted(state, action) else "refused, offered", action))
+    return bad
+
+
+def starving_playout(seed: int, steps: int = 250) -> list[R.State]:
+    """A game played with moves offered (mostly searches and wood, few cards): shortages come fast."""
+    rng = random.Random(seed)
+    n = rng.choice([3, 4, 5, 6, 8, 12]) if seed % 5 else rng.randint(3, 6)
+    s = RULES.setup(NAMES[:n], {"dead_vote": rng.random() < 0.3})
+    states = [s]
+    for _ in range(steps):
+        forms = PKG.moves(s)
+        if not forms:
+            break
+        pool: list[dict[str, Any]] = []
+        if s.chain and rng.random() < 0.6:  # use a last chance now and then
+            pool = [a for a in RULES.candidates(s) if a["type"] in ("resource", "give", "shoot", "embark")]
+        if not pool:
+            main = [f for f in forms if f["type"] in MAIN]
+            cards = [f for f in forms if f["type"] not in MAIN]
+            group = cards if cards and (not main or rng.random() < 0.08) else main
+            lean = [f for f in group if f["type"] not in ("fish", "water")]
+            group = lean if lean and rng.random() < 0.75 else group
+            if not group:
+                break
+            pool = list(M.expand(rng.choice(group), 30, rng))
+        s, _ = RULES.apply(s, rng.choice(pool))
+        states.append(s)
+        if s.phase == R.OVER and not s.chain and rng.random() < 0.3:
+            break
+    return states
+
+
+def interesting(states: list[R.State]) -> list[R.State]:
+    """Every state with a last chance, a tie or the end; a few of each other kind."""
+    seen: Counter[tuple[Any, ...]] = Counter()
+    out = []
+    for st in states:
+        key = (st.phase, bool(st.tie), st.ballot is not None, tuple(RULES._chance(c)["kind"] for c in st.chain))
+        seen[key] += 1
+        if key[3] or key[1] or st.phase == R.OVER or seen[key] <= 2:
+            out.append(st)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_moves_are_exactly_what_the_rules_accept(seed: int) -> None:
+    for state in interesting(starving_playout(seed)):
+        assert mismatches(state) == [], (seed, state.phase, RULES.view(state)["last_chance"])
+
+
+def test_the_playouts_reach_every_kind_of_moment() -> None:
+    """The exhaustive check above is only worth what it visits: votes, ties, and each last chance."""
+    kinds: Counter[str] = Counter()
+    for seed in range(12):
+        for st in starving_playout(seed):
+            kinds[st.phase] += 1
+            kinds["tie"] += bool(st.tie)
+            kinds["vote"] += st.ballot is not None
+            for c in st.chain:
+                kinds["chance:" + RULES._chance(c)["kind"]] += 1
+    for kind in ("weather", "actions", "end", "over", "tie", "vote", "chance:save", "chance:declare"):
+        assert kinds[kind] > 0, kinds
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_every_scenario_line_is_offered_and_every_offer_accepted(path: Path) -> None:
+    report = audit(path.read_text(encoding="utf-8").splitlines(), per_form=400)
+    assert report["ok"], report["gaps"][:3]
+    assert report["offered"] == report["actions"] > 0
+
+
+def test_a_refused_scenario_line_was_not_offered() -> None:
+    refused = [p for p in SCENARIOS if "refuse" in p.stem]
+    assert refused
+    for path in refused:
+        report = audit(path.read_text(encoding="utf-8").splitlines())
+        assert "refused_line" in report and report["refused_line_offered"] is False, path.stem
+
+
+# -- what the forms say, from the rulebook's sentences -----------------------------------------
+
+def forms_of(state: R.State, kind: str, player: str | None = None, lang: str = "en") -> list[dict[str, Any]]:
+    return [f for f in PKG.moves(state, lang) if f["type"] == kind and (player is None or f["player"] == player)]
+
+
+def field(f: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(x for x in f["fields"] if x["name"] == name)
+
+
+def values(fld: dict[str, Any]) -> list[Any]:
+    return [c["value"] for c in M.enabled(fld["choices"])]
+
+
+def test_the_weather_card_offers_the_drops_still_in_the_deck_and_the_hurricane_only_from_the_bottom_pile() -> None:
+    """« Mélangez la carte Ouragan et les 5 cartes Météo et placez la pile ... Placez ensuite le reste des cartes dessus. »"""
+    s = new()
+    (card,) = forms_of(s, "weather")  # round 1: no hurricane yet
+    assert card["player"] is None and values(field(card, "water")) == [0, 1, 2, 3]
+    s = _quiet_round(_quiet_round(s, 3), 3)
+    (card,) = forms_of(s, "weather")
+    assert values(field(card, "water")) == [0, 1, 2], "both 3-drop cards are gone"
+    while s.round + 1 < s.opts.hurricane_from:
+        s = _quiet_round(s, s.deck[0])
+    labels = [f["label"] for f in forms_of(s, "weather")]
+    assert labels == ["Turn the weather card", "The hurricane card"]
+    hurricane = forms_of(s, "weather")[1]
+    assert [x["name"] for x in hurricane["fields"]] == ["hurricane", "water"] and hurricane["fields"][1]["optional"]
+
+
+def _quiet_round(s: R.State, drops: int) -> R.State:
+    """The weather card, then rations made ample by cards, and every castaway fishes or searches."""
+    s = play(s, weather(drops))
+    rich = max(s.names, key=lambda p: s.cards[s.names.index(p)])
+    s = play(s, resource(rich, "water", 9), resource(rich, "food", 9))
+    while view(s)["phase"] == "actions":
+        s = play(s, {"type": "search", "player": view(s)["turn"]})
+    return s
+
+
+def test_only_the_acting_castaway_is_offered_an_action_and_fishing_shows_the_food_after() -> None:
+    """« En commençant par le premier joueur et dans l'ordre des tours, chacun réalise une action. »"""
+    s = play(new(), weather(1))
+    acts = [f for f in PKG.moves(s) if f["type"] in ("fish", "water", "wood", "search")]
+    assert {f["player"] for f in acts} == {"Ann"}
+    catch = field(forms_of(s, "fish", "Ann")[0], "fish")
+    three = next(c for c in catch["choices"] if c["value"] == 3)
+    assert three["preview"]["food"] == 12 and three["preview"]["text"] == "food 9→12"
+    assert forms_of(s, "water", "Ann")[0]["preview"]["text"] == "water 10→11"
+
+
+def test_wood_asks_about_the_snake_only_when_balls_were_drawn_with_the_odds_of_each_count() -> None:
+    """« Annoncez le nombre de bois que vous voulez collecter (1 à 5) ... Si une des boules est noire, le joueur est mordu. »"""
+    s = play(new(), weather(1))
+    extra = field(forms_of(s, "wood", "Ann")[0], "extra")
+    assert extra.get("optional") and values(extra) == [0, 1, 2, 3, 4, 5]
+    zero = extra["choices"][0]
+    assert values(zero["fields"][0]) == [False], "no ball drawn: no snake can bite"
+    for c in extra["choices"][1:]:
+        assert values(c["fields"][0]) == [False, True]
+        assert c["preview"]["snake"] == pytest.approx(R.snake_chance(c["value"]))
+    assert extra["choices"][1]["preview"]["text"] == "snake 17%"
+    assert extra["choices"][5]["preview"]["text"] == "snake 83%", "five balls of six: 5/6"
+
+
+def test_the_vote_offers_the_living_castaways_with_no_default_and_hides_who_voted_for_whom() -> None:
+    """« tous pointent du doigt le joueur qu'il veut éliminer »: a secret vote, nobody chosen in advance."""
+    s = play(new(), weather(0), *searches("Ann", "Bob", "Cid", "Dan", "Eve"))
+    s = play(s, weather(1), wood("Eve", 1, snake=True), *searches("Ann", "Bob", "Cid", "Dan"))
+    voters = {f["player"] for f in forms_of(s, "vote")}
+    assert voters == {"Ann", "Bob", "Cid", "Dan"}, "Eve, bitten this round, cannot vote"
+    s = play(s, vote("Ann", "Dan"))
+    f = forms_of(s, "vote", "Bob")[0]
+    target = field(f, "target")
+    assert "default" not in target and values(target) == ["Ann", "Bob", "Cid", "Dan", "Eve"]
+    assert target["choices"][0]["preview"]["text"] == "1 of 4 have voted"
+    assert "Dan" not in json.dumps([c["preview"] for c in target["choices"]])
+    assert not forms_of(s, "vote", "Ann"), "one vote each"
+
+
+def test_the_tie_is_broken_by_the_first_player_among_the_tied_only() -> None:
+    """« En cas d'égalité, le premier joueur tranche. »"""
+    s = play(new(), weather(0), *searches("Ann", "Bob", "Cid", "Dan", "Eve"))
+    s = play(s, weather(1), *searches("Eve", "Ann", "Bob", "Cid", "Dan"))
+    s = play(s, vote("Ann", "Bob"), vote("Bob", "Ann"), vote("Cid", "Bob"), vote("Dan", "Ann"), vote("Eve", "Cid"))
+    (f,) = forms_of(s, "tiebreak")
+    assert f["player"] == view(s)["first_player"] == "Eve"
+    assert values(field(f, "target")) == ["Ann", "Bob"]
+    assert [c["preview"]["votes"] for c in field(f, "target")["choices"]] == [2, 2]
+
+
+def test_the_condemned_may_save_himself_on_the_next_line_only() -> None:
+    """« Il peut se sauver en jouant une carte Ressource ou en tirant sur un autre joueur. »"""
+    s = play(new(), weather(0), *searches("Ann", "Bob", "Cid", "Dan", "Eve"))
+    s = play(s, weather(1), *searches("Eve", "Ann", "Bob", "Cid", "Dan"))
+    s = play(s, *[vote(p, "Bob") for p in ("Ann", "Cid", "Dan", "Eve")], vote("Bob", "Ann"))
+    assert not view(s)["players"][1]["alive"], "the default applied: Bob is dead"
+    (card,) = forms_of(s, "resource", "Bob")
+    food = next(c for c in card["fields"][0]["choices"] if c["value"] == "food")
+    assert food["preview"]["text"] == "Bob is saved"
+    assert forms_of(s, "shoot", "Bob") and any(
+        c["value"] == "Bob" for f in forms_of(s, "give", "Ann") for c in f["fields"][0]["choices"])
+    later = play(s, weather(2))
+    assert not forms_of(later, "resource", "Bob") and not forms_of(later, "shoot", "Bob")
+
+
+def test_moves_take_a_few_milliseconds_even_at_twelve() -> None:
+    states = [st for seed in (1, 2, 3) for st in starving_playout(seed, 150)]
+    states += [st for st in starving_playout(20, 150)]
+    start = time.perf_counter()
+    for st in states:
+        PKG.moves(st)
+    mean = (time.perf_counter() - start) / len(states)
+    assert mean < 0.010, f"{mean * 1000:.1f} ms a call"
