@@ -1,15 +1,14 @@
-"""Game-specific extras for the dashboard, behind one small adapter.
+"""What the dashboard and the table need beyond the public state, for any game.
 
-The web layer talks to the session API only. What a screen needs beyond the
-public state — the auction's costs, the dice game's path hint, Galèrapagos'
-odds, a score per round, a fresh island to build — is a *public function of
-a game module*; this module is the only place the dashboard reaches them, and
-every function degrades to ``None`` / ``[]`` when a game does not offer it.
+The web layer talks to the session API only. What only one game has (costs,
+a path hint, odds, an island to build) comes from its game package
+(:class:`companion.gamepack.GamePackage`); this module holds what every game
+shares: the action log, undo, digital draws, the sand timer, the score per
+round, history and statistics. It names no game.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Iterable
 from contextlib import nullcontext
@@ -18,34 +17,16 @@ from typing import Any
 from companion.rules import Action, RuleError
 from companion.session import Session
 
-#: game id -> module holding its public helpers
-_MODULES = {
-    "galapagos-auction": "companion.games.auction",
-    "galapagos-dice": "companion.games.dice",
-    "pocket-galapagos": "companion.games.pocket",
-    "galerapagos": "companion.games.galerapagos",
-}
 
-#: action fields nobody but their author may see in the action log, per game and type
-#: (a vote's target stays secret for good in the log; the game's own view reveals the tally).
-SECRET_FIELDS: dict[str, dict[str, tuple[str, ...]]] = {
-    "galerapagos": {"vote": ("target",)},
-}
+def _package(game: str) -> Any:
+    from companion import games
+
+    return games.package(game)
 
 
-def _module(game: str) -> Any | None:
-    name = _MODULES.get(game)
-    if not name:
-        return None
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError:
-        return None
-
-
-def _helper(game: str, name: str) -> Any | None:
-    fn = getattr(_module(game), name, None)
-    return fn if callable(fn) else None
+def has_secrets(session: Session) -> bool:
+    """Whether some action fields of this game stay hidden from the other seats (a vote's target)."""
+    return bool(_package(session.game).secret_fields)
 
 
 # -- the action vocabulary ---------------------------------------------------
@@ -71,7 +52,7 @@ def takes_player(session: Session, kind: str) -> bool:
 
 
 def seat_may(session: Session, kind: str) -> bool:
-    """Whether a phone may send ``kind`` for its own seat.
+    """Whether a phone may send ``kind`` for its own seat (by the rules' vocabulary).
 
     Only actions that must name their player: where the player is optional the
     action is the table's (Galèrapagos' weather card, the raft leaving), unless
@@ -93,10 +74,7 @@ def candidates(session: Session, seat: str | None = None, limit: int = 24) -> li
 
 def redact(game: str, action: Action, viewer: str | None) -> Action:
     """``action`` as ``viewer`` may see it in the log: secret fields of others' actions hidden."""
-    hidden = SECRET_FIELDS.get(game, {}).get(action.get("type", ""), ())
-    if not hidden or (viewer is not None and action.get("player") == viewer):
-        return action
-    return {k: ("hidden" if k in hidden else v) for k, v in action.items()}
+    return _package(game).redact(action, viewer)
 
 
 def last_actions(session: Session, viewer: str | None, limit: int = 8) -> list[dict[str, Any]]:
@@ -107,14 +85,16 @@ def last_actions(session: Session, viewer: str | None, limit: int = 8) -> list[d
     ]
 
 
-#: actions the companion journals by itself; an undo takes them back with the action before
-AUTOMATIC = ("timer_expired",)
+def automatic(session: Session) -> tuple[str, ...]:
+    """Actions the companion journals by itself; an undo takes them back with the action before."""
+    return tuple(_package(session.game).automatic)
 
 
 def to_undo(session: Session) -> Action | None:
     """The action :func:`undo` would take back: the last one a person made."""
+    auto = automatic(session)
     for entry in reversed(session.history(4)):
-        if entry.action.get("type") not in AUTOMATIC:
+        if entry.action.get("type") not in auto:
             return entry.action
     return None
 
@@ -125,36 +105,15 @@ def undo(session: Session) -> Action | None:
     Undoing the expiry alone cannot work: the sand turned long ago, so the timer
     would only run out again at once and the undo would seem to do nothing.
     """
+    auto = automatic(session)
     with getattr(session, "_lock", nullcontext()):  # the alarm must not re-journal in between
         done = session.undo()
-        while done is not None and done.get("type") in AUTOMATIC:
+        while done is not None and done.get("type") in auto:
             done = session.undo()
         return done
 
 
-# -- per-game helpers ----------------------------------------------------------
-
-def costs(session: Session, player: str) -> dict[str, Any] | None:
-    """galapagos-auction: what each option costs ``player`` now (education, animals, exchange)."""
-    fn = _helper(session.game, "costs")
-    if fn is None or player not in session.players:
-        return None
-    return fn(session.state, player)
-
-
-def hint(session: Session, player: str, dice: list[str]) -> dict[str, Any] | None:
-    """galapagos-dice: the best order and path for ``player``'s rolled ``dice``."""
-    fn = _helper(session.game, "hint")
-    if fn is None or player not in session.players:
-        return None
-    return fn(session.state, player, dice)
-
-
-def odds(session: Session) -> dict[str, Any] | None:
-    """galerapagos: snake odds per extra ball, expected fish, rations after this round, rounds left."""
-    fn = _helper(session.game, "odds")
-    return fn(session.state) if fn is not None else None
-
+# -- what every game may offer -------------------------------------------------------
 
 def timer(session: Session) -> dict[str, Any] | None:
     """The sand timer, if this game has one: seconds in all, seconds left, running or not."""
@@ -189,16 +148,9 @@ def score_history(session: Session) -> list[dict[str, Any]]:
     return rows
 
 
-#: what the companion can draw when a component is missing: game -> what -> (module helper, needs a player)
-DRAWS: dict[str, dict[str, tuple[str, bool]]] = {
-    "galapagos-dice": {"dice": ("roll_dice", True)},
-    "galerapagos": {"weather": ("draw_weather", False)},
-}
-
-
 def draws(game: str) -> dict[str, bool]:
     """What can be drawn digitally in ``game``, and whether each draw is for a player."""
-    return {what: needs for what, (_, needs) in DRAWS.get(game, {}).items()}
+    return {what: bool(spec.get("player")) for what, spec in (_package(game).draws() or {}).items()}
 
 
 def draw(session: Session, what: str, player: str | None = None, seed: int | None = None) -> tuple[Action, int]:
@@ -209,50 +161,28 @@ def draw(session: Session, what: str, player: str | None = None, seed: int | Non
     The seed goes into the journal entry's source all the same (``...:digital:SEED``),
     so a disputed throw can be re-drawn exactly from the same state.
     """
-    spec = DRAWS.get(session.game, {}).get(what)
+    specs = _package(session.game).draws() or {}
+    spec = specs.get(what)
     if spec is None:
-        known = ", ".join(DRAWS.get(session.game, {})) or "nothing"
-        raise RuleError(f"{session.rules.name} cannot draw {what!r} digitally; it can draw {known}.")
-    name, needs_player = spec
-    fn = _helper(session.game, name)
-    if fn is None:
-        raise RuleError(f"{session.rules.name} has no digital {what}.")
+        known = ", ".join(specs) or "nothing"
+        raise RuleError("{game} cannot draw {what!r} digitally; it can draw {known}.",
+                        game=session.rules.name, what=what, known=known)
     seed = random.SystemRandom().getrandbits(63) if seed is None else seed
     rng = random.Random(seed)
-    if needs_player:
+    if spec.get("player"):
         if player not in session.players:
-            raise RuleError(f"Say whose {what} to draw: one of {', '.join(session.players)}.")
-        return fn(rng, player), seed
-    return fn(session.state, rng), seed
+            raise RuleError("Say whose {what} to draw: one of {players}.", what=what, players=", ".join(session.players))
+        return spec["fn"](session.state, rng, player), seed
+    return spec["fn"](session.state, rng, None), seed
 
 
-def new_island(seed: int | None = None) -> tuple[int, dict[str, Any]]:
-    """galapagos-dice: a random island (seed, layout) for the table to build."""
-    seed = random.SystemRandom().randrange(1, 1_000_000) if seed is None else seed
-    from companion.games.dice.island import generate_layout
-
-    return seed, generate_layout(seed)
-
-
-def weather_deck(seed: int | None = None) -> dict[str, Any] | None:
-    """galerapagos: the weather deck's cards and one shuffled order built as the set-up says."""
-    mod = _module("galerapagos")
-    if mod is None:
-        return None
-    seed = random.SystemRandom().randrange(1, 1_000_000) if seed is None else seed
-    cards = [{"water": w, "hurricane": False} for w in mod.WEATHER_CARDS]
-    cards.append({"water": mod.HURRICANE_WATER, "hurricane": True})
-    order = [{"water": a["water"], "hurricane": a["hurricane"]} for a in mod.weather_deck_order(random.Random(seed))]
-    return {"seed": seed, "cards": cards, "order": order, "bottom": mod.BOTTOM_CARDS + 1}
-
-
-def game_names() -> list[dict[str, Any]]:
+def game_names(lang: str = "en") -> list[dict[str, Any]]:
     from companion import games
 
     out = []
-    for gid in games.ids():
-        rules = games.get(gid)
-        out.append({"id": gid, "name": rules.name, "min": rules.min_players, "max": rules.max_players})
+    for pkg in games.packages():
+        rules = pkg.rules
+        out.append({"id": pkg.id, "name": pkg.title(lang), "min": rules.min_players, "max": rules.max_players})
     return out
 
 

@@ -152,10 +152,15 @@ class GamePackage:
         """Extras the page fragments read (an island picture, costs, odds)."""
         return {}
 
-    def draws(self) -> dict[str, tuple[Callable[..., Action], bool]]:
-        """What the companion may draw digitally: what → (fn, needs a player).
+    def draws(self) -> dict[str, dict[str, Any]]:
+        """What the companion may draw digitally when a component is missing.
 
-        ``fn(state, rng, player)`` returns the action to journal.
+        ``what → {"fn": fn, "player": bool, "action": type, "label": msgid, "done": fn2}``:
+        ``fn(state, rng, player)`` returns the action to journal (``player`` None when the
+        draw is the table's); ``player``: whether a draw is for one player; ``action``: the
+        action type it produces (offered only while that type is expected); ``label``: the
+        button's text (a message id of the game's catalog); ``done(public, player)``
+        (optional): True when that player has drawn already this round.
         """
         return {}
 

@@ -59,6 +59,12 @@ def gettext_(msgid: str, lang: str = "en", domain: str = INTERFACE) -> str:
     text = _catalog(domain, lang).gettext(msgid)
     if text == msgid and domain != INTERFACE:
         text = _catalog(INTERFACE, lang).gettext(msgid)
+    if text == msgid:  # an error raised without its domain: any game's catalog that knows it
+        for other in list(_DOMAINS):
+            if other not in (domain, INTERFACE):
+                text = _catalog(other, lang).gettext(msgid)
+                if text != msgid:
+                    break
     return text
 
 

@@ -21,7 +21,7 @@ from flask import (
     url_for,
 )
 
-from companion import extras
+from companion import extras, games
 from companion.journal import GameRecord
 from companion.rules import RuleError
 from web import views
@@ -42,6 +42,16 @@ def page(template: str, who: Principal | None, **ctx: Any) -> str:
                            has_sim=dashboard().sim is not None, **ctx)
 
 
+@bp.record_once
+def _game_templates(state: Any) -> None:
+    """Each game package's page fragments, loaded under its id (``galapagos/picture.html``)."""
+    from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
+
+    app = state.app
+    prefixes = {pkg.id: FileSystemLoader(pkg.templates()) for pkg in games.packages() if pkg.templates()}
+    app.jinja_loader = ChoiceLoader([app.jinja_loader, PrefixLoader(prefixes)])
+
+
 # -- home ------------------------------------------------------------------------
 @bp.get("/")
 def home():
@@ -59,12 +69,8 @@ def home():
         current=dashboard().hub.current,
         when=_when,
         bgstats=bgstats_link,
-        examples=EXAMPLE_PLAYERS,
+        examples={pkg.id: "\n".join(pkg.example_players) for pkg in games.packages()},
     )
-
-
-EXAMPLE_PLAYERS = {"galapagos-auction": "Ann\nBob\nCleo", "galapagos-dice": "Ann\nBob",
-                   "pocket-galapagos": "Ann", "galerapagos": "Ann\nBob\nCleo\nDan"}
 
 
 def _when(ts: float | None) -> str:
@@ -80,8 +86,7 @@ def start_game():
     except json.JSONDecodeError as exc:
         raise ApiError(400, f"The options are not valid JSON ({exc.msg}).") from None
     game, names, options = game_header({"game": request.form.get("game", ""), "players": players, "options": options})
-    if game == "galapagos-dice" and "layout" not in options and "layout_seed" not in options:
-        options["layout_seed"] = random.SystemRandom().randrange(1, 1_000_000)
+    options = games.package(game).default_options(options)  # e.g. a random island when none is given
     try:
         session = dashboard().hub.new(game, names, options)
     except RuleError as err:
@@ -147,7 +152,7 @@ def join():
             holder = optional(game_id)
             d.joins.forgive(request.remote_addr or "?")
             ctx.update(game=session, seats=[(p, p in taken) for p in session.players],
-                       title=views.GAME_TITLES.get(session.game, session.game),
+                       title=games.package(session.game).title(lang()),
                        mine=holder.seat if holder and not holder.is_table else None)
         except ApiError as err:
             ctx["error"] = err.message
@@ -200,13 +205,11 @@ def setup():
     from web import pictures
 
     seed_text = request.args.get("seed", "")
-    seed = int(seed_text) if seed_text.isdigit() else None
-    seed, layout = extras.new_island(seed)
+    seed = int(seed_text) if seed_text.isdigit() and len(seed_text) <= 9 else random.SystemRandom().randrange(1, 1_000_000)
     tags = dashboard().tags
     return page(
         "setup.html", who,
-        seed=seed, island=pictures.island(layout), layout_json=json.dumps(layout),
-        deck=extras.weather_deck(seed), tags=tags,
+        helpers=[(pkg.id, pkg.setup_helpers(seed)) for pkg in games.packages()], tags=tags,
         tag_kinds=tags.kinds() if tags else {}, enrolled=tags.enrolled() if tags else [],
         last_uid=tags.last_scanned() if tags else None,
         pictures=pictures,
@@ -258,7 +261,7 @@ def bgstats_link(rec: GameRecord) -> str:
     players = [{"name": n, "score": scores.get(n, 0), "winner": n in winners, "startPlayer": i == 0,
                 "rank": ranked.index(n) + 1, "sourcePlayerId": n} for i, n in enumerate(rec.players)]
     # no BoardGameGeek id: BG Stats matches the game by name and remembers the match
-    game: dict[str, Any] = {"name": views.GAME_TITLES.get(rec.game, rec.game), "highestWins": True,
+    game: dict[str, Any] = {"name": _title(rec.game), "highestWins": True,
                             "noPoints": False, "sourceGameId": rec.game}
     data = {
         "sourceName": "Galapagos Table Companion", "game": game, "players": players,
@@ -267,3 +270,11 @@ def bgstats_link(rec: GameRecord) -> str:
         "comments": result.get("text") or "",
     }
     return "https://app.bgstatsapp.com/createPlay.html?data=" + quote(json.dumps(data, separators=(",", ":")))
+
+
+def _title(game: str) -> str:
+    """A game's name for exports (the id itself when the game is no longer installed)."""
+    try:
+        return games.package(game).title("en")
+    except RuleError:
+        return game

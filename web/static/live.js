@@ -131,23 +131,45 @@
     if (kind === "seq") {
       return Array.prototype.map.call(el.querySelectorAll("select"), function (s) { return s.value; }).filter(function (v) { return v; });
     }
+    if (kind === "items") {  /* a list of values, each a choice's JSON */
+      return Array.prototype.map.call(el.querySelectorAll("select"), function (s) { return s.value; })
+        .filter(function (v) { return v; }).map(function (v) { return JSON.parse(v); });
+    }
     if (kind === "bool") return el.checked;
     var v = el.value.trim();
     if (v === "" && el.hasAttribute("data-optional")) return undefined;
     if (kind === "int") return v === "" ? null : parseInt(v, 10);
     if (kind === "list-int") return v.split(/[\s,;]+/).filter(Boolean).map(function (x) { return parseInt(x, 10); });
-    if (kind === "json") { try { return JSON.parse(v); } catch (e) { return v; } }
+    if (kind === "json") { if (v === "") return undefined; try { return JSON.parse(v); } catch (e) { return v; } }
     return v;
   }
 
   function readForm(form) {
     var action = {type: form.dataset.action};
+    if (form.dataset.player !== undefined) action.player = form.dataset.player;
     form.querySelectorAll("[data-field]").forEach(function (el) {
+      var sub = el.closest(".sub");
+      if (sub && sub.hidden) return;  /* a field of a choice not taken */
       var v = readField(el);
       if (v !== undefined) action[el.dataset.field] = v;
     });
     return action;
   }
+
+  /* a choice's own fields show only while it is chosen (a bid's amount for its direction) */
+  function showSubs(form) {
+    form.querySelectorAll(".sub").forEach(function (sub) {
+      var sel = null;
+      var fields = form.querySelectorAll('[data-field="' + sub.dataset.whenField + '"]');
+      fields.forEach(function (f) { var s = f.closest(".sub"); if (!s || !s.hidden) sel = f; });
+      sub.hidden = !(sel && sel.value === sub.dataset.when);
+      sub.querySelectorAll("select, input").forEach(function (i) { i.disabled = sub.hidden; });
+    });
+  }
+  document.addEventListener("change", function (ev) {
+    var form = ev.target.closest && ev.target.closest("form.act");
+    if (form) { showSubs(form); showSubs(form); }
+  });
 
   function act(action, button, label) {
     if (button) button.disabled = true;
@@ -174,7 +196,8 @@
     var label = (form.querySelector(".act-name") || button).textContent.trim();
     var send = function () { act(action, button, label); };
     var empty = Object.keys(action).some(function (k) { return Array.isArray(action[k]) && !action[k].length; });
-    if (empty) confirmThen(body.dataset.emptyText || "Send with nothing chosen?", send);  // e.g. a plan with no dice
+    if (form.dataset.confirm) confirmThen(form.dataset.confirm, send);  /* spends money or ends a turn */
+    else if (empty) confirmThen(body.dataset.emptyText || "Send with nothing chosen?", send);  // e.g. a plan with no dice
     else send();
   });
 
