@@ -19,6 +19,12 @@ class Package(GamePackage):
     cycle = ("populations", "prompt", "qr")
     example_players = ("Ann",)
 
+    def moves(self, state: Any, lang: str = "en") -> list[dict[str, Any]]:
+        """Every form the one player may submit now (:mod:`companion.games.pocket.moves`)."""
+        from companion.games.pocket import moves
+
+        return moves.moves(state, lang)
+
     def screens(self) -> dict[str, Any]:
         from companion.games.pocket import oled
 

@@ -179,6 +179,24 @@ def invasive_takeover(spaces: tuple[tuple[str, ...], ...]) -> str | None:
     return None
 
 
+def end_of_turn(state: PocketState) -> tuple[tuple[int, ...], str | None]:
+    """The populations after the end-of-turn decrease, and how the game ends if the turn ended now.
+
+    One function for ``end_turn`` and for the previews that warn of a loss
+    before it happens: populations −1 (not below 0); "if two or more POPULATIONS
+    are at 0, the game ends and you lose"; else three of a species on the
+    invasive species; else, on the last turn, the win. None: the game goes on.
+    """
+    pops = tuple(clamp(level - 1) for level in state.populations)
+    if sum(1 for level in pops if level == 0) >= 2:
+        return pops, "populations_collapsed"
+    if invasive_takeover(state.spaces) is not None:
+        return pops, "invasive_takeover"
+    if state.survived + 1 >= state.config.turns:
+        return pops, "survived"
+    return pops, None
+
+
 def _without(cards: tuple[str, ...], species: str) -> tuple[str, ...]:
     """``cards`` with the last ``species`` taken off."""
     index = len(cards) - 1 - cards[::-1].index(species)
@@ -455,21 +473,15 @@ class PocketRules(Rules):
 
     def _end_turn(self, state: PocketState) -> tuple[PocketState, list[Event]]:
         """Populations −1, then the two losses, then the turn tracker and the win."""
-        pops = tuple(clamp(level - 1) for level in state.populations)
+        pops, result = end_of_turn(state)
         events: list[Event] = [{"type": "decrease", "populations": dict(zip(SPECIES, pops, strict=True))}]
         common = {"populations": pops, "ocean_played": 0, "species_played": 0}
-        if sum(1 for level in pops if level == 0) >= 2:
-            result = "populations_collapsed"
-        elif invasive_takeover(state.spaces) is not None:
-            result = "invasive_takeover"
-        else:
-            survived = state.survived + 1
-            if survived >= state.config.turns:
-                events.append({"type": "game_over", "reason": "survived"})
-                return replace(state, survived=survived, result="survived", **common), events
+        if result is None:
             events.append({"type": "turn", "turn": state.turn + 1})
-            return replace(state, survived=survived, turn=state.turn + 1, **common), events
+            return replace(state, survived=state.survived + 1, turn=state.turn + 1, **common), events
         events.append({"type": "game_over", "reason": result})
+        if result == "survived":
+            return replace(state, survived=state.survived + 1, result=result, **common), events
         return replace(state, result=result, **common), events
 
     # -- reading the state -----------------------------------------------------
