@@ -37,7 +37,10 @@ from companion.rules import (
     require_int,
     require_player,
 )
+from companion.texts import Message, Term, gettext_
 
+#: the gettext domain of this game's texts (its catalogs are in ``locale/``)
+DOMAIN = "galapagos-auction"
 ANIMALS = ("sea_lion", "iguana", "tortoise", "booby", "penguin", "crab")
 LABELS = ("sea lion", "iguana", "tortoise", "booby", "penguin", "crab")
 #: With the article, for refusal sentences ("an iguana", never "a iguana").
@@ -108,6 +111,43 @@ class AuctionState:
     final: tuple[tuple[int, int, int], ...] = ()
 
 
+# -- texts: refusals and prompts are message ids with parameters ---------------
+
+def refusal(msgid: str, **params: Any) -> RuleError:
+    """A RuleError of this game: ``msgid`` (the English text) and its parameters, in this game's domain."""
+    return RuleError(msgid, domain=DOMAIN, **params)
+
+
+class Words(Message):
+    """Words translated one by one, then joined: the squares "N/E/S/W", the bonus tiles "1 or crab"."""
+
+    __slots__ = ("words", "sep")
+
+    def __init__(self, words: list[str] | tuple[str, ...], sep: str) -> None:
+        super().__init__(sep, DOMAIN)
+        self.words = tuple(words)
+        self.sep = sep
+
+    def text(self, lang: str = "en") -> str:
+        sep = self.sep if not self.sep.strip() or self.sep.strip() == "/" else f" {gettext_(self.sep.strip(), lang, DOMAIN)} "
+        return sep.join(gettext_(w, lang, DOMAIN) for w in self.words)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Words) and (self.words, self.sep) == (other.words, other.sep)
+
+    def __hash__(self) -> int:
+        return hash((self.words, self.sep))
+
+
+def say(msgid: str, **params: Any) -> Message:
+    """A phrase of this game not yet in any language (a part of a refusal: "bid", "it is Ann's turn")."""
+    return Message(msgid, DOMAIN, **params)
+
+
+def steps_phrase(steps: int) -> Message:
+    return say("1 education step") if steps == 1 else say("{n} education steps", n=steps)
+
+
 # -- pure helpers (also used by the screens) ---------------------------------
 
 def money(amount: int) -> str:
@@ -155,7 +195,7 @@ def seat_of(state: AuctionState, name: str) -> int:
     for i, player in enumerate(state.players):
         if player.name == name:
             return i
-    raise RuleError(f"There is no player {name!r} at this table.")
+    raise refusal("There is no player {name} at this table.", name=repr(name))
 
 
 def costs(state: AuctionState, player: str) -> dict[str, Any]:
@@ -212,23 +252,23 @@ def _add(counts: tuple[int, ...], animal: int, delta: int) -> tuple[int, ...]:
     return tuple(lst)
 
 
-def _list_of_animals(action: Action, key: str, player: str) -> list[int]:
+def _list_of_animals(action: Action, key: str, player: str | Term) -> list[int]:
     value = action.get(key)
     if not isinstance(value, list) or not value:
-        raise RuleError(f"{player}'s \"{key}\" must be a list of animals such as [\"crab\"].")
+        raise refusal("{p}'s \"{key}\" must be a list of animals such as [\"crab\"].", p=player, key=key)
     out = []
     for item in value:
         if item not in ANIMALS:
-            raise RuleError(f"\"{item}\" is not an animal; the animals are {', '.join(ANIMALS)}.")
+            raise refusal("\"{item}\" is not an animal; the animals are {animals}.", item=item, animals=", ".join(ANIMALS))
         out.append(ANIMALS.index(item))
     return out
 
 
-def _count(action: Action, key: str, most: int, sentence: str) -> int:
-    """A whole number 1..``most`` from ``action[key]``, refused with ``sentence`` (", not X." is added)."""
+def _count(action: Action, key: str, most: int, msgid: str, **params: Any) -> int:
+    """A whole number 1..``most`` from ``action[key]``, refused with ``msgid`` (its ``{value}``: what was sent)."""
     value = action.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
-        raise RuleError(f"{sentence}, not {json.dumps(value, default=str)}.")
+        raise refusal(msgid, value=json.dumps(value, default=str), **params)
     return value
 
 
@@ -236,7 +276,7 @@ def _requirement(value: Any) -> str:
     """A bonus requirement as written in state: "1".."6" or an animal (ints accepted)."""
     text = str(value) if isinstance(value, int) and not isinstance(value, bool) else value
     if text not in REQUIREMENTS:
-        raise RuleError(f"{value!r} is not a bonus tile; they are 1 to 6 and the six animals.")
+        raise refusal("{value} is not a bonus tile; they are 1 to 6 and the six animals.", value=repr(value))
     return text
 
 
@@ -278,34 +318,34 @@ class AuctionRules(Rules):
         names = self.check_players(players)
         unknown = sorted(set(options) - {"bonus_order"})
         if unknown:
-            raise RuleError(f"{self.name} has no option \"{unknown[0]}\"; it takes bonus_order.")
+            raise refusal("{game} has no option \"{option}\"; it takes bonus_order.", game=self.name, option=unknown[0])
         order = options.get("bonus_order", list(DEFAULT_BONUS_ORDER))
         if not isinstance(order, list):
-            raise RuleError("\"bonus_order\" must be a list of the 12 bonus tiles in flip order.")
+            raise refusal("\"bonus_order\" must be a list of the 12 bonus tiles in flip order.")
         order = [_requirement(r) for r in order]
         if sorted(order) != sorted(REQUIREMENTS):
-            raise RuleError("\"bonus_order\" must list each of the 12 bonus tiles (1 to 6 and the six animals) once.")
+            raise refusal("\"bonus_order\" must list each of the 12 bonus tiles (1 to 6 and the six animals) once.")
         return AuctionState(players=tuple(Player(n) for n in names), bonus_order=tuple(order))
 
     # -- dispatch -------------------------------------------------------------
     def step(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
         if state.phase == OVER:
-            raise RuleError("The game is over; no more actions can be taken.")
+            raise refusal("The game is over; no more actions can be taken.")
         return getattr(self, "_" + action["type"])(state, action)
 
-    def _now(self, state: AuctionState) -> str:
+    def _now(self, state: AuctionState) -> Message:
         """What the game waits for, as the end of a refusal sentence."""
         turn = state.players[state.turn].name
         if state.phase == TILE:
-            return f"a species tile must first be laid on the {self._empty_squares(state)} square"
+            return say("a species tile must first be laid on the {squares} square", squares=self._empty_squares(state))
         if state.phase == BIDDING:
-            return f"it is {turn}'s turn to bid"
+            return say("it is {p}'s turn to bid", p=turn)
         if state.phase == DIRECTION:
-            return f"{turn} must choose the direction"
-        return f"it is {turn}'s turn to play cards"
+            return say("{p} must choose the direction", p=turn)
+        return say("it is {p}'s turn to play cards", p=turn)
 
-    def _empty_squares(self, state: AuctionState) -> str:
-        return "/".join(DIRECTIONS[d] for d in range(4) if state.tiles[d] is None)
+    def _empty_squares(self, state: AuctionState) -> Words:
+        return Words([DIRECTIONS[d] for d in range(4) if state.tiles[d] is None], "/")
 
     def _seat(self, state: AuctionState, action: Action) -> int:
         name = require_player(action, [p.name for p in state.players])
@@ -314,23 +354,24 @@ class AuctionRules(Rules):
     def _in_turn(self, state: AuctionState, action: Action, phase: str, verb: str) -> int:
         seat = self._seat(state, action)
         if state.phase != phase or seat != state.turn:
-            raise RuleError(f"{state.players[seat].name} cannot {verb} now: {self._now(state)}.")
+            raise refusal("{p} cannot {verb} now: {now}.", p=state.players[seat].name, verb=say(verb), now=self._now(state))
         return seat
 
     # -- species tiles ----------------------------------------------------------
     def _tile(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
         square = DIRECTIONS.index(require_choice(action, "direction", DIRECTIONS))
         if state.phase != TILE:
-            raise RuleError(f"No species tile is awaited: {self._now(state)}.")
-        pair = _list_of_animals(action, "animals", "The tile")
+            raise refusal("No species tile is awaited: {now}.", now=self._now(state))
+        pair = _list_of_animals(action, "animals", Term("The tile"))
         if len(pair) != 2 or pair[0] == pair[1]:
-            raise RuleError("A species tile shows two different animals.")
+            raise refusal("A species tile shows two different animals.")
         if state.tiles[square] is not None:
-            shown = " and ".join(LABELS[a] for a in state.tiles[square])
-            raise RuleError(f"The {DIRECTIONS[square]} square already holds the {shown} tile.")
+            shown = [Term(LABELS[a]) for a in state.tiles[square]]
+            raise refusal("The {square} square already holds the {shown} tile.", square=Term(DIRECTIONS[square]), shown=shown)
         key = (min(pair), max(pair))
         if key in state.used_tiles:
-            raise RuleError(f"The {LABELS[key[0]]} and {LABELS[key[1]]} tile has already been used; each tile comes once.")
+            raise refusal("The {a} and {b} tile has already been used; each tile comes once.",
+                          a=Term(LABELS[key[0]]), b=Term(LABELS[key[1]]))
         tiles = list(state.tiles)
         tiles[square] = (pair[0], pair[1])
         new = replace(state, tiles=tuple(tiles), used_tiles=state.used_tiles | {key})
@@ -345,10 +386,11 @@ class AuctionRules(Rules):
         square = DIRECTIONS.index(require_choice(action, "direction", DIRECTIONS))
         amount = require_int(action, "amount")
         if amount < BID_UNIT or amount % BID_UNIT:
-            raise RuleError(f"{name} cannot bid {money(amount)}: a bid is a multiple of £100, at least £100 (or a pass).")
+            raise refusal("{p} cannot bid £{amount}: a bid is a multiple of £100, at least £100 (or a pass).",
+                          p=name, amount=amount)
         have = state.players[seat].money
         if amount > have:
-            raise RuleError(f"{name} has {money(have)} and cannot bid {money(amount)}.")
+            raise refusal("{p} has £{money} and cannot bid £{amount}.", p=name, money=have, amount=amount)
         event = {"type": "bid", "player": name, "direction": DIRECTIONS[square], "amount": amount}
         return self._after_bid(state, (seat, square, amount), event)
 
@@ -391,11 +433,11 @@ class AuctionRules(Rules):
     def _direction(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
         name = state.players[self._seat(state, action)].name
         if state.phase == BIDDING:
-            raise RuleError(f"{name} cannot choose the direction during the bidding: "
-                            "the start player chooses only when nobody has bid.")
+            raise refusal("{p} cannot choose the direction during the bidding: "
+                          "the start player chooses only when nobody has bid.", p=name)
         if state.phase == ACTIONS:
-            raise RuleError(f"{name} cannot choose the direction: this round's direction is already "
-                            f"{DIRECTIONS[state.direction]}.")
+            raise refusal("{p} cannot choose the direction: this round's direction is already {d}.",
+                          p=name, d=Term(DIRECTIONS[state.direction]))
         seat = self._in_turn(state, action, DIRECTION, "choose the direction")
         square = DIRECTIONS.index(require_choice(action, "direction", DIRECTIONS))
         new = replace(state, phase=ACTIONS, direction=square, turn=seat, acted=0, cards=0)
@@ -414,18 +456,21 @@ class AuctionRules(Rules):
         if cards > left:
             name = state.players[seat].name
             if not left:
-                raise RuleError(f"{name} has already played all {HAND} cards of a hand this turn and cannot play another.")
-            raise RuleError(f"{name} has only {left} of {HAND} cards left this turn and cannot play {cards}.")
+                raise refusal("{p} has already played all {hand} cards of a hand this turn and cannot play another.",
+                              p=name, hand=HAND)
+            raise refusal("{p} has only {left} of {hand} cards left this turn and cannot play {cards}.",
+                          p=name, left=left, hand=HAND, cards=cards)
         return seat, cards
 
-    def _charge(self, state: AuctionState, seat: int, price: int, what: str) -> None:
+    def _charge(self, state: AuctionState, seat: int, price: int, what: Term | Message) -> None:
         have = self._spendable(state, seat)
         if price > have:
             me = state.players[seat]
             if have < me.money:
-                raise RuleError(f"{me.name} has {money(me.money)}, {money(me.money - have)} of it bid, "
-                                f"and cannot pay {money(price)} for {what}.")
-            raise RuleError(f"{me.name} has {money(have)} and cannot pay {money(price)} for {what}.")
+                raise refusal("{p} has £{money}, £{bid} of it bid, and cannot pay £{price} for {what}.",
+                              p=me.name, money=me.money, bid=me.money - have, price=price, what=what)
+            raise refusal("{p} has £{money} and cannot pay £{price} for {what}.", p=me.name, money=have, price=price,
+                          what=what)
 
     def _spendable(self, state: AuctionState, seat: int) -> int:
         """Money not lying beside the compass board as a bid."""
@@ -445,12 +490,15 @@ class AuctionRules(Rules):
     def _education(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
         seat, used = self._card(state, action, "play an education card")
         me = state.players[seat]
-        steps = _count(action, "steps", 4, f"{me.name} can advance 1, 2, 3 or 4 steps on the education track")
+        steps = _count(action, "steps", 4, "{p} can advance 1, 2, 3 or 4 steps on the education track, not {value}.",
+                       p=me.name)
         if me.education + steps > TRACK_END:
-            raise RuleError(f"{me.name} is on field {me.education} of the education track, which ends at {TRACK_END}, "
-                            f"and cannot advance {steps} step{'s' if steps > 1 else ''}.")
+            msgid = ("{p} is on field {field} of the education track, which ends at {end}, and cannot advance 1 step."
+                     if steps == 1 else
+                     "{p} is on field {field} of the education track, which ends at {end}, and cannot advance {steps} steps.")
+            raise refusal(msgid, p=me.name, field=me.education, end=TRACK_END, steps=steps)
         price = EDUCATION_PRICE[steps]
-        self._charge(state, seat, price, f"{steps} education step{'s' if steps > 1 else ''}")
+        self._charge(state, seat, price, steps_phrase(steps))
         return self._bank(state, seat, -price, "education", used, education=me.education + steps)
 
     def _expedition(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
@@ -459,12 +507,13 @@ class AuctionRules(Rules):
         pair = state.tiles[state.direction]
         name = state.players[seat].name
         if animal not in pair:
-            shown = " and ".join(LABELS[a] for a in pair)
-            raise RuleError(f"{name} cannot take {A_LABELS[animal]}: the {DIRECTIONS[state.direction]} tile shows {shown}.")
+            raise refusal("{p} cannot take {animal}: the {square} tile shows {shown}.", p=name,
+                          animal=Term(A_LABELS[animal]), square=Term(DIRECTIONS[state.direction]),
+                          shown=[Term(LABELS[a]) for a in pair])
         if not state.supply[animal]:
-            raise RuleError(f"{name} cannot take {A_LABELS[animal]}: none is left in the supply.")
+            raise refusal("{p} cannot take {animal}: none is left in the supply.", p=name, animal=Term(A_LABELS[animal]))
         price = animal_cost(state, seat, animal)
-        self._charge(state, seat, price, A_LABELS[animal])
+        self._charge(state, seat, price, Term(A_LABELS[animal]))
         new, events = self._bank(state, seat, -price, "expedition", used, animals=_add(state.players[seat].animals, animal, 1))
         return replace(new, supply=_add(state.supply, animal, -1)), events
 
@@ -473,7 +522,7 @@ class AuctionRules(Rules):
         animal = ANIMALS.index(require_choice(action, "animal", ANIMALS))
         me = state.players[seat]
         if not me.animals[animal]:
-            raise RuleError(f"{me.name} has no {LABELS[animal]} to sell.")
+            raise refusal("{p} has no {animal} to sell.", p=me.name, animal=Term(LABELS[animal]))
         new, events = self._bank(state, seat, SALE_PRICE, "sale", used, animals=_add(me.animals, animal, -1))
         return replace(new, supply=_add(state.supply, animal, 1)), events
 
@@ -483,9 +532,10 @@ class AuctionRules(Rules):
         shown = _list_of_animals(action, "animals", me.name)
         for i, animal in enumerate(shown):
             if animal in shown[:i]:
-                raise RuleError(f"{me.name}'s exhibition must show different animals, but {LABELS[animal]} is listed twice.")
+                raise refusal("{p}'s exhibition must show different animals, but {animal} is listed twice.",
+                              p=me.name, animal=Term(LABELS[animal]))
             if not me.animals[animal]:
-                raise RuleError(f"{me.name} has no {LABELS[animal]} to exhibit.")
+                raise refusal("{p} has no {animal} to exhibit.", p=me.name, animal=Term(LABELS[animal]))
         tile = self._bonus_for(state, me.name, set(shown), action.get("bonus"))
         counts, supply = me.animals, state.supply
         for animal in shown:
@@ -503,20 +553,22 @@ class AuctionRules(Rules):
         applies = [i for i in up if fulfils(state.bonus_order[i], shown)]
         if asked is None:
             if len(applies) > 1:
-                choices = " or ".join(state.bonus_order[i] for i in applies)
-                raise RuleError(f"{name}'s exhibition fulfils several bonus tiles; choose one with \"bonus\": {choices}.")
+                choices = Words([state.bonus_order[i] for i in applies], " or ")
+                raise refusal("{p}'s exhibition fulfils several bonus tiles; choose one with \"bonus\": {choices}.",
+                              p=name, choices=choices)
             return applies[0] if applies else None
         wanted = _requirement(asked)
         for i in up:
             if state.bonus_order[i] == wanted:
                 if i not in applies:
-                    raise RuleError(f"{name}'s exhibition does not fulfil the {wanted} bonus tile.")
+                    raise refusal("{p}'s exhibition does not fulfil the {tile} bonus tile.", p=name, tile=Term(wanted))
                 return i
-        raise RuleError(f"The {wanted} bonus tile is not face up, so {name} cannot use it.")
+        raise refusal("The {tile} bonus tile is not face up, so {p} cannot use it.", p=name, tile=Term(wanted))
 
     def _sell_cards(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
         seat = self._in_turn(state, action, ACTIONS, "sell cards")
-        count = _count(action, "count", HAND, f"{state.players[seat].name} can sell 1 to {HAND} cards")
+        count = _count(action, "count", HAND, "{p} can sell 1 to {hand} cards, not {value}.",
+                       p=state.players[seat].name, hand=HAND)
         seat, used = self._card(state, action, "sell cards", count)
         return self._bank(state, seat, CARD_PRICE * count, "sell_cards", used)
 
@@ -527,17 +579,18 @@ class AuctionRules(Rules):
         give = _list_of_animals(action, "give", me.name)
         take = ANIMALS.index(require_choice(action, "take", ANIMALS))
         if len(give) != 2:
-            raise RuleError(f"{me.name} must give exactly two tokens to exchange, not {len(give)}.")
+            raise refusal("{p} must give exactly two tokens to exchange, not {n}.", p=me.name, n=len(give))
         counts, supply = me.animals, state.supply
         for animal in give:
             if not counts[animal]:
-                pair = f"two {PLURALS[give[0]]}" if give[0] == give[1] else " and ".join(A_LABELS[a] for a in give)
-                raise RuleError(f"{me.name} does not hold {pair} to exchange.")
+                pair = (say("two {animals}", animals=Term(PLURALS[give[0]])) if give[0] == give[1]
+                        else [Term(A_LABELS[a]) for a in give])
+                raise refusal("{p} does not hold {pair} to exchange.", p=me.name, pair=pair)
             counts, supply = _add(counts, animal, -1), _add(supply, animal, 1)
         if not supply[take]:
-            raise RuleError(f"{me.name} cannot take {A_LABELS[take]}: none is left in the supply.")
+            raise refusal("{p} cannot take {animal}: none is left in the supply.", p=me.name, animal=Term(A_LABELS[take]))
         price = animal_cost(state, seat, take)
-        self._charge(state, seat, price, A_LABELS[take])
+        self._charge(state, seat, price, Term(A_LABELS[take]))
         new, events = self._bank(state, seat, -price, "exchange", 0, animals=_add(counts, take, 1))
         return replace(new, supply=_add(supply, take, -1)), events
 
@@ -608,13 +661,15 @@ class AuctionRules(Rules):
     def expected(self, state: AuctionState) -> Expected:
         turn = (state.players[state.turn].name,)
         if state.phase == TILE:
-            return Expected((), ("tile", "exchange"), f"Lay a species tile on the {self._empty_squares(state)} square.")
+            return Expected((), ("tile", "exchange"), "Lay a species tile on the {squares} square.",
+                            {"squares": self._empty_squares(state)})
         if state.phase == BIDDING:
-            return Expected(turn, ("bid", "pass", "exchange"), f"{turn[0]}: bid or pass.")
+            return Expected(turn, ("bid", "pass", "exchange"), "{p}: bid or pass.", {"p": turn[0]})
         if state.phase == DIRECTION:
-            return Expected(turn, ("direction", "exchange"), f"No bids: {turn[0]} chooses the direction.")
+            return Expected(turn, ("direction", "exchange"), "No bids: {p} chooses the direction.", {"p": turn[0]})
         if state.phase == ACTIONS:
-            return Expected(turn, CARD_ACTIONS + ("exchange",), f"{turn[0]}: play {DIRECTIONS[state.direction]} cards, then done.")
+            return Expected(turn, CARD_ACTIONS + ("exchange",), "{p}: play {d} cards, then done.",
+                            {"p": turn[0], "d": Term(DIRECTIONS[state.direction])})
         return Expected((), (), "The game is over.")
 
     def view(self, state: AuctionState, viewer: str | None = None) -> dict[str, Any]:
