@@ -25,6 +25,19 @@ class Package(GamePackage):
 
         return moves.moves(state, lang)
 
+    def narrate(self, before: Any, action: dict[str, Any], events: list[dict[str, Any]], after: Any,
+                lang: str = "en") -> list[str]:
+        """The story of ``action``, one sentence per event (:mod:`companion.games.pocket.narrate`)."""
+        from companion.games.pocket import narrate
+
+        return narrate.narrate(before, action, events, after, lang)
+
+    def describe(self, action: dict[str, Any], lang: str = "en", viewer: str | None = None) -> str:
+        """A short line for a log or an undo button ("Rat card to the ocean (2 icons, inhabits)")."""
+        from companion.games.pocket import narrate
+
+        return narrate.describe(action, lang) or super().describe(action, lang, viewer)
+
     def screens(self) -> dict[str, Any]:
         from companion.games.pocket import oled
 

@@ -31,6 +31,8 @@ SPACE_LABEL = {
 }
 #: the short place names of a tight screen (the OLED, a log line)
 SPACE_SHORT = {"dominant": "dominant", "biome": "biome", "invasive": "invasive", ELSEWHERE: "elsewhere"}
+#: a population as a label ("Rat population +2" in a log line)
+POPULATION_LABEL = {"rat": "Rat population", "ant": "Ant population", "finch": "Finch population"}
 MODE_LABEL = {"inhabit": "Inhabit", "migrate": "Migrate"}
 
 
