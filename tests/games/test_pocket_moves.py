@@ -254,7 +254,7 @@ def test_the_third_invasive_card_of_a_species_warns_of_the_loss() -> None:
     rat = choices(choices(form(state, "species")["fields"], "species")["rat"]["fields"], "space")
     preview = rat["invasive"]["preview"]
     assert preview["count"] == 3 and preview["end_now"] == "invasive_takeover"
-    assert preview["text"] == "3 rats of 3 on the invasive species · end now: loss"
+    assert preview["text"] == "3 rats on the invasive species (3 lose) · end now: loss"
     assert choices(choices(form(state, "species")["fields"], "species")["ant"]["fields"], "space")["invasive"][
         "preview"]["end_now"] is None
 

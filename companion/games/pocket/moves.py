@@ -111,7 +111,7 @@ def _row(state: PocketState, space: str, species: str, now: str | None, lang: st
     data: dict[str, Any] = {"space": space, "cards": list(cards), "room": room, "end_now": result}
     if space == "invasive":
         count = cards.count(species)
-        text = words.t("{count} of {limit} on the invasive species", lang,
+        text = words.t("{count} on the invasive species ({limit} lose)", lang,
                        count=words.plural(species, count, lang), limit=INVASIVE_LIMIT)
         data["count"] = count
     elif room is None:

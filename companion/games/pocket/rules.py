@@ -156,6 +156,13 @@ def _full(cards: tuple[str, ...], room: int | None) -> Message | None:
     return _m("its only space is taken") if room == 1 else _m("all {room} of its spaces are taken", room=room)
 
 
+def _or(values: list[str]) -> str | Message:
+    """'"forced" or "free"': values as they are typed, joined in the reader's language."""
+    if len(values) == 1:
+        return values[0]
+    return _m("{first} or {rest}", first=values[0], rest=_or(values[1:]))
+
+
 def _and(words: list[str]) -> Term | Message:
     """"ant and rat and finch" as game words, each translated (the English of the first release)."""
     if len(words) == 1:
@@ -315,7 +322,7 @@ def _read_reading(name: str, value: Any, readings: tuple[str, ...]) -> str:
         return readings[0]
     if value not in readings:
         raise refuse("Option \"{name}\" must be {readings}, not {value}.", name=name,
-                     readings=" or ".join(map(json.dumps, readings)), value=json.dumps(value))
+                     readings=_or([json.dumps(r) for r in readings]), value=json.dumps(value))
     return value
 
 
