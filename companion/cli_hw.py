@@ -55,41 +55,56 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def doctor_checks(cfg: Any, db_path: Path, *, bridge_timeout: float = 5.0) -> list[Any]:
-    """Every check for the devices ``cfg`` names, in table order."""
+    """Every check for the devices ``cfg`` names, in table order.
+
+    A group of checks that fails in an unforeseen way becomes one failed row
+    naming the exception, so the table is always printed.
+    """
     from hw import doctor
 
-    checks = doctor.pins(cfg.pins(), cfg.pin_factory)
+    checks: list[Any] = []
+
+    def group(device: str, fn: Any, *args: Any) -> None:
+        try:
+            checks.extend(fn(*args))
+        except Exception as exc:  # one device's surprise must not hide the others
+            checks.append(doctor.Check(device, "check", False, f"{type(exc).__name__}: {exc}",
+                                       "see docs/hardware.md; report this if it persists"))
+
+    group("GPIO", doctor.pins, cfg.pins(), cfg.pin_factory, getattr(cfg, "gpio_chip", None))
     d = cfg.display
     if d.type == "dummy":
         checks.append(doctor.Check("display", "dummy display", True, "simulated (luma.core dummy)"))
     else:
-        checks += doctor.i2c(f"display {d.type}", d.i2c_port, d.address)
+        group(f"display {d.type}", doctor.i2c, f"display {d.type}", d.i2c_port, d.address)
     for r in cfg.readers:
-        checks += reader_checks(r)
+        group(f"reader {r.point}", reader_checks, r)
     if any(r.backend == "bridge" for r in cfg.readers) or cfg.bridge.buttons or cfg.bridge.dice:
-        checks += bridge_checks(cfg, bridge_timeout)
-    checks += doctor.writable("tag registry", db_path)
-    checks += doctor.tcp_port_free("dashboard", cfg.web_host, cfg.web_port)
+        group("bridge", bridge_checks, cfg, bridge_timeout)
+    group("tag registry", doctor.writable, "tag registry", db_path)
+    group("dashboard", doctor.tcp_port_free, "dashboard", cfg.web_host, cfg.web_port)
     return checks
 
 
 def reader_checks(r: Any) -> list[Any]:
-    from hw import doctor
+    from hw import board, doctor
 
     name = f"reader {r.point}"
     if r.backend == "sim":
         return [doctor.Check(name, "simulated reader", True, "simulated")]
     if r.backend == "mfrc522":
-        return (doctor.spi(name, int(r.options.get("spi_bus", 0)), int(r.options.get("spi_device", 0)))
-                + doctor.library(name, "razrc522", "galapagos-companion[pi]"))
+        bus, dev = int(r.options.get("spi_bus", 0)), int(r.options.get("spi_device", 0))
+        return doctor.spi(name, bus, dev) + doctor.library(name, "spidev", "galapagos-companion[pi]")
     if r.backend == "pn532":
         interface = r.options.get("interface", "uart")
         checks = doctor.library(name, "adafruit_pn532", "galapagos-companion[pi]")
         if interface == "uart":
-            return doctor.serial_port(name, r.options.get("port", "/dev/serial0"), doctor.UART_FIX) + checks
+            port = r.options.get("port", "auto")
+            port = board.header_uart() if port == "auto" else port
+            return doctor.serial_port(name, port, board.uart_fix()) + checks
         if interface == "i2c":
-            return doctor.i2c(name, 1, int(r.options.get("address", 0x24))) + checks
-        return doctor.spi(name, 0, 0) + checks
+            return doctor.i2c(name, int(r.options.get("i2c_port", 1)), int(r.options.get("address", 0x24))) + checks
+        return doctor.spi(name, int(r.options.get("spi_bus", 0)), int(r.options.get("spi_device", 0))) + checks
     if r.backend == "bridge":
         return [doctor.Check(name, "bridge reader index", isinstance(r.options.get("reader"), int),
                              f"reader {r.options.get('reader')}", "set reader = <the bridge's reader index>")]
@@ -97,7 +112,7 @@ def reader_checks(r: Any) -> list[Any]:
 
 
 def bridge_checks(cfg: Any, timeout: float) -> list[Any]:
-    """The serial port, then a real handshake with the firmware (or its simulator)."""
+    """Where the bridge is (``auto``: the finder's answer), its serial port, then a real handshake."""
     from hw import doctor
 
     simulator = None
@@ -106,10 +121,24 @@ def bridge_checks(cfg: Any, timeout: float) -> list[Any]:
     if port == "sim":
         from firmware_bridge.simulator import Simulator
 
+        if cfg.pin_factory != "mock":
+            checks.append(doctor.Check("bridge", "port", False, 'port = "sim" runs the firmware simulator, not the board',
+                                       'set [bridge] port = "auto" (or the board\'s device) on the table'))
         simulator = Simulator().start()
         port = simulator.path
         checks.append(doctor.Check("bridge", "firmware simulator", True, f"running on {port}"))
     else:
+        if port == "auto":
+            finder = cfg.bridge.finder()
+            found = finder()
+            looked = ", ".join(x for x in (finder.symlink, finder.by_id) if x)
+            if finder.vid_pid:
+                looked += f", USB {finder.vid_pid[0]:04X}:{finder.vid_pid[1]:04X}"
+            if found is None:
+                return checks + [doctor.Check("bridge", "find the board", False, f"not found ({looked})",
+                                              doctor.BRIDGE_PORT_FIX)]
+            checks.append(doctor.Check("bridge", "find the board", True, f"found {found}"))
+            port = found
         checks += doctor.serial_port("bridge", port)
         if not all(c.ok for c in checks):
             return checks

@@ -22,6 +22,29 @@ from hw.pins import FACTORIES
 from hw.rfid import BACKENDS
 
 NAV_BUTTONS = ("ok", "back", "up", "down")
+#: the header pins of the buses (BCM): I2C1 SDA/SCL, the GPIO UART TXD/RXD
+I2C1_PINS = (2, 3)
+UART_PINS = (14, 15)
+#: serial ports that are the GPIO 14/15 UART (not a USB adapter); "auto" picks the right one per Pi
+GPIO_UARTS = ("auto", "/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")
+BAUD_RATES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
+#: the options each reader backend understands (besides point and backend)
+READER_OPTIONS: dict[str, set[str]] = {
+    "sim": set(),
+    "mfrc522": {"spi_bus", "spi_device", "cs_pin", "ce_pin", "rst_pin", "antenna_gain", "speed"},
+    "pn532": {"interface", "port", "baudrate", "address", "i2c_port", "spi_bus", "spi_device", "cs_pin", "timeout", "retries"},
+    "bridge": {"reader"},
+}
+
+
+def spi_pins(bus: int, device: int = 0) -> tuple[int, ...]:
+    """SPI0: MISO 9, MOSI 10, SCLK 11 and CE0 8, CE1 7 (the kernel holds both CE lines).
+
+    SPI1 (dtoverlay=spi1-Ncs): MISO 19, MOSI 20, SCLK 21 and CE0 18, CE1 17, CE2 16 as used.
+    """
+    if bus == 0:
+        return (7, 8, 9, 10, 11)
+    return tuple(sorted((19, 20, 21) + (18, 17, 16)[: device + 1]))
 
 
 class ConfigError(Exception):
@@ -33,7 +56,12 @@ class DisplayConfig:
     type: str = "dummy"
     i2c_port: int = 1
     address: int = 0x3C
-    rotate: int = 0
+    rotate: int = 0  # 0 or 2 (half turn): the screens are drawn 128x64 landscape
+    contrast: int | None = None  # 0..255; None: the driver's own default
+    dim_after: float = 300.0  # seconds without input before the screen dims (0: never)
+    dim_contrast: int = 16  # the contrast while dimmed
+    saver_after: float = 1800.0  # seconds of one unchanged screen without input before it blanks (0: never)
+    refresh_every: float = 60.0  # seconds between full re-sends, repairing a display reset by a brown-out (0: never)
 
 
 @dataclass(frozen=True)
@@ -47,16 +75,45 @@ class ReaderConfig:
 
 @dataclass(frozen=True)
 class BridgeConfig:
-    port: str = "sim"  # a serial device, or "sim" for the firmware simulator on a pseudo-terminal
+    """The firmware bridge's serial link.
+
+    ``port`` is ``"auto"`` (found anew on every reconnect: the udev symlink,
+    then ``/dev/serial/by-id/`` links, then the USB VID:PID, see
+    :class:`firmware_bridge.finder.PortFinder`), ``"sim"`` (the firmware
+    simulator on a pseudo-terminal) or a device path. A config with real pins
+    defaults to ``"auto"``, the simulated table to ``"sim"``.
+    """
+
+    port: str = "sim"
     baud: int = 115200
     buttons: dict[int, str] = field(default_factory=dict)  # bridge button index -> button name
     dice: dict[int, str] = field(default_factory=dict)  # bridge dice slot -> reader point
+    symlink: str | None = None  # "auto": this symlink first (None: /dev/galapagos-bridge, from the udev rule)
+    by_id: str | None = None  # "auto": this glob of by-id links (None: the Pico's MicroPython name)
+    usb_id: tuple[int, int] | None = None  # "auto": this VID:PID (None: the Pico's 2E8A:0005)
+    serial_number: str | None = None  # "auto": only the board with this USB serial number
+
+    def finder(self) -> Any:
+        """The :class:`~firmware_bridge.finder.PortFinder` that ``port = "auto"`` uses."""
+        from firmware_bridge import finder
+
+        return finder.PortFinder(
+            symlink=self.symlink or finder.DEFAULT_SYMLINK,
+            by_id=self.by_id or finder.DEFAULT_BY_ID,
+            vid_pid=self.usb_id or finder.DEFAULT_VID_PID,
+            serial_number=self.serial_number,
+        )
+
+    def target(self) -> Any:
+        """What the host link opens: the finder for ``"auto"``, else the path (``"sim"`` is the caller's)."""
+        return self.finder() if self.port == "auto" else self.port
 
 
 @dataclass(frozen=True)
 class Config:
     source: str = "(built-in simulation defaults)"
     pin_factory: str = "mock"
+    gpio_chip: int | None = None  # lgpio's gpiochip; None: the one carrying the header (see hw.pins)
     seats: tuple[int, ...] = (5, 6, 13, 19, 26)
     nav: dict[str, int] = field(default_factory=lambda: {"ok": 16, "back": 20, "up": 21, "down": 12})
     bounce_ms: int = 20
@@ -95,10 +152,26 @@ class Config:
             out["buzzer"] = self.buzzer
         out.update({f"LED {name}": pin for name, pin in self.leds.items()})
         for r in self.readers:
-            for key in ("rst_pin", "ce_pin", "cs_pin"):
+            for key in ("rst_pin", "cs_pin"):
                 pin = r.options.get(key)
-                if isinstance(pin, int) and pin > 0:
+                if isinstance(pin, int) and not isinstance(pin, bool) and pin > 0:
                     out[f"reader {r.point} {key}"] = pin
+        return out
+
+    def buses(self) -> dict[str, tuple[int, ...]]:
+        """The Pi buses the config uses, each with the GPIO pins the kernel gives it."""
+        out: dict[str, tuple[int, ...]] = {}
+        if self.display.type != "dummy" and self.display.i2c_port == 1:
+            out["the I2C display"] = I2C1_PINS
+        for r in self.readers:
+            interface = r.options.get("interface", "uart") if r.backend == "pn532" else None
+            if r.backend == "mfrc522" or interface == "spi":
+                bus = r.options.get("spi_bus", 0)
+                out.setdefault(f"SPI{bus} (reader {r.point})", spi_pins(bus, r.options.get("spi_device", 0)))
+            elif interface == "i2c" and r.options.get("i2c_port", 1) == 1:
+                out.setdefault(f"I2C (reader {r.point})", I2C1_PINS)
+            elif interface == "uart" and r.options.get("port", "auto") in GPIO_UARTS:
+                out.setdefault(f"the UART (reader {r.point})", UART_PINS)
         return out
 
     def dashboard_url(self) -> str:
@@ -141,24 +214,30 @@ def load(path: str | Path | None = None) -> Config:
 
 
 def parse(data: dict[str, Any], source: str = "config") -> Config:
-    """Build a :class:`Config` from parsed TOML, checking every value."""
+    """Build a :class:`Config` from parsed TOML, checking every value and every pin."""
     r = _Reader(data, source)
     known = {"gpio", "buttons", "encoder", "buzzer", "leds", "display", "readers", "bridge", "tags", "web"}
     r.no_extra(data, known, "")
     gpio, buttons, enc, buzzer = r.table("gpio"), r.table("buttons"), r.table("encoder"), r.table("buzzer")
     display, bridge, tags, web = r.table("display"), r.table("bridge"), r.table("tags"), r.table("web")
     d = Config()
+    dd = DisplayConfig()
     r.no_extra(buttons, {"seats", *NAV_BUTTONS, "bounce_ms", "hold_ms"}, "buttons")
     for name, table, keys in (
-        ("gpio", gpio, {"factory"}),
+        ("gpio", gpio, {"factory", "chip"}),
         ("encoder", enc, {"a", "b", "enabled"}),
         ("buzzer", buzzer, {"pin", "active_high", "enabled"}),
-        ("display", display, {"type", "i2c_port", "address", "rotate"}),
-        ("bridge", bridge, {"port", "baud", "buttons", "dice"}),
+        ("display", display, {"type", "i2c_port", "address", "rotate", "contrast", "dim_after", "dim_contrast",
+                              "saver_after", "refresh_every"}),
+        ("bridge", bridge, {"port", "baud", "buttons", "dice", "symlink", "by_id", "usb_id", "serial_number"}),
         ("tags", tags, {"db", "hold", "misses", "poll_interval"}),
         ("web", web, {"host", "port", "url"}),
     ):
         r.no_extra(table, keys, name)
+    factory = r.choice(gpio, "gpio", "factory", FACTORIES, "mock")
+    chip = gpio.get("chip", "auto")
+    if chip != "auto":
+        chip = r.number(gpio, "gpio", "chip", 0, lo=0, hi=15, whole=True, what='"auto" or a gpiochip number from 0 to 15')
     seats = r.get(buttons, "buttons", "seats", list, list(d.seats))
     nav = {name: r.get(buttons, "buttons", name, int, d.nav[name]) for name in NAV_BUTTONS}
     encoder = d.encoder
@@ -166,19 +245,34 @@ def parse(data: dict[str, Any], source: str = "config") -> Config:
         encoder = None
     elif enc:
         encoder = (r.get(enc, "encoder", "a", int, 17), r.get(enc, "encoder", "b", int, 27))
+    contrast = display.get("contrast")
     disp = DisplayConfig(
         type=r.choice(display, "display", "type", DISPLAY_KINDS, "dummy"),
-        i2c_port=r.get(display, "display", "i2c_port", int, 1),
-        address=r.get(display, "display", "address", int, 0x3C),
-        rotate=r.get(display, "display", "rotate", int, 0),
+        i2c_port=r.number(display, "display", "i2c_port", 1, lo=0, hi=99, whole=True, what="an I2C bus number (1 is the header's)"),
+        address=r.number(display, "display", "address", 0x3C, lo=0x03, hi=0x77, whole=True, hex_=True,
+                         what="a 7-bit I2C address from 0x03 to 0x77 (0x3C or 0x3D on these modules)"),
+        rotate=r.rotate(display),
+        contrast=None if contrast is None else r.number(display, "display", "contrast", 0, lo=0, hi=255, whole=True,
+                                                        what="a contrast from 0 to 255"),
+        dim_after=r.seconds(display, "display", "dim_after", dd.dim_after, zero=True),
+        dim_contrast=r.number(display, "display", "dim_contrast", dd.dim_contrast, lo=0, hi=255, whole=True,
+                              what="a contrast from 0 to 255"),
+        saver_after=r.seconds(display, "display", "saver_after", dd.saver_after, zero=True),
+        refresh_every=r.seconds(display, "display", "refresh_every", dd.refresh_every, zero=True),
     )
+    port = r.get(bridge, "bridge", "port", str, "sim" if factory == "mock" else "auto")
+    if not port:
+        raise r.fail("bridge.port", 'must be "auto", "sim" or a serial device such as /dev/ttyACM0, not empty')
     cfg = Config(
         source=source,
-        pin_factory=r.choice(gpio, "gpio", "factory", FACTORIES, "mock"),
+        pin_factory=factory,
+        gpio_chip=None if chip == "auto" else chip,
         seats=tuple(r.pin_list(seats, "buttons.seats")),
         nav=nav,
-        bounce_ms=r.get(buttons, "buttons", "bounce_ms", int, d.bounce_ms),
-        hold_ms=r.get(buttons, "buttons", "hold_ms", int, d.hold_ms),
+        bounce_ms=r.number(buttons, "buttons", "bounce_ms", d.bounce_ms, lo=0, hi=1000, whole=True,
+                           what="a whole number of milliseconds from 0 to 1000"),
+        hold_ms=r.number(buttons, "buttons", "hold_ms", d.hold_ms, lo=100, hi=60000, whole=True,
+                         what="a whole number of milliseconds from 100 to 60000"),
         encoder=encoder,
         buzzer=r.get(buzzer, "buzzer", "pin", int, d.buzzer) if buzzer.get("enabled", True) is not False else None,
         buzzer_active_high=r.get(buzzer, "buzzer", "active_high", bool, True),
@@ -186,17 +280,22 @@ def parse(data: dict[str, Any], source: str = "config") -> Config:
         display=disp,
         readers=r.readers(data.get("readers")) if "readers" in data else d.readers,
         bridge=BridgeConfig(
-            port=r.get(bridge, "bridge", "port", str, "sim"),
-            baud=r.get(bridge, "bridge", "baud", int, 115200),
+            port=port,
+            baud=r.baud(bridge, "bridge", "baud"),
             buttons=r.index_map(bridge.get("buttons", {}), "bridge.buttons"),
             dice=r.index_map(bridge.get("dice", {}), "bridge.dice"),
+            symlink=r.get(bridge, "bridge", "symlink", str, "") or None,
+            by_id=r.get(bridge, "bridge", "by_id", str, "") or None,
+            usb_id=r.usb_id(bridge),
+            serial_number=r.get(bridge, "bridge", "serial_number", str, "") or None,
         ),
         tags_db=r.get(tags, "tags", "db", str, "") or None,
-        tag_hold=float(r.get(tags, "tags", "hold", (int, float), d.tag_hold)),
-        tag_misses=r.get(tags, "tags", "misses", int, d.tag_misses),
-        poll_interval=float(r.get(tags, "tags", "poll_interval", (int, float), d.poll_interval)),
+        tag_hold=r.seconds(tags, "tags", "hold", d.tag_hold, zero=True, hi=10),
+        tag_misses=r.number(tags, "tags", "misses", d.tag_misses, lo=1, hi=100, whole=True,
+                            what="a whole number of polls from 1 to 100 (1 removes a tag at its first missed read)"),
+        poll_interval=r.seconds(tags, "tags", "poll_interval", d.poll_interval, zero=False, lo=0.01, hi=5),
         web_host=r.get(web, "web", "host", str, d.web_host),
-        web_port=r.get(web, "web", "port", int, d.web_port),
+        web_port=r.number(web, "web", "port", d.web_port, lo=0, hi=65535, whole=True, what="a TCP port from 0 to 65535"),
         web_url=r.get(web, "web", "url", str, "") or None,
     )
     _check_pins(cfg)
@@ -204,13 +303,20 @@ def parse(data: dict[str, Any], source: str = "config") -> Config:
 
 
 def _check_pins(cfg: Config) -> None:
+    """Every pin on the header, each used once, none on a bus the config also uses."""
     seen: dict[int, str] = {}
     for user, pin in cfg.pins().items():
         if not 0 <= pin <= 27:
             raise ConfigError(f"{cfg.source}: {user} is on GPIO {pin}, but the Pi's header has GPIO 0 to 27.")
-        if pin in seen:
+        shared_reset = user.endswith("rst_pin") and seen.get(pin, "").endswith("rst_pin")
+        if pin in seen and not shared_reset:  # readers may share one reset line, nothing else may
             raise ConfigError(f"{cfg.source}: {user} and {seen[pin]} are both on GPIO {pin}; give each its own pin.")
-        seen[pin] = user
+        seen.setdefault(pin, user)
+    for bus, pins in cfg.buses().items():
+        for user, pin in cfg.pins().items():
+            if pin in pins:
+                raise ConfigError(f"{cfg.source}: {user} is on GPIO {pin}, which {bus} needs "
+                                  f"(GPIO {', '.join(map(str, pins))}); choose another pin.")
 
 
 class _Reader:
@@ -243,6 +349,97 @@ class _Reader:
             raise self.fail(f"{where}.{key}", f"must be {names}, not {value!r}")
         return value
 
+    def number(self, table: dict[str, Any], where: str, key: str, default: Any, *, lo: float | None = None,
+               hi: float | None = None, above: float | None = None, whole: bool = False, what: str = "",
+               hex_: bool = False) -> Any:
+        """A number within its range; the error says the range and the value given."""
+        value = self.get(table, where, key, int if whole else (int, float), default)
+        if isinstance(value, float) and value != value or value in (float("inf"), float("-inf")):
+            raise self.fail(f"{where}.{key}", f"must be {what or 'a finite number'}, not {value!r}")
+        if (lo is not None and value < lo) or (hi is not None and value > hi) or (above is not None and value <= above):
+            shown = f"{value} ({value:#04x})" if hex_ and isinstance(value, int) and value >= 0 else repr(value)
+            raise self.fail(f"{where}.{key}", f"must be {what}, not {shown}")
+        return value
+
+    def seconds(self, table: dict[str, Any], where: str, key: str, default: float, *, zero: bool,
+                lo: float | None = None, hi: float = 86400) -> float:
+        """A duration in seconds: 0 allowed only where it means "never" (``zero``)."""
+        if zero:
+            what = f"a number of seconds from 0 to {hi:g}"
+            return float(self.number(table, where, key, default, lo=0, hi=hi, what=what))
+        what = f"a number of seconds from {lo:g} to {hi:g}" if lo else f"a number of seconds above 0 (at most {hi:g})"
+        return float(self.number(table, where, key, default, lo=lo, hi=hi, above=0, what=what))
+
+    def rotate(self, display: dict[str, Any]) -> int:
+        value = self.get(display, "display", "rotate", int, 0)
+        if value not in (0, 2):
+            raise self.fail("display.rotate", f"must be 0 or 2 (a half turn): the screens are drawn 128x64 "
+                                              f"landscape and {value!r} would turn them to portrait")
+        return value
+
+    def baud(self, table: dict[str, Any], where: str, key: str = "baud") -> int:
+        value = self.get(table, where, key, int, 115200)
+        if value not in BAUD_RATES:
+            raise self.fail(f"{where}.{key}", f"must be one of {', '.join(map(str, BAUD_RATES))}, not {value!r}")
+        return value
+
+    def usb_id(self, bridge: dict[str, Any]) -> tuple[int, int] | None:
+        text = self.get(bridge, "bridge", "usb_id", str, "")
+        if not text:
+            return None
+        vid, sep, pid = text.partition(":")
+        try:
+            if not sep:
+                raise ValueError
+            return int(vid, 16), int(pid, 16)
+        except ValueError:
+            raise self.fail("bridge.usb_id", f'must be "VID:PID" in hex such as "2E8A:0005", not {text!r}') from None
+
+    def reader_options(self, n: int, point: str, backend: str, options: dict[str, Any]) -> dict[str, Any]:
+        """The backend's own keys, each checked; ``ce_pin`` (razrc522's name) becomes ``cs_pin``."""
+        where = f"readers #{n} ({point})"
+        allowed = READER_OPTIONS.get(backend, set())
+        if allowed:
+            self.no_extra(options, allowed, where)
+        elif options:
+            raise self.fail(f"{where}.{sorted(options)[0]}", f"is not a setting of a {backend} reader")
+        out = dict(options)
+        if "ce_pin" in out:
+            if "cs_pin" in out:
+                raise self.fail(f"{where}.ce_pin", "and cs_pin name the same chip select; keep cs_pin")
+            out["cs_pin"] = out.pop("ce_pin")
+        pin = "a BCM pin from 1 to 27 (0: none)"
+        if backend == "mfrc522":
+            self.number(out, where, "spi_bus", 0, lo=0, hi=1, whole=True, what="0 or 1")
+            self.number(out, where, "spi_device", 0, lo=0, hi=2 if out.get("spi_bus", 0) == 1 else 1, whole=True,
+                        what="the chip select of the bus: 0 or 1 on SPI0, 0 to 2 on SPI1")
+            for key in ("cs_pin", "rst_pin"):
+                self.number(out, where, key, 0, lo=0, hi=27, whole=True, what=pin)
+            self.number(out, where, "antenna_gain", 4, lo=0, hi=7, whole=True, what="the receiver gain step, 0 to 7")
+            self.number(out, where, "speed", 1_000_000, lo=100_000, hi=10_000_000, whole=True,
+                        what="an SPI clock in Hz from 100000 to 10000000")
+        elif backend == "pn532":
+            interface = self.choice(out, where, "interface", ("uart", "i2c", "spi"), "uart")
+            self.get(out, where, "port", str, "auto")
+            if interface == "uart":
+                self.baud(out, where, "baudrate")
+            self.number(out, where, "address", 0x24, lo=0x03, hi=0x77, whole=True, hex_=True,
+                        what="a 7-bit I2C address from 0x03 to 0x77 (the PN532 answers at 0x24)")
+            self.number(out, where, "i2c_port", 1, lo=0, hi=99, whole=True, what="an I2C bus number")
+            self.number(out, where, "spi_bus", 0, lo=0, hi=1, whole=True, what="0 or 1")
+            self.number(out, where, "spi_device", 0, lo=0, hi=2, whole=True, what="0 to 2")
+            cs = self.number(out, where, "cs_pin", 0, lo=0, hi=27, whole=True, what=pin)
+            if interface == "spi" and not cs:
+                raise self.fail(f"{where}.cs_pin", "is needed for a PN532 on SPI: a free GPIO as its chip select "
+                                                   "(the kernel holds CE0 and CE1)")
+            self.seconds(out, where, "timeout", 0.05, zero=False, hi=1)
+            self.number(out, where, "retries", 1, lo=0, hi=10, whole=True, what="a whole number from 0 to 10")
+        elif backend == "bridge":
+            if "reader" not in out:
+                raise self.fail(where, "needs reader = <the bridge's reader index>")
+            self.number(out, where, "reader", 0, lo=0, hi=255, whole=True, what="the bridge's reader index, 0 to 255")
+        return out
+
     def choice(self, table: dict[str, Any], where: str, key: str, choices: tuple[str, ...], default: str) -> str:
         value = table.get(key, default)
         if value not in choices:
@@ -271,7 +468,7 @@ class _Reader:
                 raise self.fail(f"readers #{n}", "needs a point name such as \"N\" or \"scan\"")
             backend = self.choice(entry, f"readers #{n} ({entry['point']})", "backend", BACKENDS, "sim")
             options = {k: v for k, v in entry.items() if k not in ("point", "backend")}
-            out.append(ReaderConfig(entry["point"], backend, options))
+            out.append(ReaderConfig(entry["point"], backend, self.reader_options(n, entry["point"], backend, options)))
         names = [r.point for r in out]
         dup = next((p for p in names if names.count(p) > 1), None)
         if dup:

@@ -3,21 +3,44 @@
 Kept apart from the controller: the controller turns events into actions and
 screens; this module opens what a config names (OLED, buzzer, LEDs, readers,
 bridge, buttons) and fans their events out to listeners.
+
+Device callbacks only enqueue. gpiozero calls a button's handler on the pin
+factory's single notification thread (lgpio's on a Pi), each reader polls in
+its own thread and the bridge delivers from its dispatcher: if any of them ran
+the controller (and with it an OLED push over I2C) the encoder's edges would
+wait behind the push, and one exception in a listener would stop that whole
+class of input for good. So once :meth:`TableDevices.start` has run,
+:meth:`TableDevices.emit` only puts the event on a bounded queue and one
+guarded worker thread calls the listeners in order; a listener's exception is
+logged and counted and the next event is delivered as usual.
+
+Before ``start`` (tests stepping the readers and pressing mock buttons by hand,
+``companion oled``) events are delivered at once, on the caller's thread, with
+the same guard, so a test sees the effect of a press when ``drive_low`` returns.
 """
 
 from __future__ import annotations
 
+import logging
+import queue
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hw.events import DeviceEvent
+from hw.events import ButtonEvent, DeviceEvent, EncoderEvent, StatusEvent, TagEvent
 from hw.oled import Oled
 from hw.outputs import Beeper, StatusLeds
 from hw.tags import TagRegistry
 
+log = logging.getLogger(__name__)
 Clock = Callable[[], float]
+Listener = Callable[[DeviceEvent], None]
+
+#: events waiting for the worker; beyond this the oldest is dropped (and counted)
+QUEUE_SIZE = 1024
+_STOP = object()
 
 
 @dataclass
@@ -32,17 +55,96 @@ class TableDevices:
     panel: Any = None  # hw.inputs.Panel
     bridge: Any = None  # hw.rfid.bridge.BridgeHub
     simulator: Any = None  # firmware_bridge.simulator.Simulator when [bridge] port = "sim"
-    listeners: list[Callable[[DeviceEvent], None]] = field(default_factory=list)
+    listeners: list[Listener] = field(default_factory=list)
+    #: events delivered / dropped because the queue was full / listener calls that raised
+    delivered: int = 0
+    dropped: int = 0
+    listener_errors: int = 0
+    #: the last StatusEvent of each device that reported one (the dashboard shows the failing ones)
+    status: dict[str, StatusEvent] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        self._queue: queue.Queue[Any] = queue.Queue(maxsize=QUEUE_SIZE)
+        self._worker: threading.Thread | None = None
+        self._count_lock = threading.Lock()
+
+    # -- events ------------------------------------------------------------------
     def emit(self, event: DeviceEvent) -> None:
+        """Hand ``event`` to the listeners: enqueue it once started, else deliver it now.
+
+        Safe to call from any thread (gpiozero's, a reader's, the bridge's);
+        never raises and never blocks.
+        """
+        if isinstance(event, (ButtonEvent, EncoderEvent, TagEvent)):
+            self.oled.wake()  # someone is at the table: undim, end the screen saver
+        if isinstance(event, StatusEvent):
+            self.status[event.device] = event
+        if self._worker is None:
+            self._deliver(event)
+            return
+        while True:
+            try:
+                self._queue.put_nowait(event)
+                return
+            except queue.Full:
+                try:
+                    lost = self._queue.get_nowait()
+                    self._queue.task_done()
+                except queue.Empty:
+                    continue
+                with self._count_lock:
+                    self.dropped += 1
+                log.warning("device events arrive faster than the table handles them; dropped %r", lost)
+
+    def _deliver(self, event: Any) -> None:
         for fn in list(self.listeners):
-            fn(event)
+            try:
+                fn(event)
+            except Exception:  # a game bug or an I2C glitch must not stop any input
+                with self._count_lock:
+                    self.listener_errors += 1
+                log.exception("device listener %r failed on %r", fn, event)
+        with self._count_lock:
+            self.delivered += 1
+
+    def _work(self) -> None:
+        while True:
+            event = self._queue.get()
+            try:
+                if event is _STOP:
+                    return
+                self._deliver(event)
+            except BaseException:  # _deliver guards each listener; this is the last line
+                log.exception("device event worker")
+            finally:
+                self._queue.task_done()
+
+    def drain(self, timeout: float = 2.0) -> bool:
+        """Wait until every queued event has been delivered (True) or ``timeout`` passes."""
+        cond = self._queue.all_tasks_done
+        with cond:
+            return cond.wait_for(lambda: self._queue.unfinished_tasks == 0, timeout)
 
     def attach(self, controller: Any) -> None:
         self.listeners.append(controller.handle)
 
+    def health(self) -> dict[str, Any]:
+        """What the dashboard shows about the hardware: failing devices and counters."""
+        readers = self.readers.health() if self.readers is not None else {}
+        return {
+            "failing": [s.message for s in self.status.values() if not s.ok],
+            "bridge": getattr(self.bridge, "link_state", None),
+            "readers": readers,
+            "display": self.oled.health(),
+            "events": {"delivered": self.delivered, "dropped": self.dropped, "listener_errors": self.listener_errors},
+        }
+
+    # -- lifecycle -----------------------------------------------------------------
     def start(self) -> None:
-        """Poll the readers and bring the bridge link up (both in the background)."""
+        """Start the event worker, then poll the readers and bring the bridge link up (background)."""
+        if self._worker is None:
+            self._worker = threading.Thread(target=self._work, name="device-events", daemon=True)
+            self._worker.start()
         self.readers.start()
         if self.bridge is not None:
             self.bridge.start()
@@ -53,35 +155,47 @@ class TableDevices:
             self.bridge.stop()
         if self.simulator is not None:
             self.simulator.stop()
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            self._queue.put(_STOP)
+            worker.join(timeout=2)
         for part in (self.panel, self.beeper, self.leds, self.oled, self.registry):
             if part is not None:
-                part.close()
+                try:
+                    part.close()
+                except Exception:
+                    log.exception("closing %r", part)
 
 
 def open_devices(cfg: Any, *, db_path: str | None = None, clock: Clock = time.monotonic) -> TableDevices:
     """Open the devices of ``cfg`` (a :class:`companion.config.Config`) on its pin factory.
 
-    Readers are created but not started: call ``devices.readers.start()`` to
-    poll them in the background (tests call ``readers.step()`` instead).
+    Readers are created but not started: call ``devices.start()`` to run the
+    event worker, poll the readers and bring the bridge up in the background
+    (tests call ``readers.step()`` instead, and get every event at once).
     """
     from hw.inputs import Panel
     from hw.oled import open_oled
     from hw.pins import use_factory
     from hw.rfid import DebounceSettings, ReaderGroup, load_backend
 
-    use_factory(cfg.pin_factory)
+    use_factory(cfg.pin_factory, getattr(cfg, "gpio_chip", None))
     d = cfg.display
     devices = TableDevices(
-        oled=open_oled(d.type, port=d.i2c_port, address=d.address, rotate=d.rotate),
+        oled=open_oled(d.type, port=d.i2c_port, address=d.address, rotate=d.rotate, contrast=d.contrast,
+                       dim_after=d.dim_after, dim_contrast=d.dim_contrast, saver_after=d.saver_after,
+                       refresh_every=d.refresh_every),
         beeper=Beeper(cfg.buzzer, active_high=cfg.buzzer_active_high),
         leds=StatusLeds(cfg.leds),
         readers=None,
         registry=TagRegistry(cfg.tags_db or db_path) if (cfg.tags_db or db_path) else None,
     )
+    devices.oled.on_status = devices.emit
     debounce = DebounceSettings(hold=cfg.tag_hold, misses=cfg.tag_misses)
     readers = [load_backend(r.backend)(r.point, r.options, debounce=debounce, clock=clock) for r in cfg.readers]
     devices.readers = ReaderGroup(readers, interval=cfg.poll_interval)
     devices.readers.subscribe(devices.emit)
+    devices.readers.subscribe_status(devices.emit)
     bridged = [r for r in readers if r.backend == "bridge"]
     if bridged or cfg.bridge.buttons or cfg.bridge.dice:
         devices.bridge, devices.simulator = _open_bridge(cfg, bridged, devices.emit)
@@ -90,13 +204,19 @@ def open_devices(cfg: Any, *, db_path: str | None = None, clock: Clock = time.mo
     return devices
 
 
-def _open_bridge(cfg: Any, readers: list[Any], emit: Callable[[DeviceEvent], None]) -> tuple[Any, Any]:
-    """The firmware bridge hub; ``port = "sim"`` runs the firmware simulator on a pseudo-terminal."""
+def _open_bridge(cfg: Any, readers: list[Any], emit: Listener) -> tuple[Any, Any]:
+    """The firmware bridge hub on ``[bridge] port``.
+
+    ``"sim"`` runs the firmware simulator on a pseudo-terminal; ``"auto"``
+    hands the host link a :class:`~firmware_bridge.finder.PortFinder`, asked
+    again on every reconnect, so the board is found when it comes back as
+    another node (/dev/ttyACM1); a path is followed anew each time too.
+    """
     from hw.rfid.bridge import BridgeHub
 
     simulator = None
-    port = cfg.bridge.port
-    if port == "sim":
+    port = cfg.bridge.target() if hasattr(cfg.bridge, "target") else cfg.bridge.port
+    if cfg.bridge.port == "sim":
         from firmware_bridge.simulator import Simulator
 
         indexes = [r.index for r in readers] + [0]

@@ -13,6 +13,7 @@ import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -54,22 +55,57 @@ def i2c(device: str, port: int, address: int, dev: Path = Path("/dev")) -> list[
         from smbus2 import SMBus
     except ImportError:
         return checks + [Check(device, f"I2C address {address:#04x}", False, "smbus2 is not installed", "pip install smbus2")]
+    return checks + [probe_i2c(device, port, address, SMBus)]
+
+
+def probe_i2c(device: str, port: int, address: int, bus_class: Any) -> Check:
+    """Address the chip with a quick write (i2cdetect's -q probe), which every SSD1306 ACKs.
+
+    A read (``read_byte``) is not safe: write-only displays may NAK it and
+    look absent. A NAK here means nobody at that address; the fix names the
+    addresses that do answer, so a module strapped to 0x3D is found.
+    """
+    what = f"I2C address {address:#04x}"
     try:
-        with SMBus(port) as bus:
-            bus.read_byte(address)
+        with bus_class(port) as bus:
+            bus.write_quick(address)
+    except OSError as exc:
+        others = scan_i2c(port, bus_class, skip=address)
+        seen = f"; devices answer at {', '.join(f'{a:#04x}' for a in others)}" if others else "; nothing answers on the bus"
+        return Check(device, what, False, f"nothing answers at {address:#04x} ({exc.strerror or exc}){seen}",
+                     "set the address printed on the module (i2cdetect -y " f"{port} lists them) or check SDA/SCL/power")
+    return Check(device, what, True, "answers")
+
+
+def scan_i2c(port: int, bus_class: Any, skip: int | None = None) -> list[int]:
+    """Addresses 0x03..0x77 that ACK a quick write (what i2cdetect -q shows)."""
+    found = []
+    try:
+        with bus_class(port) as bus:
+            for address in range(0x03, 0x78):
+                if address == skip:
+                    continue
+                try:
+                    bus.write_quick(address)
+                    found.append(address)
+                except OSError:
+                    pass
     except OSError:
-        return checks + [Check(device, f"I2C address {address:#04x}", False, f"nothing answers at {address:#04x}",
-                               f"check the wiring and the address printed on the module (i2cdetect -y {port})")]
-    return checks + [Check(device, f"I2C address {address:#04x}", True, "answers")]
+        return []
+    return found
 
 
 def spi(device: str, bus: int, chip: int, dev: Path = Path("/dev")) -> list[Check]:
-    return node(device, f"SPI {bus}.{chip}", dev / f"spidev{bus}.{chip}",
-                "enable SPI: sudo raspi-config nonint do_spi 0, then reboot")
+    if bus == 0:
+        fix = "enable SPI: sudo raspi-config nonint do_spi 0, then reboot"
+    else:
+        fix = f"enable SPI{bus}: add dtoverlay=spi{bus}-{chip + 1}cs under [all] in /boot/firmware/config.txt, then reboot"
+    return node(device, f"SPI {bus}.{chip}", dev / f"spidev{bus}.{chip}", fix)
 
 
 BRIDGE_PORT_FIX = "plug the bridge in and check `ls /dev/serial/by-id/` (or set [bridge] port)"
 UART_FIX = "enable the UART: sudo raspi-config nonint do_serial_hw 0 and do_serial_cons 1, then reboot"
+DIALOUT_FIX = "add the user to group dialout (sudo usermod -aG dialout $USER), then log in again"
 
 
 def serial_port(device: str, port: str, missing_fix: str = BRIDGE_PORT_FIX) -> list[Check]:
@@ -81,7 +117,10 @@ def serial_port(device: str, port: str, missing_fix: str = BRIDGE_PORT_FIX) -> l
     try:
         serial.Serial(port, exclusive=True, timeout=0).close()
     except serial.SerialException as exc:
-        return checks + [Check(device, f"serial {port} free", False, str(exc).split(":")[0],
+        text = str(exc)
+        if "Permission denied" in text or "Errno 13" in text:
+            return checks + [Check(device, f"serial {port} free", False, "permission denied", DIALOUT_FIX)]
+        return checks + [Check(device, f"serial {port} free", False, text.split(":")[0],
                                "stop the other program using the port (is a companion already running?)")]
     return checks + [Check(device, f"serial {port} free", True, "not in use")]
 
@@ -94,14 +133,21 @@ def library(device: str, module: str, package: str) -> list[Check]:
     return [Check(device, f"library {module}", found, "installed" if found else "missing", "" if found else fix)]
 
 
-def pins(claims: Mapping[str, int], factory_name: str) -> list[Check]:
+BUSY_FIX = "stop whatever holds the pin (is a companion already running?) or choose another pin"
+
+
+def pins(claims: Mapping[str, int], factory_name: str, chip: int | None = None) -> list[Check]:
     """Claim every pin once with the configured factory, then release it.
 
-    A pin that is already held (another program, a kernel overlay) fails here
-    rather than halfway through a game.
+    A pin that is already held (another program, a kernel overlay, a
+    companion already running) fails here rather than halfway through a
+    game. Whatever the factory raises (lgpio raises its own ``lgpio.error:
+    'GPIO busy'``, gpiozero ``GPIOPinInUse``) becomes a row of the table,
+    never a traceback. With the mock factory the process's own mock pins are
+    used when there are some, so a pin held in this process shows as busy.
     """
-    from gpiozero import DigitalInputDevice
-    from gpiozero.exc import GPIOZeroError
+    from gpiozero import Device, DigitalInputDevice
+    from gpiozero.pins.mock import MockFactory
 
     from hw.pins import PinFactoryError, make_factory
 
@@ -109,28 +155,36 @@ def pins(claims: Mapping[str, int], factory_name: str) -> list[Check]:
     if factory_name != "mock":
         out += node("GPIO", "GPIO chip", Path("/dev/gpiochip0"),
                     "run on a Raspberry Pi, or use factory = \"mock\" to simulate the pins")
+    own = factory_name == "mock" and isinstance(Device.pin_factory, MockFactory)
     try:
-        factory = make_factory(factory_name)
+        factory = Device.pin_factory if own else make_factory(factory_name, chip)
     except PinFactoryError as exc:
-        return out + [Check("GPIO", f"pin factory {factory_name}", False, "cannot be loaded", _factory_fix(factory_name, exc))]
-    out.append(Check("GPIO", f"pin factory {factory_name}", True, "simulated pins" if factory_name == "mock" else "loaded"))
+        return out + [Check("GPIO", f"pin factory {factory_name}", False, str(exc).rstrip("."), exc.fix)]
+    detail = "simulated pins" if factory_name == "mock" else f"loaded{_chip_detail(factory)}"
+    out.append(Check("GPIO", f"pin factory {factory_name}", True, detail))
     try:
         for user, pin in claims.items():
             try:
                 DigitalInputDevice(pin, pin_factory=factory).close()
                 out.append(Check(user, f"GPIO {pin} free", True, "claimed and released"))
-            except (GPIOZeroError, OSError) as exc:
-                out.append(Check(user, f"GPIO {pin} free", False, str(exc) or type(exc).__name__,
-                                 "stop whatever holds the pin (is a companion already running?) or choose another pin"))
+            except Exception as exc:  # every failure is a row of the table, never a traceback
+                out.append(Check(user, f"GPIO {pin} free", False, _busy_detail(exc), BUSY_FIX))
     finally:
-        factory.close()
+        if not own:
+            factory.close()
     return out
 
 
-def _factory_fix(name: str, exc: Exception) -> str:
-    if name in ("lgpio", "rpigpio"):
-        return "pip install 'galapagos-companion[pi]' on the Pi; use factory = \"mock\" elsewhere"
-    return f"{str(exc).rstrip('.')}; use factory = \"mock\" to simulate the pins"
+def _busy_detail(exc: BaseException) -> str:
+    text = str(exc).strip()
+    if "busy" in text.lower() or "in use" in text.lower() or isinstance(exc, OSError) and exc.errno == 16:
+        return f"GPIO busy ({type(exc).__name__}: {text})" if text else "GPIO busy"
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _chip_detail(factory: object) -> str:
+    chip = getattr(factory, "chip", None)
+    return f" (gpiochip{chip})" if isinstance(chip, int) else ""
 
 
 def writable(device: str, path: Path) -> list[Check]:

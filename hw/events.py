@@ -55,4 +55,20 @@ class DieEvent:
     face: int
 
 
-DeviceEvent = ButtonEvent | EncoderEvent | TagEvent | DieEvent
+@dataclass(frozen=True)
+class StatusEvent:
+    """A device stopped answering (``ok`` False) or answers again (``ok`` True).
+
+    ``device`` names it as doctor does (``"reader bag"``, ``"bridge"``, ``"display"``);
+    ``message`` is one sentence for the OLED and the dashboard
+    (« reader bag stopped answering; retrying », « bridge lost »). It reports a
+    change of health, never a game input, so a controller that does not know it
+    can ignore it.
+    """
+
+    device: str
+    ok: bool
+    message: str = ""
+
+
+DeviceEvent = ButtonEvent | EncoderEvent | TagEvent | DieEvent | StatusEvent

@@ -3,16 +3,26 @@
 One :class:`Panel` owns every input on the Pi's header and reports them to a
 single callback as :mod:`hw.events`. Buttons are wired to ground (gpiozero's
 default pull-up), the encoder's A/B to two pins and C to ground.
+
+gpiozero calls ``when_pressed`` and friends from the pin factory's own thread
+(lgpio's single notification thread on a Pi, the hold thread for
+``when_held``) with no guard: an exception there stops every button and the
+encoder for good. So the callback here only hands the event on and never
+lets an exception out, and the table's devices
+(:class:`companion.devices.TableDevices`) only enqueue it for their worker:
+no I2C push or game logic ever runs on gpiozero's thread.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 
 from gpiozero import Button, RotaryEncoder
 
 from hw.events import ButtonEvent, DeviceEvent, EncoderEvent
 
+log = logging.getLogger(__name__)
 Listener = Callable[[DeviceEvent], None]
 
 
@@ -33,6 +43,7 @@ class Panel:
         hold_time: float = 1.5,
     ) -> None:
         self._emit = on_event
+        self.errors = 0  # events whose listener raised (logged, never raised into gpiozero)
         self.buttons: dict[str, Button] = {}
         for name, pin in buttons.items():
             button = Button(pin, pull_up=True, bounce_time=bounce_time, hold_time=hold_time)
@@ -48,7 +59,11 @@ class Panel:
 
     def _sender(self, event: DeviceEvent) -> Callable[[], None]:
         def send() -> None:
-            self._emit(event)
+            try:
+                self._emit(event)
+            except Exception:
+                self.errors += 1
+                log.exception("input listener failed on %r", event)
 
         return send
 

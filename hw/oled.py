@@ -1,29 +1,110 @@
 """The 128×64 monochrome OLED: luma.oled SSD1306/SH1106 on I2C, or luma.core's dummy.
 
-:class:`Oled` sends a frame only when it differs from the last one sent, so a
-screen redrawn on every tick costs the I2C bus nothing while it is unchanged.
-(luma's ``diff_to_previous`` framebuffer serves its colour devices only; the
-SSD1306/SH1106 drivers always push a whole frame, which is why the comparison
-lives here.)
+An OLED push must never sit on the input path. A full frame is 1,024 bytes
+plus addressing: about 92 ms at the Pi's default 100 kHz I2C clock, 23 ms at
+400 kHz (``dtparam=i2c_arm_baudrate=400000``, see docs/hardware.md). So
+:class:`Oled`:
+
+* takes a frame in :meth:`Oled.show` and returns at once; a pusher thread of
+  its own sends it, and when frames arrive faster than the bus takes them the
+  latest wins (a screen half a dial turn old is never worth sending);
+* sends only what changed: the display RAM is 8 pages of 128 one-byte columns
+  (8 pixel rows each, SSD1306 and SH1106 alike), and for each page that
+  differs from what the glass holds it sends the span from the first to the
+  last changed column, behind a COLUMNADDR/PAGEADDR window (SSD1306,
+  horizontal addressing) or a page + column-nibble address (SH1106, page
+  addressing, its 2-column offset). A sand-timer tick is a few dozen bytes;
+* sets the contrast from config, dims after ``dim_after`` seconds without
+  input, blanks a screen that has not changed for ``saver_after`` seconds
+  (a QR code left for hours burns in) until the next input or change, and
+  every ``refresh_every`` seconds replays the controller's set-up and the
+  whole frame, which repairs a display that a brown-out reset to its defaults.
+
+luma's ``diff_to_previous`` framebuffer serves its colour devices only; its
+SSD1306/SH1106 drivers always push a whole frame, which is why the page diff
+lives here. A bus error is logged and counted, the page state is forgotten
+(the next push is a full frame) and the frame is retried; after a few in a
+row the display reports « display stopped answering; retrying ».
+
+The simulated display (luma.core's dummy) is pushed at once, on the caller's
+thread, with the bytes a real one would have needed counted, so tests and the
+dashboard mirror see a frame as soon as ``show`` returns.
 """
 
 from __future__ import annotations
 
+import errno
+import logging
 import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 from PIL import Image
 
+from hw.events import StatusEvent
+
+log = logging.getLogger(__name__)
+
 WIDTH, HEIGHT = 128, 64
+PAGES = HEIGHT // 8
 KINDS = ("dummy", "ssd1306", "sh1106")
+ROTATIONS = (0, 2)  # a half turn; 1 and 3 would make the display 64x128 and fail luma's size check
+#: consecutive failed pushes after which the display is reported as not answering
+REPORT_AFTER = 3
+_SSD1306_DEFAULT_CONTRAST = 0xCF
 
 
 class DisplayError(Exception):
     """The configured display cannot be opened (one sentence with the fix)."""
 
 
-def open_device(kind: str = "dummy", *, port: int = 1, address: int = 0x3C, rotate: int = 0) -> Any:
-    """Open the luma device for ``kind`` (see :data:`KINDS`)."""
+class BusMeter:
+    """A luma serial interface wrapper that counts the bytes on the I2C bus.
+
+    Each transaction costs its address byte and its control byte (0x00
+    before commands, 0x40 before data) on top of the payload. While the
+    luma driver initialises the controller the commands are recorded, so the
+    same set-up can be replayed after a brown-out.
+    """
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.bytes = 0
+        self.recording: list[tuple[int, ...]] | None = []
+        self.init_commands: tuple[tuple[int, ...], ...] = ()
+
+    def command(self, *cmd: int) -> None:
+        if self.recording is not None:
+            self.recording.append(tuple(cmd))
+        self.inner.command(*cmd)
+        self.bytes += 2 + len(cmd)
+
+    def data(self, data: Any) -> None:
+        data = list(data)
+        self.inner.data(data)
+        self.bytes += 2 + len(data)
+
+    def stop_recording(self) -> None:
+        self.init_commands = tuple(self.recording or ())
+        self.recording = None
+
+    def cleanup(self) -> None:
+        self.inner.cleanup()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def open_device(kind: str = "dummy", *, port: int = 1, address: int = 0x3C, rotate: int = 0,
+                serial: Any = None) -> Any:
+    """Open the luma device for ``kind`` (see :data:`KINDS`).
+
+    ``serial`` replaces luma's I2C interface (the bus model of
+    :mod:`hw.busmodel` in tests and benchmarks).
+    """
+    if rotate not in ROTATIONS:
+        raise DisplayError(f"rotate = {rotate} would turn the 128x64 screens to portrait; use 0 or 2 (a half turn).")
     if kind == "dummy":
         from luma.core.device import dummy
 
@@ -35,40 +116,207 @@ def open_device(kind: str = "dummy", *, port: int = 1, address: int = 0x3C, rota
     from luma.oled import device as oled_devices
 
     try:
-        serial = i2c(port=port, address=address)
-        return getattr(oled_devices, kind)(serial, width=WIDTH, height=HEIGHT, rotate=rotate)
+        meter = BusMeter(serial if serial is not None else i2c(port=port, address=address))
+        device = getattr(oled_devices, kind)(meter, width=WIDTH, height=HEIGHT, rotate=rotate)
     except DevicePermissionError:
-        raise DisplayError(f"No permission on /dev/i2c-{port}: add the user to group i2c.") from None
+        raise DisplayError(f"No permission on /dev/i2c-{port}: add the user to group i2c "
+                           "(sudo usermod -aG i2c $USER), then log in again.") from None
     except DeviceNotFoundError:
-        raise DisplayError(f"/dev/i2c-{port} does not exist: enable I2C (sudo raspi-config nonint do_i2c 0).") from None
+        raise DisplayError(f"/dev/i2c-{port} does not exist: enable I2C (sudo raspi-config nonint do_i2c 0), "
+                           "then reboot.") from None
     except OSError as exc:
-        raise DisplayError(f"No display answers at I2C address {address:#04x} on bus {port} ({exc.strerror}); check the wiring and the address.") from None
+        if exc.errno in (errno.EREMOTEIO, errno.ENXIO, errno.EIO):
+            raise DisplayError(f"No display answers at I2C address {address:#04x} on bus {port}: set the address "
+                               f"printed on the module (i2cdetect -y {port} lists those that answer) or check "
+                               "SDA, SCL and power.") from None
+        raise DisplayError(f"The display on I2C bus {port} cannot be opened ({exc.strerror or exc}); "
+                           "check the wiring and the address.") from None
+    meter.stop_recording()
+    return device
+
+
+def page_bytes(image: Image.Image) -> list[bytes]:
+    """The 8 pages of a 128×64 1-bit image as the controller stores them.
+
+    Page ``p`` holds rows 8p..8p+7; each of its 128 bytes is one column with
+    the top row in bit 0. A quarter turn clockwise makes every column a row
+    of 8 packed bytes, so PIL does the bit shuffling in C.
+    """
+    raw = image.transpose(Image.Transpose.ROTATE_270).tobytes()  # 128 rows of 8 bytes, bottom row first
+    return [raw[PAGES - 1 - p::PAGES] for p in range(PAGES)]
+
+
+def _kind(device: Any) -> str:
+    try:
+        from luma.oled.device import sh1106, ssd1306
+    except ImportError:  # pragma: no cover - luma.oled is a dependency
+        return "other"
+    if isinstance(device, sh1106):
+        return "sh1106"
+    if isinstance(device, ssd1306):
+        return "ssd1306"
+    return "dummy" if type(device).__name__ == "dummy" else "other"
 
 
 class Oled:
-    """A luma device plus change detection; ``frame`` is the last image sent."""
+    """A luma device behind a pusher thread that sends only the changed pages.
 
-    def __init__(self, device: Any) -> None:
+    ``frame`` is the latest frame shown (what the dashboard mirrors), ``sent``
+    counts frames accepted (each different from the one before), ``pushed``
+    frames written, ``bytes_sent`` the bytes on the bus (modelled for the
+    dummy), ``last_push_bytes`` those of the last push.
+    """
+
+    def __init__(
+        self,
+        device: Any,
+        *,
+        threaded: bool | None = None,
+        contrast: int | None = None,
+        dim_after: float = 0.0,
+        dim_contrast: int = 16,
+        saver_after: float = 0.0,
+        refresh_every: float = 0.0,
+        clock: Callable[[], float] = time.monotonic,
+        retry_pause: float = 0.5,
+    ) -> None:
         self.device = device
+        self.kind = _kind(device)
+        self.clock = clock
+        self.dim_after, self.dim_contrast = dim_after, dim_contrast
+        self.saver_after, self.refresh_every = saver_after, refresh_every
+        self.retry_pause = retry_pause
+        self.on_status: Callable[[StatusEvent], None] | None = None
+        self.bus: BusMeter | None = None
+        if self.kind != "dummy":
+            serial = getattr(device, "_serial_interface", None)
+            if not isinstance(serial, BusMeter):
+                serial = BusMeter(serial)
+                serial.stop_recording()
+                device._serial_interface = serial
+            self.bus = serial
+        self.contrast = contrast if contrast is not None else self._driver_contrast()
         self.frame: Image.Image | None = None
-        self.sent = 0  # frames actually pushed to the device
-        self._last: bytes | None = None
-        self._lock = threading.Lock()
+        self.sent = 0
+        self.pushed = 0
+        self.bytes_sent = 0
+        self.last_push_bytes = 0
+        self.last_push_end = 0.0
+        self.errors = 0
+        self.dimmed = False
+        self.blanked = False
+        self._failures = 0
+        self._latest: bytes | None = None
+        self._pending: Image.Image | None = None
+        self._pending_seq = 0
+        self._pushed_seq = 0
+        self._glass: list[bytes | None] = [None] * PAGES  # what the display RAM holds; None: unknown
+        now = clock()
+        self._last_input = self._changed_at = self._refreshed_at = now
+        self._cond = threading.Condition()
+        self._bus_lock = threading.Lock()  # every byte to the display goes through one holder
+        self._closed = False
+        self._service_due = False
+        self.threaded = self.kind != "dummy" if threaded is None else threaded
+        if contrast is not None and self.kind != "dummy":
+            self._command_safely(lambda: self.device.contrast(contrast))
+        self._thread: threading.Thread | None = None
+        if self.threaded:
+            self._thread = threading.Thread(target=self._run, name="oled", daemon=True)
+            self._thread.start()
 
+    # -- what callers use -----------------------------------------------------------
     def show(self, image: Image.Image) -> bool:
-        """Send ``image`` (128×64, converted to 1-bit) unless it equals the last frame."""
+        """Take ``image`` (128×64, converted to 1-bit) unless it equals the latest frame.
+
+        Returns at once with a threaded display; the pusher sends it (or a
+        newer frame, if one arrives first). True when the frame was new.
+        """
         if image.size != (WIDTH, HEIGHT):
             raise ValueError(f"An OLED frame is {WIDTH}×{HEIGHT}, not {image.size[0]}×{image.size[1]}.")
         frame = image if image.mode == "1" else image.convert("1")
         data = frame.tobytes()
-        with self._lock:
-            if data == self._last:
+        with self._cond:
+            if data == self._latest:
                 return False
-            self.device.display(frame)
-            self._last = data
+            self._latest = data
             self.frame = frame.copy()
             self.sent += 1
-            return True
+            self._pending, self._pending_seq = self.frame, self.sent
+            self._changed_at = self.clock()
+            if self.threaded:
+                self._cond.notify_all()
+                return True
+        self._push_pending()
+        if self.blanked:
+            self.service()
+        return True
+
+    def wake(self) -> None:
+        """Someone touched an input: restore the contrast and end the screen saver (cheap, any thread)."""
+        with self._cond:
+            self._last_input = self.clock()
+            if not (self.dimmed or self.blanked):
+                return
+            if self.threaded:
+                self._service_due = True
+                self._cond.notify_all()
+                return
+        self.service()
+
+    def flush(self, timeout: float = 2.0) -> bool:
+        """Wait until the latest frame has been written to the display (True) or ``timeout`` passes."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._pushed_seq >= self.sent or self._closed, timeout)
+
+    def service(self) -> None:
+        """Apply dimming, the screen saver and the periodic full refresh for the time now.
+
+        The pusher thread calls it a few times a second; without a thread
+        (the dummy, or tests with a fake clock) call it by hand.
+        """
+        now = self.clock()
+        with self._cond:
+            idle = now - self._last_input
+            static = now - max(self._last_input, self._changed_at)
+            self._service_due = False
+        want_dim = self.dim_after > 0 and idle >= self.dim_after
+        want_blank = self.saver_after > 0 and static >= self.saver_after
+        if want_blank != self.blanked:
+            if self._command_safely(self.device.hide if want_blank else self.device.show):
+                self.blanked = want_blank
+                log.info("display %s", "blanked (screen saver)" if want_blank else "back on")
+        if want_dim != self.dimmed:
+            level = self.dim_contrast if want_dim else self.contrast
+            if self.kind == "dummy" or self._command_safely(lambda: self.device.contrast(level)):
+                self.dimmed = want_dim
+        if self.refresh_every > 0 and now - self._refreshed_at >= self.refresh_every and not self.blanked:
+            self._refreshed_at = now
+            self.refresh()
+
+    def refresh(self) -> None:
+        """Replay the controller's set-up and send the whole frame (repairs a brown-out reset)."""
+        if self.kind == "dummy":
+            self._glass = [None] * PAGES
+        else:
+            setup = [c for c in (self.bus.init_commands if self.bus else ()) if c != (0xAE,)]  # not DISPLAYOFF
+            contrast = self.dim_contrast if self.dimmed else self.contrast
+
+            def replay() -> None:
+                for cmd in setup:
+                    self.device.command(*cmd)
+                self.device.contrast(contrast)
+                self.device.show()
+
+            self._command_safely(replay)
+            with self._bus_lock:
+                self._glass = [None] * PAGES
+        with self._cond:
+            if self.frame is not None and self._pending is None:
+                self._pending, self._pending_seq = self.frame, self.sent
+                self._cond.notify_all()
+        if not self.threaded:
+            self._push_pending()
 
     def png(self) -> bytes:
         """The current frame as PNG bytes (the dashboard mirrors the simulated display)."""
@@ -78,11 +326,145 @@ class Oled:
         (self.frame or Image.new("1", (WIDTH, HEIGHT))).save(buf, format="PNG")
         return buf.getvalue()
 
+    def health(self) -> dict[str, Any]:
+        return {"ok": self._failures < REPORT_AFTER, "errors": self.errors, "frames": self.sent,
+                "pushed": self.pushed, "bytes": self.bytes_sent, "dimmed": self.dimmed, "blanked": self.blanked}
+
     def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
         cleanup = getattr(self.device, "cleanup", None)
-        if cleanup is not None and type(self.device).__name__ != "dummy":
-            cleanup()
+        if cleanup is not None and self.kind != "dummy":
+            try:
+                with self._bus_lock:
+                    cleanup()
+            except Exception as exc:  # the display may be gone already
+                log.debug("display cleanup: %s", exc)
+
+    # -- the pusher -----------------------------------------------------------------------
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: self._pending is not None or self._service_due or self._closed, 0.25)
+                if self._closed:
+                    return
+            try:
+                self.service()
+                if not self._push_pending():
+                    with self._cond:
+                        self._cond.wait_for(lambda: self._closed, self.retry_pause)
+            except Exception:  # never let the pusher die: the next frame may well go through
+                log.exception("display pusher")
+
+    def _push_pending(self) -> bool:
+        """Write the pending frame, if any; False when the write failed (it stays pending)."""
+        with self._cond:
+            frame, seq = self._pending, self._pending_seq
+            self._pending = None
+        if frame is None:
+            return True
+        try:
+            with self._bus_lock:
+                count = self._write(frame)
+        except Exception as exc:
+            self.errors += 1
+            self._failures += 1
+            self._glass = [None] * PAGES  # a half-written page: resend everything next time
+            with self._cond:
+                if self._pending is None:
+                    self._pending, self._pending_seq = frame, seq
+            if self._failures == 1:
+                log.warning("display: %s: %s", type(exc).__name__, exc)
+            if self._failures == REPORT_AFTER:
+                self._report(False, "display stopped answering; retrying")
+            return False
+        if self._failures >= REPORT_AFTER:
+            self._report(True, "display answers again")
+        self._failures = 0
+        with self._cond:
+            self.pushed += 1
+            self.bytes_sent += count
+            self.last_push_bytes = count
+            self.last_push_end = time.perf_counter()
+            self._pushed_seq = max(self._pushed_seq, seq)
+            self._cond.notify_all()
+        return True
+
+    def _write(self, frame: Image.Image) -> int:
+        """Send the pages of ``frame`` that differ from the glass; returns the bytes on the bus."""
+        if self.kind == "other":
+            before = self.bus.bytes if self.bus else 0
+            self.device.display(frame)
+            return (self.bus.bytes if self.bus else 0) - before
+        oriented = frame.transpose(Image.Transpose.ROTATE_180) if getattr(self.device, "rotate", 0) == 2 else frame
+        pages = page_bytes(oriented)
+        count = 0
+        for p, new in enumerate(pages):
+            old = self._glass[p]
+            if old == new:
+                continue
+            first, last = _changed_span(old, new)
+            window = self._window(p, first, last)
+            if self.kind != "dummy":
+                self.device.command(*window)
+                self.device.data(list(new[first:last + 1]))
+            count += 2 + len(window) + 2 + (last - first + 1)
+            self._glass[p] = new
+        if self.kind == "dummy":
+            self.device.display(frame)
+        return count
+
+    def _window(self, page: int, first: int, last: int) -> tuple[int, ...]:
+        if self.kind == "sh1106":
+            column = first + getattr(self.device, "_page_address_offset", 2)
+            return (0xB0 | page, column & 0x0F, 0x10 | (column >> 4))
+        return (0x21, first, last, 0x22, page, page)  # COLUMNADDR, PAGEADDR (horizontal addressing)
+
+    def _driver_contrast(self) -> int:
+        for cmd in self.bus.init_commands if self.bus else ():
+            if len(cmd) == 2 and cmd[0] == 0x81:
+                return cmd[1]
+        return _SSD1306_DEFAULT_CONTRAST
+
+    def _command_safely(self, fn: Callable[[], Any]) -> bool:
+        if self.kind == "dummy":
+            return True
+        try:
+            with self._bus_lock:
+                fn()
+            return True
+        except Exception as exc:
+            self.errors += 1
+            log.warning("display command failed: %s: %s", type(exc).__name__, exc)
+            return False
+
+    def _report(self, ok: bool, message: str) -> None:
+        if ok:
+            log.info("%s", message)
+        else:
+            log.warning("%s", message)
+        if self.on_status is not None:
+            try:
+                self.on_status(StatusEvent("display", ok, message))
+            except Exception:
+                log.exception("display status listener")
 
 
-def open_oled(kind: str = "dummy", **kwargs: Any) -> Oled:
-    return Oled(open_device(kind, **kwargs))
+def _changed_span(old: bytes | None, new: bytes) -> tuple[int, int]:
+    """First and last column that differ (the whole page when the old one is unknown)."""
+    if old is None:
+        return 0, len(new) - 1
+    first = next(i for i in range(len(new)) if old[i] != new[i])
+    last = next(i for i in range(len(new) - 1, -1, -1) if old[i] != new[i])
+    return first, last
+
+
+def open_oled(kind: str = "dummy", *, port: int = 1, address: int = 0x3C, rotate: int = 0, serial: Any = None,
+              **options: Any) -> Oled:
+    """Open the display and wrap it; ``options`` are :class:`Oled`'s (contrast, dim_after, ...)."""
+    contrast = options.pop("contrast", None)
+    return Oled(open_device(kind, port=port, address=address, rotate=rotate, serial=serial), contrast=contrast,
+                **options)

@@ -19,11 +19,12 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
-from hw.events import TagEvent
+from hw.events import StatusEvent, TagEvent
 from hw.rfid.debounce import Clock, Debouncer, DebounceSettings, normalise_uid
 
 log = logging.getLogger(__name__)
 TagListener = Callable[[TagEvent], None]
+StatusListener = Callable[[StatusEvent], None]
 
 
 class ReaderError(Exception):
@@ -37,6 +38,8 @@ class Reader:
     backend: ClassVar[str] = ""
     #: False for backends whose source pushes changes (no polling)
     polled: ClassVar[bool] = True
+    #: failed reads in a row after which the reader is reported and re-opened
+    reopen_after: ClassVar[int] = 5
 
     def __init__(
         self,
@@ -49,8 +52,14 @@ class Reader:
         self.point = point
         self.options = dict(options or {})
         self.debouncer = Debouncer(point, debounce, clock)
-        self.errors = 0
+        self.errors = 0  # failed reads since the start
+        self.failures = 0  # failed reads in a row
+        self.reopened = 0  # successful re-opens after repeated failures
+        self.listener_errors = 0
+        self.healthy = True
+        self.last_error: str | None = None
         self._listeners: list[TagListener] = []
+        self._status_listeners: list[StatusListener] = []
         self._lock = threading.RLock()  # push sources report from their own thread
 
     # -- what a backend implements -----------------------------------------
@@ -70,17 +79,34 @@ class Reader:
         """The tag the point currently holds (after debouncing)."""
         return self.debouncer.uid
 
+    @property
+    def device(self) -> str:
+        """The name doctor and the status messages use (``reader bag``)."""
+        return f"reader {self.point}"
+
     def subscribe(self, fn: TagListener) -> None:
         self._listeners.append(fn)
 
+    def subscribe_status(self, fn: StatusListener) -> None:
+        """``fn(StatusEvent)`` when the reader stops answering, and when it answers again."""
+        self._status_listeners.append(fn)
+
     def poll(self) -> list[TagEvent]:
-        """Read once and emit whatever the debouncer decides."""
+        """Read once and emit whatever the debouncer decides.
+
+        Any exception of the backend counts as an empty read (a miss): chip
+        libraries raise more than ``OSError`` (adafruit-circuitpython-pn532
+        raises ``RuntimeError`` and ``BusyError``), and one bad read must not
+        stop the table. After :attr:`reopen_after` failures in a row the
+        reader is reported as stopped and re-opened (see :meth:`recover`).
+        """
         try:
             raw = self.read_uid()
-        except OSError as exc:  # a loose wire must not stop the table
-            self.errors += 1
-            log.warning("reader %s: %s", self.point, exc)
+        except Exception as exc:
+            self._failed(exc)
             raw = None
+        else:
+            self._answered()
         with self._lock:
             return self._emit(self.debouncer.observe(raw))
 
@@ -94,49 +120,175 @@ class Reader:
         with self._lock:
             return self._emit(self.debouncer.tick())
 
+    def miss(self) -> list[TagEvent]:
+        """A poll that could not even be tried (the reader is being re-opened): a miss."""
+        with self._lock:
+            return self._emit(self.debouncer.observe(None))
+
+    def recover(self) -> bool:
+        """Close and re-open the hardware after repeated errors; True when it opened."""
+        try:
+            self.close()
+        except Exception as exc:  # the device is already in a bad way; closing is best effort
+            log.debug("reader %s: close before re-open failed: %s", self.point, exc)
+        try:
+            self.open()
+        except Exception as exc:
+            self.last_error = _describe(exc)
+            log.warning("reader %s: re-open failed: %s", self.point, self.last_error)
+            return False
+        self.reopened += 1
+        return True
+
+    def _failed(self, exc: BaseException) -> None:
+        self.errors += 1
+        self.failures += 1
+        self.last_error = _describe(exc)
+        if self.failures == 1:
+            log.warning("reader %s: %s", self.point, self.last_error)
+        else:
+            log.debug("reader %s: %s", self.point, self.last_error)
+        if self.failures == self.reopen_after:
+            self.healthy = False
+            self._status(False, f"{self.device} stopped answering; retrying")
+
+    def _answered(self) -> None:
+        if self.failures >= self.reopen_after:
+            self._status(True, f"{self.device} answers again")
+        self.failures = 0
+        self.healthy = True
+
+    def _status(self, ok: bool, message: str) -> None:
+        if ok:
+            log.info("%s", message)
+        else:
+            log.warning("%s", message)
+        event = StatusEvent(self.device, ok, message)
+        for fn in list(self._status_listeners):
+            _call(fn, event, self)
+
     def _emit(self, events: list[TagEvent]) -> list[TagEvent]:
         for event in events:
             for fn in list(self._listeners):
-                fn(event)
+                _call(fn, event, self)
         return events
 
 
-class ReaderGroup:
-    """All reader points of the table, polled from one background thread."""
+def _describe(exc: BaseException) -> str:
+    """``RuntimeError: No ACK`` - the type says which library layer failed."""
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
-    def __init__(self, readers: Iterable[Reader], interval: float = 0.1) -> None:
+
+def _call(fn: Callable[[Any], None], event: Any, reader: Reader) -> None:
+    """Call one listener; its exception is logged and counted, never raised into the poll loop."""
+    try:
+        fn(event)
+    except Exception:
+        reader.listener_errors += 1
+        log.exception("reader %s: a listener failed on %r", reader.point, event)
+
+
+class ReaderGroup:
+    """All reader points of the table, each polled in its own guarded thread.
+
+    One thread per polled reader, as Phoniebox's reader threads: a chip that
+    blocks (a PN532 waiting on a dead UART) or fails cannot starve the others.
+    Each loop logs and counts errors, re-opens its reader after
+    :attr:`Reader.reopen_after` failures in a row (backing off to
+    ``retry_max`` seconds between attempts) and reports it through the status
+    listeners. Push readers (the bridge) are ticked from one extra thread.
+    Readers that share a bus take the same lock (``bus_lock``).
+    """
+
+    def __init__(self, readers: Iterable[Reader], interval: float = 0.1, *, retry_max: float = 5.0) -> None:
         self.readers = {r.point: r for r in readers}
         self.interval = interval
+        self.retry_max = retry_max
         self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
+        self.unopened: dict[str, str] = {}  # point -> why it could not be opened at start
 
     def subscribe(self, fn: TagListener) -> None:
         for reader in self.readers.values():
             reader.subscribe(fn)
 
+    def subscribe_status(self, fn: StatusListener) -> None:
+        for reader in self.readers.values():
+            reader.subscribe_status(fn)
+
     def step(self) -> list[TagEvent]:
-        """One round: poll polled readers, tick push readers."""
+        """One round: poll polled readers, tick push readers (tests call this by hand)."""
         events: list[TagEvent] = []
         for reader in self.readers.values():
             events += reader.poll() if reader.polled else reader.tick()
         return events
 
     def start(self) -> None:
-        for reader in self.readers.values():
-            reader.open()
-        self._thread = threading.Thread(target=self._run, name="rfid", daemon=True)
-        self._thread.start()
+        """Open every reader and start polling; a reader that fails to open is retried in its loop."""
+        self._stop.clear()
+        polled = [r for r in self.readers.values() if r.polled]
+        pushed = [r for r in self.readers.values() if not r.polled]
+        for reader in pushed:
+            reader.open()  # a push reader needs its hub; that is a configuration mistake, raise it
+        for reader in polled:
+            try:
+                reader.open()
+                opened = True
+            except Exception as exc:
+                opened = False
+                self.unopened[reader.point] = reader.last_error = _describe(exc)
+                reader.healthy = False
+                reader.failures = reader.reopen_after
+                reader._status(False, f"{reader.device} stopped answering; retrying")
+            thread = threading.Thread(target=self._run, args=(reader, opened), name=f"rfid-{reader.point}", daemon=True)
+            self._threads.append(thread)
+        if pushed:
+            self._threads.append(threading.Thread(target=self._tick, args=(pushed,), name="rfid-push", daemon=True))
+        for thread in self._threads:
+            thread.start()
 
-    def _run(self) -> None:
+    def _run(self, reader: Reader, opened: bool) -> None:
+        """One reader's loop: poll, and after repeated failures re-open with a growing pause."""
+        pause = self.interval
+        while not self._stop.wait(self.interval if opened else pause):
+            try:
+                if not opened:
+                    opened = reader.recover()
+                    if not opened:
+                        pause = min(max(pause * 2, self.interval), self.retry_max)
+                        reader.miss()
+                        continue
+                    pause = self.interval
+                reader.poll()
+                if reader.failures and reader.failures % reader.reopen_after == 0:
+                    opened = False  # re-open before the next poll
+            except Exception:  # a bug in the loop itself: log it and keep polling
+                log.exception("reader %s: poll loop", reader.point)
+
+    def _tick(self, readers: list[Reader]) -> None:
         while not self._stop.wait(self.interval):
-            self.step()
+            for reader in readers:
+                try:
+                    reader.tick()
+                except Exception:
+                    log.exception("reader %s: tick", reader.point)
 
     def stop(self) -> None:
         self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=2)
+        for thread in self._threads:
+            thread.join(timeout=2)
+        self._threads = []
         for reader in self.readers.values():
-            reader.close()
+            try:
+                reader.close()
+            except Exception:
+                log.exception("reader %s: close", reader.point)
+
+    def health(self) -> dict[str, dict[str, Any]]:
+        """Each point's state for the dashboard: healthy, error counts, the last error."""
+        return {p: {"ok": r.healthy, "errors": r.errors, "reopened": r.reopened, "last_error": r.last_error}
+                for p, r in self.readers.items()}
 
 
 __all__ = ["Reader", "ReaderError", "ReaderGroup", "normalise_uid"]

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import time
+import tomllib
+
 import pytest
 
 from firmware_bridge.simulator import Simulator
-from hw.events import ButtonEvent, DieEvent, TagEvent
+from hw.events import ButtonEvent, DieEvent, StatusEvent, TagEvent
 from hw.rfid import DebounceSettings, ReaderError, load_backend
 from hw.rfid.bridge import BridgeHub
 from tests.hw.conftest import wait_until
@@ -60,3 +64,98 @@ def test_two_points_cannot_share_a_bridge_reader(table):
     sim, hub, points, events = table
     with pytest.raises(ReaderError, match="both use bridge reader 0"):
         hub.add(load_backend("bridge")("scan", {"reader": 0}))
+
+
+# ---- port = "auto": the board is found by its stable names, again after it comes back ----------
+
+AUTO = """
+[gpio]
+factory = "mock"
+
+[[readers]]
+point = "N"
+backend = "bridge"
+reader = 0
+
+[bridge]
+port = "auto"
+symlink = "{link}"
+by_id = "{by_id}"
+"""
+
+
+def auto_table(tmp_path, mock_factory, link, by_id="/nonexistent/usb-*"):
+    from companion.config import parse
+    from companion.devices import open_devices
+
+    cfg = parse(tomllib.loads(AUTO.format(link=link, by_id=by_id)), "auto.toml")
+    assert cfg.bridge.port == "auto"
+    devices = open_devices(cfg)
+    events = []
+    devices.listeners.append(events.append)
+    devices.start()
+    return devices, events
+
+
+def occupy_pty_number():
+    """Hold the pty number just freed, so the board really comes back under a new name."""
+    return os.openpty()
+
+
+def test_a_real_config_defaults_the_bridge_to_auto_and_reaches_its_finder(tmp_path):
+    from companion.config import parse
+    from firmware_bridge.finder import PortFinder
+
+    cfg = parse({"gpio": {"factory": "lgpio"}, "bridge": {"symlink": str(tmp_path / "b"), "usb_id": "1234:ABCD"}})
+    assert cfg.bridge.port == "auto"
+    finder = cfg.bridge.finder()
+    assert isinstance(finder, PortFinder) and finder.symlink == str(tmp_path / "b")
+    assert finder.vid_pid == (0x1234, 0xABCD) and cfg.bridge.target() is not None
+    assert parse({}).bridge.port == "sim"  # the simulated table keeps its simulator
+
+
+def test_the_bridge_is_found_again_when_it_comes_back_under_a_new_name(tmp_path, mock_factory):
+    link = tmp_path / "galapagos-bridge"
+    sim = Simulator(readers=2, buttons=1, slots=1, link=str(link)).start()
+    devices, events = auto_table(tmp_path, mock_factory, link)
+    held = []
+    try:
+        hub = devices.bridge
+        assert hub.link.wait_connected(5.0), "the finder did not lead the link to the simulator"
+        first = hub.port_path
+        assert first == os.path.realpath(link) == sim.path
+        sim.unplug()
+        assert wait_until(lambda: hub.link_state == "lost", 5.0)
+        held.append(occupy_pty_number())
+        second = sim.replug()
+        assert second != first
+        assert hub.link.wait_connected(8.0) and wait_until(lambda: hub.port_path == second, 5.0)
+        sim.place(0, UID)
+        assert wait_until(lambda: TagEvent("N", UID, True) in [TagEvent(e.point, e.uid, e.present)
+                                                               for e in events if isinstance(e, TagEvent)], 5.0)
+        assert wait_until(lambda: StatusEvent("bridge", True, "bridge connected") in events, 5.0)
+        assert StatusEvent("bridge", False, "bridge lost") in events
+    finally:
+        devices.close()
+        sim.stop()
+        for fds in held:
+            for fd in fds:
+                os.close(fd)
+
+
+def test_a_board_plugged_in_after_the_start_is_found_by_its_by_id_link(tmp_path, mock_factory):
+    by_id = tmp_path / "by-id"
+    by_id.mkdir()
+    devices, events = auto_table(tmp_path, mock_factory, tmp_path / "absent",
+                                 by_id=str(by_id / "usb-MicroPython_Board_in_FS_mode_*-if00"))
+    sim = None
+    try:
+        time.sleep(0.3)  # a few scans find nothing
+        assert not devices.bridge.link.connected
+        sim = Simulator(readers=1, link=str(by_id / "usb-MicroPython_Board_in_FS_mode_e66-if00")).start()
+        assert devices.bridge.link.wait_connected(8.0)
+        assert devices.bridge.port_path == sim.path
+    finally:
+        devices.close()
+        if sim is not None:
+            sim.stop()

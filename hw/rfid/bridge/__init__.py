@@ -13,7 +13,14 @@ and fans its events out:
 * after a resync or an overflow the hub re-reads ``present_tags()`` so every
   point ends with what physically sits on it.
 
-The firmware already debounces on its side; the host link reconnects by itself.
+The firmware already debounces on its side; the host link reconnects by itself,
+asking ``port`` anew each time: with ``[bridge] port = "auto"`` that is a
+:class:`firmware_bridge.finder.PortFinder`, so a Pico that comes back as
+/dev/ttyACM1 is found again. The link's health is reported as a
+:class:`~hw.events.StatusEvent` for the device ``"bridge"``: « bridge lost »
+when an established link drops, « bridge not found; retrying » when none came
+up within ``report_after`` seconds of the start, « bridge connected » when it
+is (back) up.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from hw.events import ButtonEvent, DeviceEvent, DieEvent
+from hw.events import ButtonEvent, DeviceEvent, DieEvent, StatusEvent
 from hw.rfid.base import Reader, ReaderError
 
 log = logging.getLogger(__name__)
@@ -59,6 +66,7 @@ class BridgeHub:
         buttons: Mapping[int, str] | None = None,
         dice: Mapping[int, str] | None = None,
         on_event: Callable[[DeviceEvent], None] | None = None,
+        report_after: float = 5.0,
     ) -> None:
         from firmware_bridge.host import HostLink
 
@@ -66,8 +74,11 @@ class BridgeHub:
         self.buttons = dict(buttons or {})
         self.dice = dict(dice or {})
         self.on_event = on_event
-        self.link_state = "down"
+        self.report_after = report_after
+        self.link_state = "down"  # "up", "down" (never came up yet), "lost", "incompatible"
+        self.reported_down = False
         self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
         self.link = HostLink(port, self._on_bridge_event, baudrate=baudrate)
 
     def add(self, reader: Backend) -> None:
@@ -79,14 +90,52 @@ class BridgeHub:
     def start(self, wait: float = 0.0) -> bool:
         """Start the link; with ``wait`` > 0, block until connected (True) or the wait ends."""
         self.link.start()
+        if self.report_after > 0:
+            self._timer = threading.Timer(self.report_after, self._check_found)
+            self._timer.daemon = True
+            self._timer.start()
         return self.link.wait_connected(wait) if wait > 0 else self.link.connected
 
     def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
         self.link.stop()
+
+    @property
+    def port_path(self) -> str | None:
+        """The device node the link last opened (it changes when the board comes back elsewhere)."""
+        return self.link.port_path
+
+    def _check_found(self) -> None:
+        with self._lock:
+            if self.link_state == "up" or self.reported_down:
+                return
+            self.reported_down = True
+        detail = f" ({self.link.last_error})" if self.link.last_error else ""
+        log.warning("bridge not found%s", detail)
+        self._emit(StatusEvent("bridge", False, "bridge not found; retrying"))
 
     def _emit(self, event: DeviceEvent) -> None:
         if self.on_event is not None:
-            self.on_event(event)
+            try:
+                self.on_event(event)
+            except Exception:  # the link's dispatcher must keep going
+                log.exception("bridge listener failed on %r", event)
+
+    def _link_changed(self, kind: str) -> None:
+        """Called with the lock held: track the state and say so when it turns."""
+        if kind in ("lost", "incompatible"):
+            was_up = self.link_state == "up"
+            self.link_state = kind
+            if was_up or kind == "incompatible":
+                self.reported_down = True
+                message = "bridge lost" if kind == "lost" else "bridge firmware is incompatible; update it"
+                self._emit(StatusEvent("bridge", False, message))
+        elif kind in ("hello", "resync") and self.link_state != "up":
+            self.link_state = "up"
+            if self.reported_down:
+                self.reported_down = False
+                self._emit(StatusEvent("bridge", True, "bridge connected"))
 
     def _on_bridge_event(self, event: Any) -> None:
         from firmware_bridge import events as bridge
@@ -105,7 +154,7 @@ class BridgeHub:
                 if point is not None:
                     self._emit(DieEvent(point, event.face))
             elif isinstance(event, bridge.LinkEvent):
-                self.link_state = "down" if event.kind in ("lost", "incompatible") else "up"
+                self._link_changed(event.kind)
                 if event.kind in ("resync", "overflow"):
                     self._reconcile()
 
