@@ -60,6 +60,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--narrate", action="store_true", help="print the story of the game, one sentence a line")
     p.add_argument("--lang", default="en", choices=["en", "fr"], help="language of the narration")
 
+    p = sub.add_parser("replay", help="play a script through the simulated table only and compare the end")
+    p.add_argument("file")
+    p.add_argument("--via", choices=["table"], default="table", help="the interface to play it through")
+
     p = sub.add_parser("moves", help="print the moves offered after a script, as JSON")
     p.add_argument("file")
     p.add_argument("--seat", help="the moves of this player's phone (default: the table, every seat)")
@@ -126,6 +130,20 @@ def _script_check(args: argparse.Namespace) -> int:
         emit(error)
         return 2
     return 0
+
+
+@command("replay")
+def cmd_replay(args: argparse.Namespace) -> int:
+    from companion import audit
+    from companion.replay import replay_via_table
+
+    try:
+        report = replay_via_table(_read_lines(args.file))
+    except audit.ScriptError as err:
+        emit(err.to_json())
+        return 2
+    emit(report)
+    return 0 if report["ok"] else 1
 
 
 @command("moves")

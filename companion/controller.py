@@ -33,110 +33,86 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion import extras, screens
+from companion import extras, games, moves, screens, texts
 from companion.rules import RuleError
 from companion.session import Change, Session
 from hw.events import ButtonEvent, DeviceEvent, DieEvent, EncoderEvent, TagEvent
 from hw.oled import Oled
 from hw.outputs import Beeper, StatusLeds
-from hw.tags import Component, TagRegistry
+from hw.tags import TagRegistry
 
 log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 
-DIRECTIONS = ("N", "E", "S", "W")
-ANIMALS = ("sea_lion", "iguana", "tortoise", "booby", "penguin", "crab")
-SPECIES = ("rat", "ant", "finch")
-DICE_COLOURS = ("black", "white", "red", "green", "yellow", "blue")
 LANE = re.compile(r"^seat(\d+)\.slot(\d+)$")
 WARN_SECONDS = 5.0  # the sand timer's warning beep
+#: the candidate "end the list" of an items field on the dial
+END = object()
 
 
-# -- the entry forms -----------------------------------------------------------
-
-@dataclass(frozen=True)
-class Num:
-    """A number the encoder turns (``step`` per detent, clamped to ``lo..hi``)."""
-
-    key: str
-    lo: int
-    hi: int
-    step: int = 1
-    fmt: str = "{}"
-
-    def choices(self, state: dict[str, Any]) -> list[Any]:
-        return list(range(self.lo, self.hi + 1, self.step))
-
-
-@dataclass(frozen=True)
-class Pick:
-    """A choice the encoder cycles through; ``options`` may depend on the public state."""
-
-    key: str
-    options: tuple[Any, ...] | Callable[[dict[str, Any]], tuple[Any, ...]]
-    fmt: str = "{}"
-
-    def choices(self, state: dict[str, Any]) -> list[Any]:
-        opts = self.options(state) if callable(self.options) else self.options
-        return list(opts)
-
-
-def _round_tile(state: dict[str, Any]) -> tuple[str, ...]:
-    """The two animals of the round's tile (expedition), else every animal."""
-    tile = (state.get("tiles") or {}).get(state.get("direction") or "")
-    return tuple(tile) if tile else ANIMALS
-
-
-YES_NO = (False, True)
-
-#: game -> action type -> the fields dialled in with the encoder (besides "player")
-FORMS: dict[str, dict[str, tuple[Num | Pick, ...]]] = {
-    "galapagos-auction": {
-        "bid": (Num("amount", 100, 10000, 100, "£{}"), Pick("direction", DIRECTIONS)),
-        "pass": (),
-        "direction": (Pick("direction", DIRECTIONS),),
-        "education": (Num("steps", 1, 4, fmt="+{}"),),
-        "expedition": (Pick("animal", _round_tile),),
-        "sale": (Pick("animal", ANIMALS),),
-        "sell_cards": (Num("count", 1, 7),),
-        "done": (),
-    },
-    "galapagos-dice": {
-        "start": (Num("field", 1, 36, fmt="field {}"),),
-    },
-    "pocket-galapagos": {
-        "ocean": (Pick("species", SPECIES), Num("icons", 1, 3), Pick("mode", ("inhabit", "migrate"))),
-        "species": (Pick("space", ("dominant", "biome", "invasive")), Pick("species", SPECIES)),
-        "population": (Pick("species", SPECIES), Num("change", -3, 3, fmt="{:+d}")),
-        "end_turn": (),
-    },
-    "galerapagos": {
-        "weather": (Num("water", 0, 3, fmt="{} water"), Pick("hurricane", YES_NO)),
-        "fish": (Num("fish", 0, 3, fmt="{} fish"),),
-        "water": (),
-        "wood": (Num("extra", 0, 5, fmt="+{}"), Pick("snake", YES_NO)),
-        "search": (),
-        "embark": (),
-    },
-}
-
-
-def _show(spec: Num | Pick, value: Any) -> str:
-    if isinstance(value, bool):
-        return f"{spec.key}!" if value else f"no {spec.key}"
-    return spec.fmt.format(value).replace("_", " ")
-
+# -- the move being dialled in -----------------------------------------------------
 
 @dataclass
 class Entry:
-    """The action being dialled in: its type, field values, and the highlighted item."""
+    """The move being dialled in: which form, the values chosen so far, and the highlighted item.
 
-    kinds: list[str]
-    kind: str
-    values: dict[str, Any]
-    cursor: int = 0  # 0: the action type; i: field i-1
+    ``cursor`` 0 is the form itself (the encoder picks the move); ``i`` is the
+    i-th field of the form as walked so far (a choice's own fields follow it).
+    """
+
+    forms: list[dict[str, Any]]
+    index: int = 0
+    values: dict[str, Any] = field(default_factory=dict)
+    cursor: int = 0
     touched: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)  # values gathered from tags (turtle numbers)
+    pending: Any = None  # the candidate item of an items field under the cursor
+
+    @property
+    def form(self) -> dict[str, Any]:
+        return self.forms[self.index]
+
+    def fields(self) -> list[dict[str, Any]]:
+        """The form's fields in order, each chosen choice's own fields right after it."""
+        out: list[dict[str, Any]] = []
+        pending = list(self.form["fields"])
+        while pending:
+            f = pending.pop(0)
+            out.append(f)
+            if moves.kind_of(f) == "choices" and f["name"] in self.values:
+                hit = next((c for c in f["choices"] if moves.same(c["value"], self.values[f["name"]])), None)
+                if hit is not None:
+                    pending = list(hit.get("fields") or []) + pending
+        return out
+
+    def current(self) -> dict[str, Any] | None:
+        fields = self.fields()
+        return fields[self.cursor - 1] if 0 < self.cursor <= len(fields) else None
+
+    def action(self) -> dict[str, Any]:
+        act: dict[str, Any] = {"type": self.form["type"]}
+        if self.form.get("player") is not None:
+            act["player"] = self.form["player"]
+        for f in self.fields():
+            if f["name"] in self.values:
+                act[f["name"]] = self.values[f["name"]]
+        return act
+
+    def missing(self) -> dict[str, Any] | None:
+        """The first field still to choose (optional ones may stay empty)."""
+        return next((f for f in self.fields() if f["name"] not in self.values and not f.get("optional")), None)
+
+
+def _choice_label(f: dict[str, Any], value: Any) -> tuple[str, str]:
+    """(label, preview text) of ``value`` in field ``f``."""
+    kind = moves.kind_of(f)
+    if kind == "choices":
+        hit = next((c for c in f["choices"] if moves.same(c["value"], value)), None)
+        if hit is not None:
+            return str(hit["label"]), str((hit.get("preview") or {}).get("text") or "")
+    if kind == "items":
+        labels = {moves._canon(c["value"]): str(c["label"]) for c in f["items"]["choices"]}
+        return ",".join(labels.get(moves._canon(v), str(v)) for v in value) or "-", ""
+    return str(value), str((f.get("preview") or {}).get("text") or "")
 
 
 # -- the controller -------------------------------------------------------------
@@ -155,6 +131,8 @@ class TableController:
         url: str | None = None,
         clock: Clock = time.monotonic,
         message_seconds: float = 4.0,
+        lang: str = "en",
+        phone_seats: Callable[[], Any] | None = None,
     ) -> None:
         self.session = session
         self.oled = oled
@@ -164,6 +142,9 @@ class TableController:
         self.url = url
         self.clock = clock
         self.message_seconds = message_seconds
+        #: the OLED's language, and the seats played from a phone (the dial leaves them alone)
+        self.lang = lang
+        self.phone_seats = phone_seats or (lambda: ())
         self.message: str | None = None
         self._message_until = 0.0
         self.screen: str | None = None  # None: the screen :func:`screens.choose` picks
@@ -231,21 +212,26 @@ class TableController:
         elif name in ("up", "down"):
             self._move(-1 if name == "up" else 1)
 
+    @property
+    def package(self) -> Any:
+        return games.package(self.session.game)
+
     def _seat(self, seat: int) -> None:
         players = self.session.players
         if not 1 <= seat <= len(players):
-            return self.refuse(f"Seat {seat} is empty at this table.")
+            return self.refuse(self._t("Seat {n} is empty at this table.", n=seat))
         name = players[seat - 1]
-        exp = self.session.expected()
-        if "plan" in exp.actions and name in exp.players:
-            dice = [self.lanes[p] for p in sorted(self.lanes, key=_slot_order) if LANE.match(p).group(1) == str(seat)]
-            self.act({"type": "plan", "player": name, "dice": dice})
+        lanes = [v for p, v in sorted(self.lanes.items(), key=lambda kv: _slot_order(kv[0])) if _seat_of(p) == seat]
+        action = self.package.lane_action(name, lanes, self.session.state)
+        if action is not None:  # dice in this seat's lanes: the seat button sends them (a dice plan)
+            self.act(action)
             return
-        if exp.players and name not in exp.players:
-            return self.refuse(f"It is not {name}'s turn: {', '.join(exp.players)} must act.")
-        self.player = name
-        if self.entry:
-            self.entry.touched = True
+        self.player = None if self.player == name else name  # pressed again: every seat's moves
+        self._rebuild_entry(reset=True)
+        if self.entry is None:
+            self.refuse(self._t("{p} has no move to make now.", p=name))
+            self.player = None
+            self._rebuild_entry(reset=True)
 
     def _turn(self, delta: int) -> None:
         entry = self.entry
@@ -254,17 +240,54 @@ class TableController:
         self.message = None
         entry.touched = True
         if entry.cursor == 0:
-            i = (entry.kinds.index(entry.kind) + delta) % len(entry.kinds)
-            self._set_kind(entry.kinds[i])
+            entry.index = (entry.index + delta) % len(entry.forms)
+            entry.values, entry.pending = {}, None
             return
-        spec = self._specs(entry.kind)[entry.cursor - 1]
-        choices = spec.choices(self.session.public())
-        current = entry.values.get(spec.key)
-        i = choices.index(current) if current in choices else 0
-        if isinstance(spec, Num):  # numbers stop at their ends, choices wrap round
-            entry.values[spec.key] = choices[max(0, min(len(choices) - 1, i + delta))]
+        f = entry.current()
+        if f is None:
+            return
+        kind = moves.kind_of(f)
+        current = entry.values.get(f["name"])
+        if kind == "choices":
+            options = [c["value"] for c in moves.enabled(f["choices"])]
+            i = next((k for k, v in enumerate(options) if moves.same(v, current)), None)
+            i = (0 if delta > 0 else len(options) - 1) if i is None else (i + delta) % len(options)
+            entry.values[f["name"]] = options[i]
+            self._drop_after(entry, f)
+        elif kind == "range":
+            values = list(moves.range_values(f))
+            if f["name"] not in entry.values:
+                start = f.get("default", values[0] if delta > 0 else values[-1])
+                entry.values[f["name"]] = start if start in values else values[0]
+            else:  # numbers stop at their ends
+                i = values.index(current) if current in values else 0
+                entry.values[f["name"]] = values[max(0, min(len(values) - 1, i + delta))]
         else:
-            entry.values[spec.key] = choices[(i + delta) % len(choices)]
+            options = self._item_candidates(entry, f)
+            i = next((k for k, v in enumerate(options) if v is entry.pending or (v is not END and moves.same(v, entry.pending))), None)
+            i = (0 if delta > 0 else len(options) - 1) if i is None else (i + delta) % len(options)
+            entry.pending = options[i]
+
+    def _item_candidates(self, entry: Entry, f: dict[str, Any]) -> list[Any]:
+        """The values the dial offers to add to an items field (then "end" once enough are in)."""
+        spec = f["items"]
+        chosen = list(entry.values.get(f["name"], []))
+        out: list[Any] = []
+        if len(chosen) < spec["max"]:
+            for c in moves.enabled(spec["choices"]):
+                if moves._match_items({**spec, "min": 0}, chosen + [c["value"]]) is None:
+                    out.append(c["value"])
+        if len(chosen) >= spec["min"]:
+            out.append(END)
+        return out
+
+    @staticmethod
+    def _drop_after(entry: Entry, f: dict[str, Any]) -> None:
+        """A choice changed: the fields that followed the old choice no longer apply."""
+        keep = {x["name"] for x in entry.fields()}
+        for name in list(entry.values):
+            if name not in keep:
+                del entry.values[name]
 
     def _move(self, delta: int) -> None:
         entry = self.entry
@@ -272,7 +295,8 @@ class TableController:
             self._cycle_screen(delta)
             return
         entry.touched = True
-        entry.cursor = (entry.cursor + delta) % (1 + len(self._specs(entry.kind)))
+        entry.pending = None
+        entry.cursor = (entry.cursor + delta) % (1 + len(entry.fields()))
 
     def _back(self) -> None:
         if self.entry is not None and self.entry.touched:
@@ -284,7 +308,7 @@ class TableController:
     def _undo(self) -> None:
         undone = extras.undo(self.session)  # with the timer's expiry that followed it
         if undone is None:
-            self.refuse("There is nothing to undo.")
+            self.refuse(self._t("There is nothing to undo."))
         else:
             self.beeper.play("ok")
 
@@ -304,112 +328,92 @@ class TableController:
                 self.lanes.pop(event.point, None)
             return
         if comp is None:
-            return self.refuse(f"Tag {event.uid} on {event.point} is not enrolled; enrol it on the dashboard.")
+            return self.refuse(self._t("Tag {uid} on {point} is not enrolled; enrol it on the dashboard.",
+                                       uid=event.uid, point=event.point))
         self.beeper.play("tag")
         if lane:
             if comp.kind == "die":
-                self.lanes[event.point] = comp.value["up"]
+                self.lanes[event.point] = comp.value.get("up")
             return
-        handler = getattr(self, f"_tag_{comp.kind}", None)
-        if handler is None:
-            return self.refuse(f"A {comp.describe()} on {event.point} means nothing now.")
-        handler(event.point, comp)
+        meaning = self.package.tag_action(comp, event.point, self.session.state)
+        if meaning is None:
+            return self.refuse(self._t("{what} on {point} means nothing now.", what=comp.describe(), point=event.point))
+        if "fill" in meaning:
+            self._fill(dict(meaning["fill"]), comp)
+            if meaning.get("send"):
+                self._submit()
+            return
+        self.act(meaning)
+
+    def _fill(self, values: dict[str, Any], comp: Any) -> None:
+        """A component fills fields of the move being dialled in (switching to a move that takes them)."""
+        if self.entry is None or not self._takes(self.entry.form, values):
+            self._rebuild_entry(reset=True)
+            entry = self.entry
+            hit = next((i for i, f in enumerate(entry.forms) if self._takes(f, values)), None) if entry else None
+            if hit is None:
+                return self.refuse(self._t("No move takes {what} now.", what=comp.describe()))
+            entry.index, entry.values = hit, {}
+        entry = self.entry
+        for name, value in values.items():
+            f = next((x for x in entry.fields() if x["name"] == name), None)
+            if f is not None and moves.kind_of(f) == "items" and not isinstance(value, list):
+                entry.values[name] = list(entry.values.get(name, [])) + [value]
+            else:
+                entry.values[name] = value
+        entry.touched = True
+        entry.cursor = 1 + next((i for i, f in enumerate(entry.fields()) if f["name"] in values), 0)
+
+    @staticmethod
+    def _takes(form: dict[str, Any], values: dict[str, Any]) -> bool:
+        names = {f["name"] for f in form["fields"]}
+        for f in form["fields"]:
+            if moves.kind_of(f) == "choices":
+                for c in f["choices"]:
+                    names.update(x["name"] for x in c.get("fields") or [])
+        return set(values) <= names
 
     def _die(self, event: DieEvent) -> None:
-        """A die face from a slot reader that knows faces (the firmware's table).
-
-        Galapagos dice show colours: faces 1..6 are the colours in the order of
-        DESIGN.md (black, white, red, green, yellow, blue).
-        """
+        """A die face from a slot reader that knows faces (the firmware's table): the game names it."""
         if not event.face:
             self.lanes.pop(event.point, None)
             return
-        face: Any = event.face
-        if self.session.game == "galapagos-dice" and 1 <= face <= len(DICE_COLOURS):
-            face = DICE_COLOURS[face - 1]
-        self.lanes[event.point] = face
-
-    def _tag_tile(self, point: str, comp: Component) -> None:
-        if point not in DIRECTIONS:
-            return self.refuse(f"Lay species tiles on the N, E, S or W square, not on {point}.")
-        self.act({"type": "tile", "direction": point, "animals": list(comp.value["animals"])})
-
-    def _tag_weather(self, point: str, comp: Component) -> None:
-        self.act({"type": "weather", "water": comp.value["water"], "hurricane": bool(comp.value.get("hurricane"))})
-
-    def _tag_ball(self, point: str, comp: Component) -> None:
-        entry = self.entry
-        if entry is not None and entry.kind == "wood":
-            entry.touched = True
-            if comp.value.get("snake"):
-                entry.values["snake"] = True
-            else:
-                entry.values["extra"] = min(5, entry.values.get("extra", 0) + 1)
-            return
-        if "fish" not in self.session.expected().actions:
-            return self.refuse("Nobody is fishing now.")
-        player = self._acting_player("fish")
-        if player:
-            self.act({"type": "fish", "player": player, "fish": int(comp.value.get("fish", 0))})
-
-    def _tag_animal(self, point: str, comp: Component) -> None:
-        entry = self.entry
-        if entry is None:
-            return self.refuse(f"No action takes a {comp.describe()} now.")
-        if not any(s.key == "animal" for s in self._specs(entry.kind)):
-            kind = next((k for k in entry.kinds if any(s.key == "animal" for s in self._specs(k))), None)
-            if kind is None:
-                return self.refuse(f"No action takes a {comp.describe()} now.")
-            self._set_kind(kind)
-        entry = self.entry
-        entry.values["animal"] = comp.value["animal"]
-        entry.touched = True
-
-    def _tag_turtle(self, point: str, comp: Component) -> None:
-        if "place_turtles" not in self.session.expected().actions:
-            return self.refuse(f"{comp.describe().capitalize()} is not being placed now.")
-        entry = self.entry
-        if entry is None or entry.kind != "place_turtles":
-            self.entry = entry = Entry(["place_turtles"], "place_turtles", {})
-        numbers = entry.extra.setdefault("numbers", [])
-        if comp.value["number"] not in numbers:
-            numbers.append(comp.value["number"])
-        entry.touched = True
+        self.lanes[event.point] = self.package.die_face(event.face)
 
     # -- acting ------------------------------------------------------------------
-    def _acting_player(self, kind: str) -> str | None:
-        exp = self.session.expected()
-        if self.player and (not exp.players or self.player in exp.players):
-            return self.player
-        if len(exp.players) == 1:
-            return exp.players[0]
-        if len(self.session.players) == 1:
-            return self.session.players[0]
-        self.refuse(f"Press your seat button first: {' or '.join(exp.players) or 'someone'} may {kind.replace('_', ' ')}.")
-        return None
-
     def _submit(self) -> None:
         entry = self.entry
         if entry is None:
-            return self.refuse("Nothing to confirm: " + (self.session.expected().prompt or "wait."))
-        action: dict[str, Any] = {"type": entry.kind}
-        if entry.kind == "place_turtles":
-            action["numbers"] = list(entry.extra.get("numbers", []))
-        else:
-            action.update({s.key: entry.values[s.key] for s in self._specs(entry.kind)})
-        if "player" in self.session.rules.actions.get(entry.kind, ()):
-            player = self._acting_player(entry.kind)
-            if player is None:
+            return self.refuse(self._t("Nothing to confirm: {prompt}", prompt=self.package.prompt(self.session.state, self.lang)))
+        f = entry.current()
+        if f is not None and moves.kind_of(f) == "items" and entry.pending is not None:
+            entry.touched = True
+            if entry.pending is not END:  # OK adds the item under the dial
+                entry.values[f["name"]] = list(entry.values.get(f["name"], [])) + [entry.pending]
+                entry.pending = None
                 return
-            action["player"] = player
-        self.act(action)
+            entry.pending = None  # "end": the list is complete, on to the next field
+            entry.values.setdefault(f["name"], [])
+            if entry.cursor < len(entry.fields()):
+                entry.cursor += 1
+                return
+        missing = entry.missing()
+        if missing is not None:
+            fields = entry.fields()
+            at = fields.index(missing) + 1
+            if entry.cursor != at:
+                entry.cursor = at
+                entry.touched = True
+                return
+            return self.refuse(self._t("Turn the dial to choose: {what}.", what=missing["label"]))
+        self.act(entry.action())
 
     def act(self, action: dict[str, Any]) -> bool:
         """Send ``action`` to the session; a refusal goes to the OLED with an error beep."""
         try:
             self.session.act(action, source="table")
         except RuleError as err:
-            self.refuse(err.message)
+            self.refuse(self.package.error_text(err, self.lang))
             return False
         self.beeper.play("ok")
         return True
@@ -421,59 +425,86 @@ class TableController:
         if self.leds is not None:
             self.leds.flash("error")
 
+    def _t(self, msgid: str, **params: Any) -> str:
+        return texts.render(msgid, params, self.lang)
+
     # -- state → screen ------------------------------------------------------------
     def _on_change(self, change: Change) -> None:
         with self._lock:
-            if change.action and change.action.get("type") == "timer_expired":
+            if change.action and change.action.get("type") in extras.automatic(self.session):
                 self.beeper.play("timer")
             self.player = None
             self._rebuild_entry(reset=True)
             self.refresh()
 
-    def _specs(self, kind: str) -> tuple[Num | Pick, ...]:
-        return FORMS.get(self.session.game, {}).get(kind, ())
+    def table_forms(self) -> list[dict[str, Any]]:
+        """The moves the dial offers: the table's and those of seats without a phone (one seat's once chosen)."""
+        pkg = self.package
+        state = self.session.state
+        forms = moves.visible(moves.for_seat(pkg.moves(state, self.lang), None, tuple(self.phone_seats() or ())))
+        if self.player is not None:
+            forms = [f for f in forms if f.get("player") in (self.player, None)]
+        return moves.expected_first(forms, pkg.rules.expected(state).players)
 
     def _rebuild_entry(self, reset: bool = False) -> None:
-        """The entry offers the expected actions the table can dial in; keep the kind if still offered."""
-        forms = FORMS.get(self.session.game, {})
-        kinds = [k for k in self.session.expected().actions if k in forms]
-        if not kinds:
+        """The entry offers the table's moves now; keep the move being dialled when it is still offered."""
+        forms = self.table_forms()
+        if not forms:
             self.entry = None
             return
-        keep = self.entry.kind if self.entry is not None and self.entry.kind in kinds else kinds[0]
-        if reset or self.entry is None or self.entry.kinds != kinds:
-            self.entry = Entry(kinds, keep, {})
-            self._set_kind(keep)
-
-    def _set_kind(self, kind: str) -> None:
-        entry = self.entry
-        assert entry is not None
-        state = self.session.public()
-        entry.kind = kind
-        entry.values = {s.key: s.choices(state)[0] for s in self._specs(kind)}
-        entry.cursor = min(entry.cursor, len(self._specs(kind)))
+        old = self.entry
+        if not reset and old is not None:
+            key = (old.form["type"], old.form.get("player"))
+            hit = next((i for i, f in enumerate(forms) if (f["type"], f.get("player")) == key), None)
+            if hit is not None:
+                old.forms, old.index = forms, hit
+                return
+        self.entry = Entry(forms)
 
     def entry_segments(self) -> tuple[tuple[str, bool], ...]:
         entry = self.entry
         if entry is None:
             return ()
-        if entry.kind == "place_turtles":
-            numbers = entry.extra.get("numbers", [])
-            return (("turtles", True), (",".join(map(str, numbers)) or "scan", False))
-        parts = [(entry.kind.replace("_", " "), entry.cursor == 0)]
-        for i, spec in enumerate(self._specs(entry.kind), start=1):
-            parts.append((_show(spec, entry.values.get(spec.key)), entry.cursor == i))
+        form = entry.form
+        head = f"{form['player']}: {form['label']}" if form.get("player") and len(self.session.players) > 1 else form["label"]
+        parts = [(head, entry.cursor == 0)]
+        for i, f in enumerate(entry.fields(), start=1):
+            if moves.kind_of(f) == "items" and entry.cursor == i and entry.pending is not None:
+                chosen = _choice_label(f, entry.values.get(f["name"], []))[0]
+                cand = self._t("end") if entry.pending is END else _choice_label(
+                    {"choices": f["items"]["choices"]}, entry.pending)[0]
+                parts.append((f"{chosen}+{cand}", True))
+            elif f["name"] in entry.values:
+                parts.append((_choice_label(f, entry.values[f["name"]])[0], entry.cursor == i))
+            else:
+                parts.append((f"{f['label']}?", entry.cursor == i))
         return tuple(parts)
+
+    def preview(self) -> str:
+        """The preview of what is under the dial (a choice's, a range's), else the field to choose."""
+        entry = self.entry
+        if entry is None:
+            return ""
+        f = entry.current()
+        if f is None:
+            return str((entry.form.get("preview") or {}).get("text") or "")
+        if f["name"] in entry.values:
+            label, text = _choice_label(f, entry.values[f["name"]])
+            return text or f"{f['label']}: {label}"
+        return str(f["label"])
 
     def context(self) -> screens.ScreenContext:
         entry = self.entry
         return screens.context_for(
             self.session.rules,
             self.session.state,
+            lang=self.lang,
             message=self.message,
             entry=self.entry_segments(),
             editing=bool(entry and entry.touched),
             url=self.url,
+            preview=self.preview() if entry and entry.touched else "",
+            status=self.package.prompt(self.session.state, self.lang),
         )
 
     def frame_name(self, state: dict[str, Any], ctx: screens.ScreenContext) -> str:
@@ -495,6 +526,11 @@ class TableController:
 def _slot_order(point: str) -> int:
     m = LANE.match(point)
     return int(m.group(2)) if m else 0
+
+
+def _seat_of(point: str) -> int:
+    m = LANE.match(point)
+    return int(m.group(1)) if m else 0
 
 
 from companion.devices import TableDevices, open_devices  # noqa: E402,F401  (older imports)

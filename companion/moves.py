@@ -28,6 +28,11 @@ without it nothing is preselected). A preview is data (``{"cost": 1000}``,
 ``{"points": 9, "bonus": 3}``) with a ``"text"`` key holding it as a few words
 in the reader's language, which a small screen shows as it is.
 
+Where ``apply`` accepts several spellings of one move (a tile's animals in
+either order, a bonus tile named ``3`` or ``"3"``), the extra spellings are
+offered too, marked ``"alias": true`` (on a form or a choice): the audit counts
+them, while screens show each move once (:func:`visible`).
+
 Soundness and completeness are checked by :func:`audit_step` (and
 ``companion script FILE --audit``): every concrete move offered is accepted by
 ``apply``; every action ``apply`` accepts is offered; a refused one is not.
@@ -129,6 +134,27 @@ def _canon(value: Any) -> str:
 
 
 # -- which forms a seat sees -------------------------------------------------------
+
+def visible(forms: list[Form]) -> list[Form]:
+    """The forms without their alias spellings: each move once, as screens show them."""
+    return [_unaliased(f) for f in forms if not f.get("alias")]
+
+
+def _unaliased(node: dict[str, Any]) -> dict[str, Any]:
+    out = dict(node)
+    if "fields" in node and isinstance(node["fields"], list):
+        out["fields"] = [_unaliased_field(f) for f in node["fields"]]
+    return out
+
+
+def _unaliased_field(f: Field) -> Field:
+    out = dict(f)
+    if "choices" in f:
+        out["choices"] = [_unaliased(c) for c in f["choices"] if not c.get("alias")]
+    if "items" in f:
+        out["items"] = {**f["items"], "choices": [c for c in f["items"]["choices"] if not c.get("alias")]}
+    return out
+
 
 def for_seat(forms: list[Form], seat: str | None, phone_seats: Iterable[str] = ()) -> list[Form]:
     """The forms ``seat`` may submit; ``seat`` None: the table (table-wide + seats without a phone)."""
@@ -365,5 +391,5 @@ def audit_step(forms: list[Form], accepts: Callable[[Action], bool], limit: int 
 __all__ = [
     "Action", "Choice", "Field", "Form", "audit_step", "choice", "count", "disabled_moves", "enabled",
     "expand", "expected_first", "for_seat", "form", "items", "kind_of", "match", "number", "pick",
-    "preview", "range_values", "same",
+    "preview", "range_values", "same", "visible",
 ]

@@ -23,7 +23,7 @@ def page_forms(session: Session, seat: str | None, lang: str, phone_seats: list[
     """(forms the game waits for now, forms that may be played at any time) for ``seat`` (None: the tablet)."""
     pkg = games.package(session.game)
     state = session.state  # states are immutable: a snapshot is safe
-    forms = moves.for_seat(pkg.moves(state, lang), seat, phone_seats)
+    forms = moves.visible(moves.for_seat(pkg.moves(state, lang), seat, phone_seats))
     exp = pkg.rules.expected(state)
     waiting = set(exp.players)
     now, more = [], []

@@ -8,6 +8,7 @@ from typing import Any
 
 import qrcode
 
+from companion import texts
 from companion.screens.canvas import HEADER_H, HEIGHT, WIDTH, Canvas
 from companion.screens.context import ScreenContext
 
@@ -19,14 +20,14 @@ def round_label(state: dict[str, Any]) -> str:
     return f"R{rnd}" if isinstance(rnd, int) else ""
 
 
-def who(state: dict[str, Any]) -> str:
+def who(state: dict[str, Any], lang: str = "en") -> str:
     """Who must act: names, or the whole table for a table-wide action."""
     if state.get("over"):
-        return "Game over"
+        return texts.gettext_("Game over", lang)
     exp = state.get("expected") or {}
     names = list(exp.get("players") or [])
     if not names:
-        return "Table" if exp.get("actions") else "Wait"
+        return texts.gettext_("Table" if exp.get("actions") else "Wait", lang)
     if len(names) <= 2:
         return " & ".join(names)
     return f"{names[0]} +{len(names) - 1}"
@@ -35,8 +36,10 @@ def who(state: dict[str, Any]) -> str:
 def prompt(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
     """What the game expects now, from whom, and the entry being dialled in."""
     c.header(ctx.title or str(s.get("game", "")), round_label(s))
-    c.text(2, HEADER_H + 1, c.fit(who(s), "medium", WIDTH - 4), "medium")
-    text = (s.get("expected") or {}).get("prompt", "")
+    c.text(2, HEADER_H + 1, c.fit(who(s, ctx.lang), "medium", WIDTH - 4), "medium")
+    text = ctx.status or (s.get("expected") or {}).get("prompt", "")
+    if ctx.entry and ctx.preview:  # what the choice under the dial does ("£1000", "food 5→8")
+        text = ctx.preview
     lines = c.wrap(text, "small", WIDTH - 4, 1 if ctx.entry else 3)
     for i, line in enumerate(lines):
         c.text(2, 30 + 11 * i, line)
@@ -47,7 +50,7 @@ def prompt(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
 def scores(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
     """Scores, best first; winners drawn inverted once the game is over. Up to 12 players."""
     over = bool(s.get("over"))
-    c.header("Final scores" if over else "Scores", round_label(s))
+    c.header(texts.gettext_("Final scores" if over else "Scores", ctx.lang), round_label(s))
     winners = set(s.get("winners") or [])
     rows = sorted((s.get("scores") or {}).items(), key=lambda kv: -kv[1])
     if not rows:
@@ -85,7 +88,7 @@ def qr(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
             if dark:
                 c.draw.rectangle((x * scale, top + y * scale, x * scale + scale - 1, top + y * scale + scale - 1), fill=0)
     left = size + 4
-    c.text(left, 0, "Phone", "medium")
+    c.text(left, 0, texts.gettext_("Phone", ctx.lang), "medium")
     for i, line in enumerate(address_lines(c, url, WIDTH - left)[:4]):
         c.text(left, 18 + 11 * i, line)
 
@@ -108,7 +111,7 @@ def address_lines(c: Canvas, url: str, width: int) -> list[str]:
 
 def error(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
     """Why the last action was refused, in the biggest font that holds it."""
-    c.header("Not accepted", round_label(s))
+    c.header(texts.gettext_("Not accepted", ctx.lang), round_label(s))
     message = ctx.message or ""
     size, step, count = ("medium", 17, 3) if c.fits(message, "medium", WIDTH - 4, 3) else ("small", 12, 4)
     lines = c.wrap(message, size, WIDTH - 4, count)
