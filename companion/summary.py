@@ -16,8 +16,8 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
-def summary(session: Session, viewer: str | None = None) -> str:
-    """Who is where, what the game expects now, and the scores."""
+def summary(session: Session, viewer: str | None = None, lang: str = "en") -> str:
+    """Who is where, what the game expects now, the last actions told, and the scores."""
     pub = session.public(viewer)
     lines = [f"{session.rules.name} — game {session.id}, round {pub.get('round')}"]
     for key, value in pub.items():
@@ -32,12 +32,25 @@ def summary(session: Session, viewer: str | None = None) -> str:
     render = getattr(session.rules, "render_text", None)
     if callable(render):
         lines.append(render(session.state))
+    told = story_lines(session, lang)
+    if told:
+        lines.append("Last:")
+        lines.extend(f"  {sentence}" for sentence in told)
     if pub.get("over"):
         outcome = pub.get("outcome") or {}
         winners = ", ".join(pub.get("winners") or []) or "nobody"
         lines.append(f"Game over ({outcome.get('text') or outcome.get('reason', '')}). Winners: {winners}.")
     else:
+        from companion import games
+
         exp = pub.get("expected") or {}
         who = ", ".join(exp.get("players") or []) or "the table"
-        lines.append(f"Next: {who} — {exp.get('prompt') or ', '.join(exp.get('actions') or [])}")
+        lines.append(f"Next: {who} — {games.package(session.game).prompt(session.state, lang)}")
     return "\n".join(lines)
+
+
+def story_lines(session: Session, lang: str = "en", limit: int = 5) -> list[str]:
+    """The last actions told in sentences (the game package's narration), oldest first."""
+    from companion import story
+
+    return [line["text"] for line in reversed(story.recent(session, lang, limit=limit))]

@@ -9,15 +9,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from companion import games
+from companion import games, moves
 from companion.journal import Journal
 from companion.rules import RuleError
 from companion.session import Session
 from companion.shortform import parse, usage
 from companion.summary import summary
 
-HELP = """Type an action in short form, e.g. `bid Ann N 300`, or as JSON.
-Commands: help, show, undo, redo, quit."""
+HELP = """Type the number of a move below (then answer its questions), or an action in short
+form (`bid Ann N 300`) or as JSON. Commands: help, moves, show, undo, redo, quit."""
 
 
 def _ask(prompt: str, read: Callable[[str], str]) -> str:
@@ -59,6 +59,7 @@ def play(journal: Journal, game_id: str | None = None,
             return 0
         out(f"Game {session.id}. {HELP}")
         out(summary(session))
+        out(list_moves(session))
         while True:
             line = _ask("> ", read)
             if not line:
@@ -74,6 +75,21 @@ def play(journal: Journal, game_id: str | None = None,
             if word == "show":
                 out(summary(session))
                 continue
+            if word == "moves":
+                out(list_moves(session))
+                continue
+            if word.isdigit():
+                action = choose_move(session, int(word), read, out)
+                if action is None:
+                    continue
+                try:
+                    session.act(action, source="terminal")
+                except RuleError as err:
+                    out(f"Refused: {err.message}")
+                    continue
+                out(summary(session))
+                out(list_moves(session))
+                continue
             if word in ("undo", "redo"):
                 done = session.undo() if word == "undo" else session.redo()
                 out(f"{word}: {done}" if done else f"Nothing to {word}.")
@@ -85,9 +101,106 @@ def play(journal: Journal, game_id: str | None = None,
                 out(f"Refused: {err.message}")
                 continue
             out(summary(session))
+            out(list_moves(session))
     except (EOFError, KeyboardInterrupt):
         out("")
         return 0
     except RuleError as err:
         sys.stderr.write(f"companion: {err.message}\n")
         return 2
+
+
+# -- the moves, as the game package describes them ------------------------------------
+
+def _forms(session: Session) -> list[dict]:
+    pkg = games.package(session.game)
+    return moves.expected_first(moves.visible(pkg.moves(session.state)), session.expected().players)
+
+
+def list_moves(session: Session) -> str:
+    """The moves offered now, numbered (the terminal is a table without phones)."""
+    forms = _forms(session)
+    if not forms:
+        return "No move to make now."
+    lines = ["Moves:"]
+    for n, f in enumerate(forms, 1):
+        who = f"{f['player']}: " if f.get("player") and len(session.players) > 1 else ""
+        lines.append(f"  {n}. {who}{f['label']}" + (f" ({', '.join(x['label'] for x in f['fields'])})" if f["fields"] else ""))
+    return "\n".join(lines)
+
+
+def choose_move(session: Session, number: int, read: Callable[[str], str], out: Callable[[str], None]) -> dict | None:
+    """Ask for each field of move ``number`` among its legal choices; the action, or None if abandoned."""
+    forms = _forms(session)
+    if not 1 <= number <= len(forms):
+        out(f"Type a move number from 1 to {len(forms)}." if forms else "No move to make now.")
+        return None
+    form = forms[number - 1]
+    action: dict = {"type": form["type"]}
+    if form.get("player") is not None:
+        action["player"] = form["player"]
+    pending = list(form["fields"])
+    while pending:
+        f = pending.pop(0)
+        value = _ask_field(f, read, out)
+        if value is _ABANDON:
+            return None
+        if value is _SKIP:
+            continue
+        action[f["name"]] = value
+        if moves.kind_of(f) == "choices":
+            hit = next(c for c in f["choices"] if moves.same(c["value"], value))
+            pending = list(hit.get("fields") or []) + pending
+    return action
+
+
+_ABANDON, _SKIP = object(), object()
+
+
+def _ask_field(f: dict, read: Callable[[str], str], out: Callable[[str], None]) -> object:
+    kind = moves.kind_of(f)
+    extra = " (Enter to leave it out)" if f.get("optional") else ""
+    while True:
+        if kind == "choices":
+            options = moves.enabled(f["choices"])
+            for n, c in enumerate(options, 1):
+                text = (c.get("preview") or {}).get("text")
+                out(f"    {n}. {c['label']}" + (f" — {text}" if text else ""))
+            answer = _ask(f"  {f['label']}{extra}: ", read)
+        elif kind == "range":
+            answer = _ask(f"  {f['label']} ({f['min']}–{f['max']}, step {f.get('step', 1)}){extra}: ", read)
+        else:
+            spec = f["items"]
+            out("    " + ", ".join(f"{c['label']}={moves._canon(c['value'])}" for c in moves.enabled(spec["choices"])))
+            answer = _ask(f"  {f['label']}: {spec['min']}–{spec['max']} values, comma-separated{extra}: ", read)
+        if answer in ("q", "quit", "back"):
+            return _ABANDON
+        if not answer and f.get("optional"):
+            return _SKIP
+        value = _read_value(f, kind, answer)
+        if value is not _ABANDON:
+            return value
+        out("  That is not one of the choices.")
+
+
+def _read_value(f: dict, kind: str, answer: str) -> object:
+    if kind == "choices":
+        options = moves.enabled(f["choices"])
+        if answer.isdigit() and 1 <= int(answer) <= len(options):
+            return options[int(answer) - 1]["value"]
+        return next((c["value"] for c in options if str(c["label"]) == answer or str(c["value"]) == answer), _ABANDON)
+    if kind == "range":
+        try:
+            value = int(answer)
+        except ValueError:
+            return _ABANDON
+        return value if value in moves.range_values(f) else _ABANDON
+    import json
+
+    values = []
+    for word in (w.strip() for w in answer.split(",") if w.strip()):
+        try:
+            values.append(json.loads(word))
+        except json.JSONDecodeError:
+            values.append(word)
+    return values if moves._match_items(f["items"], values) is None else _ABANDON
