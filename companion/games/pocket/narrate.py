@@ -99,6 +99,8 @@ def _change(species: str, old: int, new: int, wanted: int, lang: str) -> str:
 def _over(reason: str, before: PocketState, after: PocketState, lang: str) -> str:
     player = after.player
     if reason == "survived":
+        if after.config.turns == 1:
+            return words.t("{player} survives the only turn and wins!", lang, player=player)
         return words.t("{player} survives all {turns} turns and wins!", lang, player=player, turns=after.config.turns)
     if reason == "populations_collapsed":
         zero = [species for species, level in zip(SPECIES, after.populations, strict=True) if level == 0]
