@@ -101,11 +101,23 @@ def auction_bidding(table_for):
 def test_a_button_press_on_a_mock_pin_applies_an_action_and_changes_the_oled_frame(table_for):
     t = auction_bidding(table_for)
     before, sent = t.frame(), t.devices.oled.sent
-    t.press("ok")  # the entry starts as "bid £100 N" for Ann, whose turn it is
+    t.press("ok")  # the first move offered is Ann's bid: OK goes to its first field, the direction
+    assert t.session.version == 4 and t.ctl.entry.cursor == 1
+    t.turn(+1)  # N
+    t.press("ok")  # on to the amount
+    t.turn(+1)  # £100, the least bid
+    t.press("ok")
     assert t.session.public()["bids"] == [{"player": "Ann", "direction": "N", "amount": 100}]
     assert t.session.history()[-1].source == "table"
     assert t.frame() != before and t.devices.oled.sent > sent
     assert t.devices.beeper.played[-1] == "ok"
+
+
+def test_nothing_is_preselected_so_ok_on_an_empty_field_asks_for_it(table_for):
+    t = auction_bidding(table_for)
+    t.press("down")  # the direction, not chosen yet
+    t.press("ok")
+    assert t.session.version == 4 and t.ctl.message and "Direction" in t.ctl.message
 
 
 def test_a_species_tile_placed_on_reader_N_becomes_the_tile_action(table_for):
@@ -120,44 +132,60 @@ def test_a_species_tile_placed_on_reader_N_becomes_the_tile_action(table_for):
 
 def test_the_encoder_and_ok_enter_a_bid(table_for):
     t = auction_bidding(table_for)
-    t.press("down")  # highlight the amount
-    t.turn(+3)  # £100 -> £400
-    t.turn(-1)  # -> £300
     t.press("down")  # highlight the direction
-    t.turn(+2)  # N -> S
-    assert t.ctl.entry_segments() == (("bid", False), ("£300", False), ("S", True))
+    t.turn(+3)  # N, E, S
+    t.press("down")  # highlight the amount
+    t.turn(+4)  # £100 -> £400
+    t.turn(-1)  # -> £300
+    segments = t.ctl.entry_segments()
+    assert [label for label, _ in segments][1:] == ["South", "300"] and segments[-1][1]
     t.press("ok")
     assert t.session.public()["bids"] == [{"player": "Ann", "direction": "S", "amount": 300}]
 
 
-def test_a_refused_action_shows_its_message_with_an_error_beep_and_changes_nothing(table_for):
+def test_the_amount_stops_at_the_money_ann_has_so_the_dial_never_offers_a_refused_bid(table_for):
     t = auction_bidding(table_for)
     t.press("down")
-    t.turn(+15)  # £1600, and Ann has £1500
-    fingerprint, version = t.session.rules.fingerprint(t.session.state), t.session.version
+    t.turn(+1)  # N
+    t.press("down")
+    t.turn(+40)  # far beyond £1500
+    assert t.ctl.entry.values["amount"] == 1500
     t.press("ok")
+    assert t.session.public()["bids"] == [{"player": "Ann", "direction": "N", "amount": 1500}]
+
+
+def test_a_refused_action_shows_its_message_with_an_error_beep_and_changes_nothing(table_for):
+    t = auction_bidding(table_for)
+    t.session.act({"type": "bid", "player": "Ann", "direction": "N", "amount": 500})
+    fingerprint, version = t.session.rules.fingerprint(t.session.state), t.session.version
+    t.ctl.act({"type": "bid", "player": "Bob", "direction": "E", "amount": 1600})  # Bob has £1500
     assert t.session.rules.fingerprint(t.session.state) == fingerprint and t.session.version == version
-    assert t.ctl.message and "Ann" in t.ctl.message
-    state = t.session.public()
-    expected = screens.render("error", state, screens.ScreenContext(message=t.ctl.message))
-    assert t.frame() == expected.tobytes()
+    assert t.ctl.message and "Bob" in t.ctl.message
+    t.ctl.refresh()
+    state, ctx = t.session.public(), t.ctl.context()
+    assert t.ctl.frame_name(state, ctx) == "error"
+    assert t.frame() == screens.render("error", state, ctx).tobytes()
     assert t.devices.beeper.played[-1] == "error"
     buzzer = t.factory.pin(Config().buzzer)
     assert wait_until(lambda: any(s.state for s in buzzer.states[1:]))
     t.mono.advance(10)  # the message times out and the prompt comes back
     t.ctl.tick()
-    assert t.ctl.message is None and t.frame() != expected.tobytes()
+    assert t.ctl.message is None and t.ctl.frame_name(t.session.public(), t.ctl.context()) != "error"
 
 
-def test_a_seat_button_out_of_turn_is_refused(table_for):
+def test_a_seat_button_shows_that_seats_moves_only(table_for):
     t = auction_bidding(table_for)
-    t.press("seat2")  # Bob, while Ann must bid
-    assert "Ann" in t.ctl.message and t.session.version == 4
+    t.press("seat2")  # Bob, while Ann must bid, holds no animal to exchange: he has no move
+    assert "Bob" in t.ctl.message and t.ctl.player is None
+    t.press("seat1")  # Ann: only her moves
+    assert t.ctl.player == "Ann" and {f["player"] for f in t.ctl.entry.forms} == {"Ann"}
+    t.press("seat1")  # pressed again: every seat's moves, the expected player's first
+    assert t.ctl.player is None and t.ctl.entry.form["player"] == "Ann"
 
 
 def test_holding_back_undoes_the_last_action(table_for):
     t = auction_bidding(table_for)
-    t.press("ok")
+    t.ctl.act({"type": "bid", "player": "Ann", "direction": "N", "amount": 100})
     assert t.session.version == 5
     t.ctl.handle(ButtonEvent("back", "hold"))  # the hold itself is timed by gpiozero (tests/hw)
     assert t.session.version == 4 and t.session.public()["bids"] == []
@@ -245,8 +273,8 @@ def test_balls_drawn_during_a_wood_entry_count_extra_wood_and_snakes(table_for):
     t.session.act({"type": "weather", "water": 1, "hurricane": False})
     t.enrol("B1", "ball", {"fish": 1})
     t.enrol("BK", "ball", {"snake": True})
-    while t.ctl.entry.kind != "wood":
-        t.turn(+1)  # the first item is the action itself
+    while t.ctl.entry.form["type"] != "wood":
+        t.turn(+1)  # the first item is the move itself
     t.place("scan", "B1")
     t.lift("scan")
     t.place("scan", "BK")
