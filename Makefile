@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test lint bench soak clean browser node
+.PHONY: run test lint bench soak clean browser node catalogs
 
 # Browser tests drive Debian's Chromium through Playwright (Playwright's own
 # browser download cannot work on the Pi or in CI). Installed once, as root.
@@ -45,3 +45,7 @@ soak: $(STAMP) browser node
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+# gettext catalogs: .po (edited) -> .mo (read at run time); a test checks they are current
+catalogs: $(STAMP)
+	$(PY) -m companion.catalogs
