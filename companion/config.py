@@ -474,3 +474,58 @@ class _Reader:
         if dup:
             raise self.fail("[[readers]]", f"names the point {dup!r} twice")
         return tuple(out)
+
+
+def interfaces(cfg: Config) -> list[str]:
+    """The kernel interfaces the config needs turned on: ``i2c``, ``spi0``, ``spi1-Ncs``, ``uart``.
+
+    deploy/install.sh asks for them (``python -m companion.config needs FILE``)
+    and enables only those, so a Pi with buttons and an OLED keeps GPIO 7-11
+    and 14/15 free for buttons.
+    """
+    out: list[str] = []
+
+    def add(name: str) -> None:
+        if name not in out:
+            out.append(name)
+
+    if cfg.display.type != "dummy":
+        add("i2c")
+    spi1 = 0
+    for r in cfg.readers:
+        interface = r.options.get("interface", "uart") if r.backend == "pn532" else None
+        if r.backend == "mfrc522" or interface == "spi":
+            if r.options.get("spi_bus", 0) == 0:
+                add("spi0")
+            else:
+                spi1 = max(spi1, r.options.get("spi_device", 0) + 1)
+        elif interface == "i2c":
+            add("i2c")
+        elif interface == "uart" and r.options.get("port", "auto") in GPIO_UARTS:
+            add("uart")
+    if spi1:
+        add(f"spi1-{spi1}cs")
+    return out
+
+
+def main(argv: list[str]) -> int:
+    """``python -m companion.config needs FILE``: the interfaces to enable, one a line (exit 2: bad file)."""
+    import sys
+
+    if len(argv) != 2 or argv[0] != "needs":
+        print("usage: python -m companion.config needs FILE", file=sys.stderr)
+        return 2
+    try:
+        cfg = load(argv[1])
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    for name in interfaces(cfg):
+        print(name)
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    raise SystemExit(main(sys.argv[1:]))

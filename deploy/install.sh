@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Install the Galapagos Table Companion on Raspberry Pi OS (Debian based). Idempotent: run it again
 # after every `git pull`. It
-#   1. creates .venv with the `pi` extra (lgpio, rpi-lgpio, smbus2, spidev),
-#   2. enables I2C and SPI,
-#   3. installs the udev rule for the reader microcontroller,
-#   4. adds the user to the i2c, spi, gpio and dialout groups,
-#   5. installs the config (kept if present) and a systemd unit (Restart=on-failure, after the network).
+#   1. installs the build tools the `pi` extra needs where no wheel exists (spidev, lgpio on
+#      aarch64) and creates .venv with that extra (lgpio, rpi-lgpio, smbus2, spidev),
+#   2. installs the config (kept if present): a minimal one (the OLED and the buttons) by default,
+#   3. enables in config.txt, under [all], what that config uses: I2C at 400 kHz (the OLED),
+#      SPI0/SPI1 (MFRC522 readers), the header UART (a PN532 on it, the login console taken off),
+#   4. installs the udev rule for the reader microcontroller,
+#   5. adds the user to the i2c, spi, gpio and dialout groups,
+#   6. installs a hardened systemd unit (Restart=on-failure but not after exit status 2, a bad
+#      config; lgpio's files in the runtime directory; the database in the state directory).
 #
 # Environment (for tests and unusual set-ups): PREFIX (a root to install under, default /),
 # APP_USER (default: the user who ran sudo), SKIP_APT=1, SKIP_VENV=1, SYSTEMCTL (default systemctl).
@@ -25,9 +29,10 @@ say() { printf '==> %s\n' "$*"; }
 
 # 1. packages and the virtual environment
 if [ "${SKIP_APT:-0}" != 1 ]; then
-  say "Installing system packages"
+  say "Installing system packages (and the compilers for the pi extra's source-only packages)"
   apt-get update -qq
-  apt-get install -y -qq python3-venv python3-dev i2c-tools fonts-dejavu-core libopenjp2-7 >/dev/null
+  apt-get install -y -qq python3-venv python3-dev build-essential swig i2c-tools fonts-dejavu-core libopenjp2-7 >/dev/null
+  apt-get install -y -qq liblgpio-dev >/dev/null 2>&1 || true  # lgpio's C library, where Pi OS packages it
 fi
 if [ "${SKIP_VENV:-0}" != 1 ]; then
   say "Creating $APP_DIR/.venv with the pi extra"
@@ -36,33 +41,75 @@ if [ "${SKIP_VENV:-0}" != 1 ]; then
   "$APP_DIR/.venv/bin/pip" install --quiet -e "$APP_DIR[pi]"
 fi
 
-# 2. I2C (the OLED) and SPI (MFRC522 readers on the Pi's own bus)
-enable_param() {  # enable_param FILE LINE: add LINE once, uncommenting it if it is there commented
-  local file="$1" line="$2"
-  mkdir -p "$(dirname "$file")"; touch "$file"
-  if grep -qxF "$line" "$file"; then return; fi
-  if grep -qxF "#$line" "$file"; then sed -i "s|^#$line\$|$line|" "$file"; else echo "$line" >>"$file"; fi
-}
-if [ -z "$PREFIX" ] && command -v raspi-config >/dev/null; then
-  say "Enabling I2C and SPI with raspi-config"
-  raspi-config nonint do_i2c 0
-  raspi-config nonint do_spi 0
-else
-  BOOT="$PREFIX/boot/firmware/config.txt"
-  [ -e "$BOOT" ] || [ ! -e "$PREFIX/boot/config.txt" ] || BOOT="$PREFIX/boot/config.txt"
-  say "Enabling I2C and SPI in $BOOT"
-  enable_param "$BOOT" "dtparam=i2c_arm=on"
-  enable_param "$BOOT" "dtparam=spi=on"
+# 2. the config: a minimal one that starts on any Pi with an OLED and buttons
+mkdir -p "$ETC" "$DB_DIR"
+if [ ! -e "$ETC/config.toml" ]; then
+  say "Installing $ETC/config.toml (the OLED and buttons; add readers from docs/config.example.toml)"
+  install -m 0644 "$APP_DIR/deploy/pi.toml" "$ETC/config.toml"
 fi
 
-# 3. udev rule: a stable /dev/galapagos-bridge and group dialout for the reader microcontroller
+# 3. the interfaces that config uses, in config.txt under [all]
+PY="$APP_DIR/.venv/bin/python"
+[ -x "$PY" ] || PY=python3
+if ! NEEDS="$(cd "$APP_DIR" && "$PY" -m companion.config needs "$ETC/config.toml")"; then
+  echo "Fix $ETC/config.toml first (the line above says which key), then run this again." >&2
+  exit 2
+fi
+BOOT="$PREFIX/boot/firmware/config.txt"
+[ -e "$BOOT" ] || [ ! -e "$PREFIX/boot/config.txt" ] || BOOT="$PREFIX/boot/config.txt"
+CMDLINE="$(dirname "$BOOT")/cmdline.txt"
+MODEL="$( { tr -d '\0' <"$PREFIX/proc/device-tree/model"; } 2>/dev/null || true)"
+enable_param() {  # enable_param FILE LINE: LINE once, in the [all] section (or before any section)
+  local file="$1" line="$2"
+  mkdir -p "$(dirname "$file")"; touch "$file"
+  # where LINE and #LINE are, and whether that spot applies to every board
+  local found
+  found="$(awk -v want="$line" '
+    /^[[:space:]]*\[.*\][[:space:]]*$/ { gsub(/[[:space:]]/, ""); all = ($0 == "[all]"); seen = 1; next }
+    $0 == want && (all || !seen) { print "on"; exit }
+    $0 == "#" want && (all || !seen) && !c { c = NR }
+    END { if (c) print "commented " c }' "$file")"
+  case "$found" in
+    on) return ;;
+    commented*) sed -i "${found#commented }s|^#||" "$file"; return ;;
+  esac
+  local last
+  last="$(grep -E '^[[:space:]]*\[.*\][[:space:]]*$' "$file" | tail -n1 | tr -d '[:space:]' || true)"
+  if [ -n "$last" ] && [ "$last" != "[all]" ]; then printf '\n[all]\n' >>"$file"; fi
+  [ -z "$(tail -c1 "$file")" ] || echo >>"$file"
+  echo "$line" >>"$file"
+}
+for need in $NEEDS; do
+  case "$need" in
+    i2c)
+      say "Enabling I2C at 400 kHz in $BOOT (the OLED)"
+      enable_param "$BOOT" "dtparam=i2c_arm=on"
+      enable_param "$BOOT" "dtparam=i2c_arm_baudrate=400000" ;;
+    spi0)
+      say "Enabling SPI0 in $BOOT"
+      enable_param "$BOOT" "dtparam=spi=on" ;;
+    spi1-*)
+      say "Enabling SPI1 in $BOOT"
+      enable_param "$BOOT" "dtoverlay=$need" ;;
+    uart)
+      say "Enabling the header UART in $BOOT (GPIO 14/15) without a login console on it"
+      enable_param "$BOOT" "enable_uart=1"
+      case "$MODEL" in "Raspberry Pi 5"*|"Raspberry Pi Compute Module 5"*) enable_param "$BOOT" "dtparam=uart0=on" ;; esac
+      if [ -e "$CMDLINE" ]; then sed -i -E 's/(^| )console=(serial0|ttyAMA0|ttyS0),[0-9]+//g; s/^ +//' "$CMDLINE"; fi
+      if [ -z "$PREFIX" ]; then
+        "$SYSTEMCTL" disable --now serial-getty@ttyAMA0.service serial-getty@serial0.service serial-getty@ttyS0.service >/dev/null 2>&1 || true
+      fi ;;
+  esac
+done
+
+# 4. udev rule: a stable /dev/galapagos-bridge and group dialout for the reader microcontroller
 say "Installing the udev rule"
 RULE_SRC="$(ls "$APP_DIR"/firmware_bridge/udev/*.rules 2>/dev/null | head -n1 || true)"
 mkdir -p "$(dirname "$UDEV")"
 if [ -n "$RULE_SRC" ]; then install -m 0644 "$RULE_SRC" "$UDEV"; fi
 if [ -z "$PREFIX" ] && command -v udevadm >/dev/null; then udevadm control --reload-rules && udevadm trigger || true; fi
 
-# 4. groups
+# 5. groups
 say "Adding $APP_USER to i2c, spi, gpio and dialout"
 if [ -z "$PREFIX" ]; then
   for group in i2c spi gpio dialout; do
@@ -71,13 +118,7 @@ if [ -z "$PREFIX" ]; then
   done
 fi
 
-# 5. config, database folder and the service
-mkdir -p "$ETC" "$DB_DIR"
-if [ ! -e "$ETC/config.toml" ]; then
-  say "Installing $ETC/config.toml (edit pins and readers there)"
-  if [ -e "$APP_DIR/deploy/pi.toml" ]; then install -m 0644 "$APP_DIR/deploy/pi.toml" "$ETC/config.toml";
-  else install -m 0644 "$APP_DIR/docs/config.example.toml" "$ETC/config.toml"; fi
-fi
+# 6. the database folder (the unit's StateDirectory) and the service
 [ -n "$PREFIX" ] || chown "$APP_USER" "$DB_DIR"
 say "Installing the systemd unit"
 mkdir -p "$(dirname "$UNIT")"
@@ -90,4 +131,4 @@ if [ -z "$PREFIX" ]; then
   "$SYSTEMCTL" restart galapagos-companion.service
 fi
 say "Done. Check the parts with: $APP_DIR/.venv/bin/companion doctor --config $ETC/config.toml"
-say "Log out and in again (or reboot) for the new groups; reboot once after enabling I2C/SPI."
+say "Log out and in again (or reboot) for the new groups; reboot once after enabling I2C, SPI or the UART."
