@@ -75,11 +75,29 @@ def mutate(action: dict[str, Any], rng: Random) -> dict[str, Any]:
     return a
 
 
+def assert_dialable(fields: list[dict[str, Any]]) -> None:
+    """What a screen shows (aliases left out) can always be dialled: a choice to make, a range to turn."""
+    for f in fields:
+        kind = M.kind_of(f)
+        if kind == "choices":
+            usable = M.enabled(f["choices"])
+            assert usable, f
+            for c in usable:
+                assert c["label"]
+                assert_dialable(c.get("fields") or [])
+        elif kind == "range":
+            assert f["min"] <= f["max"], f
+        else:
+            assert len(M.enabled(f["items"]["choices"])) >= 1, f
+
+
 def check_state(state: AuctionState, rng: Random, mutations: int = 25) -> tuple[int, list[dict[str, Any]]]:
     """Assert the three properties at ``state``; return (actions checked, concrete moves offered)."""
     forms = moves(state)
     tried, refused = M.audit_step(forms, lambda a: accepts(state, a), limit=200, rng=rng)
     assert not refused, f"offered but refused in phase {state.phase}: {refused[:3]}"
+    for shown in M.visible(forms):
+        assert_dialable(shown["fields"])
     for cand in RULES.candidates(state):
         assert M.match(forms, cand) is None, (cand, M.match(forms, cand))
     offered = [a for f in forms for a in M.expand(f, 30, rng)]

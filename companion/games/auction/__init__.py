@@ -38,6 +38,22 @@ class Package(GamePackage):
 
         return narrate.describe(action, lang)
 
+    # -- the table's inputs (see :mod:`companion.games.auction.table`) ---------------------
+    def tag_action(self, component: Any, point: str, state: Any) -> dict[str, Any] | None:
+        from companion.games.auction import table
+
+        return table.tag_action(component, point, state)
+
+    def table_tags(self, action: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]] | None:
+        from companion.games.auction import table
+
+        return table.table_tags(action)
+
+    def component_kinds(self) -> dict[str, Any]:
+        from companion.games.auction import table
+
+        return table.component_kinds()
+
     def screens(self) -> dict[str, Any]:
         from companion.games.auction import oled
 

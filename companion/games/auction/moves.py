@@ -217,14 +217,24 @@ def _held_label(name: str, count: int, lang: str) -> str:
 
 
 def _exhibitions(state: AuctionState, seat: int, wildcard: Field, lang: str) -> list[Form]:
-    """One form listing each set of different held animals once, plus alias forms for other orders."""
+    """One form listing each set of different held animals once, plus alias forms for other spellings.
+
+    The shown form asks for ``bonus`` only where a tile applies (optional when
+    just one does). Alias forms match the same moves spelt otherwise: the
+    animals in another order (one form per set of two or more), and
+    ``"bonus": null`` where the bonus may be left out.
+    """
     me = state.players[seat]
     held = [a for a in range(6) if me.animals[a]]
     if not held:
         return []
     up = face_up(state)
+    label = t("Exhibition", lang)
     sets: list[Choice] = []
+    nulls: list[Choice] = []
     aliases: list[Form] = []
+    none = choice(None, t("no bonus tile", lang))
+    none["alias"] = True
     for k in range(len(held), 0, -1):
         for subset in combinations(held, k):
             shown = set(subset)
@@ -234,22 +244,31 @@ def _exhibitions(state: AuctionState, seat: int, wildcard: Field, lang: str) -> 
                     else words.points(gained, lang))
             names = [ANIMALS[a] for a in subset]
             bonus = _bonus_field(applies, gained, k, lang)
-            sets.append(choice(names, words.pair(names, lang), preview(text, points=gained, bonus=k if applies else 0),
-                               fields=[bonus]))
+            look = preview(text, points=gained, bonus=k if applies else 0)
+            sets.append(choice(names, words.pair(names, lang), look, fields=[bonus] if bonus else None))
+            if len(applies) <= 1:
+                nulls.append(choice(names, words.pair(names, lang), look, fields=[pick("bonus", t("Bonus tile", lang), [none])]))
             if k >= 2:
-                alias = form("exhibition", me.name, t("Exhibition", lang), [
+                spelt = pick("bonus", t("Bonus tile", lang), (bonus["choices"] if bonus else []) + [none],
+                             optional=True) if len(applies) <= 1 else bonus
+                alias = form("exhibition", me.name, label, [
                     items("animals", t("Animals", lang), [choice(n, words.animal(n, lang)) for n in names], k, k,
                           distinct=True),
-                    bonus, wildcard], confirm=True)
+                    spelt, wildcard], confirm=True)
                 alias["alias"] = True
                 aliases.append(alias)
-    main = form("exhibition", me.name, t("Exhibition", lang), [pick("animals", t("Animals", lang), sets), wildcard],
-                confirm=True)
+    main = form("exhibition", me.name, label, [pick("animals", t("Animals", lang), sets), wildcard], confirm=True)
+    if nulls:
+        alias = form("exhibition", me.name, label, [pick("animals", t("Animals", lang), nulls), wildcard], confirm=True)
+        alias["alias"] = True
+        aliases.append(alias)
     return [main] + aliases
 
 
-def _bonus_field(applies: list[str], gained: int, k: int, lang: str) -> Field:
-    """The face-up bonus tiles this set fulfils; needed only when more than one applies."""
+def _bonus_field(applies: list[str], gained: int, k: int, lang: str) -> Field | None:
+    """The face-up bonus tiles this set fulfils (None: none does); needed only when more than one applies."""
+    if not applies:
+        return None
     text = t("{points} (bonus {bonus})", lang, points=words.points(gained, lang), bonus=k)
     choices: list[Choice] = []
     aliases: list[Choice] = []
@@ -260,11 +279,7 @@ def _bonus_field(applies: list[str], gained: int, k: int, lang: str) -> Field:
             alias = choice(int(req), label, preview(text, points=gained, bonus=k))
             alias["alias"] = True
             aliases.append(alias)
-    if len(applies) <= 1:
-        none = choice(None, t("no bonus tile", lang) if not applies else t("the bonus tile that applies", lang))
-        none["alias"] = True
-        aliases.append(none)
-    return pick("bonus", t("Bonus tile", lang), choices + aliases, optional=len(applies) <= 1)
+    return pick("bonus", t("Bonus tile", lang), choices + aliases, optional=len(applies) == 1)
 
 
 # -- exchange (any player, any time) ----------------------------------------------------------
