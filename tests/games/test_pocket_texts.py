@@ -214,3 +214,65 @@ def test_moves_in_english_are_the_message_ids() -> None:
     assert [x["label"] for x in f] == ["Play to the ocean", "Play a face-down species", "Change a population",
                                        "Move a card", "End the turn"]
     assert moves.match(f, {"type": "species", "space": "biome", "species": "ant"}) is None
+
+
+# -- the page fragments (templates/) ------------------------------------------------------
+
+def page_html(state: Any, lang: str) -> dict[str, str]:
+    """The package's three fragments rendered as the web layer renders them (its loader, its context keys)."""
+    from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader
+
+    from web.i18n import translator
+
+    web_templates = Path(__file__).parents[2] / "web" / "templates"
+    env = Environment(loader=ChoiceLoader([FileSystemLoader(str(web_templates)),
+                                           PrefixLoader({GAME.id: FileSystemLoader(GAME.templates())})]))
+    public = RULES.public_state(state)
+    ctx: dict[str, Any] = {"pub": public, "p": public["players"][0], "t": translator(lang), "game_tpl": GAME.id,
+                           "gt": lambda msgid, **params: GAME.t(msgid, lang, **params)}
+    ctx.update(GAME.page(state, public, "Ann", lang))
+    return {name: env.get_template(f"{GAME.id}/{name}.html").render(**ctx) for name in ("picture", "mine", "player")}
+
+
+def visible_text(html: str) -> str:
+    html = re.sub(r'class="[^"]*"|style="[^"]*"', " ", html)
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+def test_the_french_pages_have_no_english_word() -> None:
+    rng = random.Random(4)
+    for _game in range(15):
+        state = RULES.setup(["Ann"], random_options(rng))
+        for _step in range(15):
+            for name, html in page_html(state, "fr").items():
+                text = visible_text(html)
+                assert not english_words(text), (name, english_words(text), text)
+            if state.result is not None:
+                break
+            state, _ = RULES.apply(state, rng.choice(RULES.candidates(state)))
+
+
+def test_the_page_shows_each_tracker_after_the_end_of_the_turn_and_warns_before_a_loss() -> None:
+    state = new(start={"rat": 1, "ant": 1})
+    board = GAME.page(state, RULES.public_state(state), "Ann", "en")["board"]
+    assert [(p["level"], p["after"], p["danger"]) for p in board["populations"]] == [(1, 0, True), (1, 0, True),
+                                                                                        (3, 2, False)]
+    assert board["warning"] == "Ending the turn now loses: two or more populations would be at 0."
+    html = page_html(state, "en")["picture"]
+    assert "Ending the turn now loses" in html and "Island biome" in html
+    assert "Finir le tour maintenant perd" in page_html(state, "fr")["picture"]
+
+
+def test_the_page_shows_the_turn_track_the_rows_and_the_outcome() -> None:
+    state = play(new(turns=3, spaces={"biome": 2}), put("biome", "rat"), END)
+    board = GAME.page(state, RULES.public_state(state), "Ann", "en")["board"]
+    assert [(n["n"], n["done"], n["now"]) for n in board["turns"]] == [(1, True, False), (2, False, True),
+                                                                       (3, False, False)]
+    biome = next(row for row in board["spaces"] if row["space"] == "biome")
+    assert biome["free"] == 1 and biome["free_text"] == "1 of 2 spaces taken"
+    assert [c["label"] for c in biome["cards"]] == ["Rat"]
+    assert board["turn_text"] == "Turn 2 of 3" and board["survived_text"] == "1 of 3 turns survived"
+    won = play(state, END, ocean("rat", 3), ocean("ant", 3), END)
+    board = GAME.page(won, RULES.public_state(won), "Ann", "fr")["board"]
+    assert board["over"] and board["outcome"] == "Vous avez survécu à tous les tours : vous gagnez."
+    assert "gagné" in page_html(won, "fr")["player"]

@@ -38,6 +38,13 @@ class Package(GamePackage):
 
         return narrate.describe(action, lang) or super().describe(action, lang, viewer)
 
+    def page(self, state: Any, public: dict[str, Any], me: str | None, lang: str = "en") -> dict[str, Any]:
+        """``board``: the trackers (and each after the end of the turn), the turn track, the species rows,
+        the warning when ending the turn now would end the game, every label in ``lang``."""
+        from companion.games.pocket import page
+
+        return {"board": page.board(state, lang)}
+
     def screens(self) -> dict[str, Any]:
         from companion.games.pocket import oled
 
