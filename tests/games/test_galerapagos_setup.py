@@ -72,7 +72,8 @@ def test_three_to_twelve_players(count: int) -> None:
 def test_bad_options_are_refused_in_both_languages(options: dict, word: str) -> None:
     with pytest.raises(RuleError) as info:
         RULES.setup(FIVE, options)
-    assert word in info.value.message and word in info.value.translations["fr"]
+    assert word in info.value.message and word in info.value.text("fr", "galerapagos")
+    assert info.value.text("fr", "galerapagos") != info.value.message
 
 
 def test_the_voice_of_the_dead_option_is_shown() -> None:

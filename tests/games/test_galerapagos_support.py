@@ -48,7 +48,8 @@ def refused(state: State, action: dict[str, Any], *words: str) -> RuleError:
     assert RULES.fingerprint(state) == before
     for word in words:
         assert word in info.value.message, info.value.message
-    assert info.value.translations.get("fr"), "every refusal has a French sentence"
+    french = info.value.text("fr", "galerapagos")
+    assert french and french != info.value.message, "every refusal has a French sentence"
     return info.value
 
 

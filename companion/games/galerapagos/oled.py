@@ -1,10 +1,11 @@
-"""Galèrapagos' OLED screens: the rations, the raft and the snake odds."""
+"""Galèrapagos' OLED screens: the rations, the raft and the snake odds, in the reader's language."""
 
 from __future__ import annotations
 
 import math
 from typing import Any
 
+from companion import texts
 from companion.screens.canvas import HEADER_H, WIDTH, Canvas
 from companion.screens.common import round_label
 from companion.screens.context import ScreenContext
@@ -27,28 +28,32 @@ def snake_odds(s: dict[str, Any], draws: range = range(1, 6)) -> list[int]:
     return [round(100 * (1 - math.comb(total - black, k) / math.comb(total, k))) if k <= total else 100 for k in draws]
 
 
-def weather_label(w: Any, hurricane: bool = False) -> str:
-    if hurricane:
-        return "HURRICANE"
+def _t(lang: str, msgid: str, **params: Any) -> str:
+    return texts.render(msgid, params, lang, "galerapagos")
+
+
+def weather_label(w: Any, hurricane: bool = False, lang: str = "en") -> str:
+    if hurricane or (isinstance(w, dict) and w.get("hurricane")):
+        return _t(lang, "HURRICANE")
     if isinstance(w, dict):
-        if w.get("hurricane"):
-            return "HURRICANE"
-        return f"rain {w.get('water', 0)}"
+        return _t(lang, "rain {n}", n=w.get("water", 0))
     if isinstance(w, int) and not isinstance(w, bool):
-        return f"rain {w}"
-    return str(w) if w else "no card"
+        return _t(lang, "rain {n}", n=w)
+    return str(w) if w else _t(lang, "no card")
 
 
 def rations(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
     """galerapagos: food, water, raft, the weather card, and the snake odds of the wood gamble."""
+    lang = ctx.lang
     players = s.get("players") or []
     alive = sum(1 for p in players if p.get("alive", True))
-    c.header(f"{round_label(s)} {weather_label(s.get('weather'), bool(s.get('hurricane')))}", f"{alive}/{len(players)} alive")
+    c.header(f"{round_label(s)} {weather_label(s.get('weather'), bool(s.get('hurricane')), lang)}",
+             _t(lang, "{k}/{n} alive", k=alive, n=len(players)))
     for i, (label, value) in enumerate((("Food", s.get("food")), ("Water", s.get("water")), ("Rafts", s.get("rafts")))):
         x = 2 + 43 * i
-        c.text(x, HEADER_H + 1, label, "small")
+        c.text(x, HEADER_H + 1, c.fit(_t(lang, label), "small", 41), "small")
         c.text(x, HEADER_H + 11, "?" if value is None else str(value), "large")
     wood = s.get("wood") or 0
     c.pips(88, 47, 5, int(wood), size=5, gap=2)
     odds = " ".join(str(p) for p in snake_odds(s))
-    c.text(1, 52, c.fit(f"Snake% {odds}", "small", WIDTH - 2))
+    c.text(1, 52, c.fit(_t(lang, "Snake% {odds}", odds=odds), "small", WIDTH - 2))

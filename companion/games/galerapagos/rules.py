@@ -35,8 +35,42 @@ from dataclasses import dataclass
 from math import comb
 from typing import Any, NamedTuple
 
-from companion.games.galerapagos.text import RESOURCES, VERBS, Word, error, now
 from companion.rules import Action, Event, Expected, Outcome, RuleError, Rules, sees_secret
+from companion.texts import Message, Term
+
+#: the gettext domain of this game's texts (locale/<lang>/LC_MESSAGES/galerapagos.po)
+DOMAIN = "galerapagos"
+
+
+def _err(msgid: str, /, **params: Any) -> RuleError:
+    """A refusal as a message id (the English sentence) and its parameters, rendered per language."""
+    return RuleError(msgid, domain=DOMAIN, **params)
+
+
+def _say(msgid: str, /, **params: Any) -> Message:
+    """A phrase put inside a refusal (what the table is doing now), translated with it."""
+    return Message(msgid, DOMAIN, **params)
+
+
+#: the four actions as verbs, for "{p} cannot {verb} now"
+VERBS: dict[str, Term] = {
+    "fish": Term("fish"), "water": Term("collect water"), "wood": Term("collect wood"),
+    "search": Term("search the wreck"),
+}
+#: what the table is doing, for "cannot ... now: {now}" sentences
+NOW: dict[str, str] = {
+    "weather": "the weather card must be turned first",
+    "actions": "the castaways are taking their actions ({q}'s turn)",
+    "water": "the water is being shared",
+    "food": "the food is being shared",
+    "vote_water": "the castaways are voting on who goes without water",
+    "vote_food": "the castaways are voting on who goes without food",
+    "vote_depart": "the castaways are voting on who stays behind",
+    "tie": "{q}, the first player, must break the tie",
+    "end": "the round is over; turn the next weather card",
+    "depart": "the raft is leaving before the hurricane",
+    "over": "the game is over",
+}
 
 # -- component data --------------------------------------------------------
 
@@ -214,7 +248,7 @@ def _seat(s: State, action: Action, key: str = "player") -> int:
     try:
         return s.names.index(name)
     except ValueError:
-        raise error("no_player", name=_show(name)) from None
+        raise _err("There is no player {name} at this table.", name=_show(name)) from None
 
 
 def _show(value: Any) -> str:
@@ -224,37 +258,37 @@ def _show(value: Any) -> str:
 def _int(action: Action, key: str, default: int | None = None) -> int:
     value = action.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise error("bad_int", key=key, v=_show(value))
+        raise _err("\"{key}\" must be a whole number, not {v}.", key=key, v=_show(value))
     return value
 
 
 def _bool(action: Action, key: str, default: bool) -> bool:
     value = action.get(key, default)
     if not isinstance(value, bool):
-        raise error("bad_bool", key=key, v=_show(value))
+        raise _err("\"{key}\" must be true or false, not {v}.", key=key, v=_show(value))
     return value
 
 
-def _now(s: State) -> Word:
+def _now(s: State) -> Message:
     """What the table is doing, for refusals."""
     if s.phase == ACTIONS:
-        return now("actions", q=s.names[_actor(s)])
+        return _say(NOW["actions"], q=s.names[_actor(s)])
     if s.phase in COUNTS:
         if s.tie:
-            return now("tie", q=s.names[s.first])
+            return _say(NOW["tie"], q=s.names[s.first])
         if s.ballot is not None:
-            return now("vote_" + s.phase)
-        return now(s.phase if s.phase != DEPART else "depart")
-    return now(s.phase)
+            return _say(NOW["vote_" + s.phase])
+        return _say(NOW[s.phase])
+    return _say(NOW[s.phase])
 
 
 def _need_card_player(s: State, i: int) -> None:
     if not s.alive[i]:
-        raise error("dead_card", p=s.names[i])
+        raise _err("{p} is dead and cannot play a card.", p=s.names[i])
     if disabled(s, i):
-        raise error("sick_card", p=s.names[i])
+        raise _err("{p} is sick and cannot play a card this round.", p=s.names[i])
     if s.cards[i] < 1:
-        raise error("no_card", p=s.names[i])
+        raise _err("{p} has no card left to play.", p=s.names[i])
 
 
 def _by(s: State, action: Action) -> State:
@@ -330,7 +364,8 @@ def _after_count(s: State) -> State:
 def _distribute(s: State, ev: list[Event]) -> State:
     """Everyone alive gets a ration: "Le pion recule d'une case pour chaque ration donnée"."""
     n = len(_living(s))
-    ev.append({"event": "rations", "resource": s.phase, "given": n})
+    track = _track(s, s.phase)
+    ev.append({"event": "rations", "resource": s.phase, "given": n, "before": track, "after": track - n})
     if s.phase == WATER:
         s = s._replace(water=s.water - n)
     else:
@@ -343,6 +378,9 @@ def _close_zero(s: State, ev: list[Event]) -> State:
     saved = {d[0] for d in s.declared}
     surplus = sum(d[1] for d in s.declared)
     basket = sum(d[1] for d in s.declared if d[2])
+    track = _track(s, s.phase)
+    ev.append({"event": "no_vote", "resource": s.phase, "saved": [s.names[i] for i in sorted(saved)],
+               "before": track, "after": track + surplus})
     s = _kill(s, [i for i in _living(s) if i not in saved], CAUSE[s.phase], ev)
     if s.phase == WATER:
         s = s._replace(water=s.water + surplus)
@@ -363,7 +401,10 @@ def _reveal(s: State, ev: list[Event]) -> State:
     ev.append({"event": "reveal", "votes": {s.names[i]: s.names[t] for i, t in votes}})
     s = s._replace(ballot=None, last_vote=votes)
     if len(tied) == 1:
+        ev.append({"event": "designated", "player": s.names[tied[0]], "resource": s.phase, "votes": top})
         return s._replace(condemned=tied[0])
+    ev.append({"event": "tie", "players": [s.names[t] for t in tied], "votes": top,
+               "first_player": s.names[s.first]})
     return s._replace(tie=tied)
 
 
@@ -427,7 +468,30 @@ def _close(s: State, ev: list[Event]) -> State:
         return _close_zero(s, ev)
     if s.condemned >= 0:
         return _kill(s, [s.condemned], CAUSE[s.phase], ev)
+    return _depart(s, ev)
+
+
+def _depart(s: State, ev: list[Event]) -> State:
+    """The hurricane round is over: "Le radeau doit quitter l'île à la fin du tour"."""
+    ev.append({"event": "departure", "survivors": len(_living(s)), "places": max(0, _capacity(s)),
+               "rafts": s.rafts, "water": s.water, "food": s.food - s.basket})
     return s._replace(phase=DEPART, ballot=None, tie=(), condemned=-1)
+
+
+def origin(state: State, action: Action) -> State:
+    """The state ``apply`` plays ``action`` on: a last chance's snapshot it fits, else the state itself.
+
+    The same walk as :meth:`GalerapagosRules.step`, for the narration (which must say when a
+    move takes a last chance and so undoes the default applied on the move before).
+    """
+    for snap in reversed(state.chain):
+        if _window_accepts(snap, action):
+            try:
+                _core(snap, action, [])
+                return snap
+            except RuleError:
+                break
+    return state._replace(chain=()) if state.chain else state
 
 
 def _auto(s: State, ev: list[Event]) -> State:
@@ -474,32 +538,32 @@ def _gift_saves(snap: State, name: Any) -> bool:
 
 def _weather(s: State, a: Action, ev: list[Event]) -> State:
     if s.phase not in (WEATHER, END):
-        raise error("weather_now", now=_now(s))
+        raise _err("The weather card cannot be turned now: {now}.", now=_now(s))
     hurricane = _bool(a, "hurricane", False)
     next_round = s.round if s.phase == WEATHER else s.round + 1
     if hurricane:
         if not s.hurricane_left:
-            raise error("hurricane_gone")
+            raise _err("The hurricane has already come up.")
         if next_round < s.opts.hurricane_from:
-            raise error("hurricane_early", r=s.opts.hurricane_from)
+            raise _err("The hurricane lies among the bottom six weather cards and cannot come up before round {r}.", r=s.opts.hurricane_from)
         drops = _int(a, "water", s.opts.hurricane_water)
         if drops != s.opts.hurricane_water:
-            raise error("hurricane_drops", h=s.opts.hurricane_water, n=drops)
+            raise _err("The hurricane card shows {h} drops, not {n}.", h=s.opts.hurricane_water, n=drops)
         deck = s.deck
     else:
         if "water" not in a:
-            raise error("weather_missing")
+            raise _err("Say how many drops the weather card shows (\"water\").")
         drops = _int(a, "water")
         if drops not in s.deck:
             left = ", ".join(str(v) for v in s.deck) or "-"
-            raise error("weather_none_left", n=drops, left=left)
+            raise _err("No weather card with {n} drops is left in the deck (left: {left}).", n=drops, left=left)
         k = s.deck.index(drops)
         deck = s.deck[:k] + s.deck[k + 1:]
     first = s.first
     if s.phase == END:  # Étape 1: the first-player card passes to the right
         first = _step(s, s.first, -1)
         ev.append({"event": "first_player", "player": s.names[first]})
-    ev.append({"event": "weather", "water": drops, "hurricane": hurricane})
+    ev.append({"event": "weather", "water": drops, "hurricane": hurricane, "round": next_round})
     return s._replace(
         round=next_round, phase=ACTIONS, first=first, start=first, turn_k=0,
         did=("",) * _n(s), weather=drops, hurricane=hurricane or s.hurricane, deck=deck,
@@ -510,15 +574,15 @@ def _check_actor(s: State, a: Action) -> int:
     i = _seat(s, a)
     name, kind = s.names[i], a["type"]
     if not s.alive[i]:
-        raise error("dead_act", p=name)
+        raise _err("{p} is dead and cannot act.", p=name)
     if disabled(s, i):
-        raise error("sick_act", p=name)
+        raise _err("{p} is sick and cannot act this round.", p=name)
     if s.phase != ACTIONS:
-        raise error("not_now", p=name, verb=VERBS[kind], now=_now(s))
+        raise _err("{p} cannot {verb} now: {now}.", p=name, verb=VERBS[kind], now=_now(s))
     if s.did[i]:
-        raise error("acted", p=name)
+        raise _err("{p} has already acted this round.", p=name)
     if i != _actor(s):
-        raise error("turn", q=s.names[_actor(s)], p=name)
+        raise _err("It is {q}'s turn to act, not {p}'s.", q=s.names[_actor(s)], p=name)
     return i
 
 
@@ -531,14 +595,15 @@ def _fish(s: State, a: Action, ev: list[Event]) -> State:
     i = _check_actor(s, a)
     fish = _int(a, "fish")
     if not 0 <= fish <= max(s.opts.bag):
-        raise error("fish_range", p=s.names[i], n=fish, hi=max(s.opts.bag))
-    return _acted(s._replace(food=s.food + fish), i, "fish", ev, fish=fish)
+        raise _err("{p} cannot catch {n} fish: a ball shows 0 to {hi}.", p=s.names[i], n=fish, hi=max(s.opts.bag))
+    return _acted(s._replace(food=s.food + fish), i, "fish", ev, fish=fish, before=s.food, after=s.food + fish)
 
 
 def _water(s: State, a: Action, ev: list[Event]) -> State:
     i = _check_actor(s, a)
     drops = s.weather or 0
-    return _acted(s._replace(water=s.water + drops), i, "water", ev, water=drops)
+    return _acted(s._replace(water=s.water + drops), i, "water", ev, water=drops, before=s.water,
+                  after=s.water + drops)
 
 
 def _add_wood(s: State, pieces: int) -> State:
@@ -556,39 +621,43 @@ def _wood(s: State, a: Action, ev: list[Event]) -> State:
     i = _check_actor(s, a)
     extra, snake = _int(a, "extra", 0), _bool(a, "snake", False)
     if not 0 <= extra <= MAX_EXTRA_BALLS:
-        raise error("extra_range", p=s.names[i], k=extra)
+        raise _err("{p} may draw 0 to 5 extra balls for wood, not {k}.", p=s.names[i], k=extra)
     if snake and extra == 0:
-        raise error("snake_no_draw", p=s.names[i])
+        raise _err("{p} drew no extra ball, so no snake can have bitten.", p=s.names[i])
     s = _add_wood(s, 1 if snake else 1 + extra)
     if snake:
         s = s._replace(sick=_set(s.sick, i, s.sick[i] | 1 << s.round))
-    return _acted(s, i, "wood", ev, extra=extra, snake=snake)
+    return _acted(s, i, "wood", ev, extra=extra, snake=snake, wood=s.wood, rafts=s.rafts)
 
 
 def _search(s: State, a: Action, ev: list[Event]) -> State:
     i = _check_actor(s, a)
     if s.wreck < 1:
-        raise error("wreck_empty", p=s.names[i])
+        raise _err("The wreck is empty: {p} cannot search it.", p=s.names[i])
     s = s._replace(cards=_set(s.cards, i, s.cards[i] + 1), wreck=s.wreck - 1)
-    return _acted(s, i, "search", ev)
+    return _acted(s, i, "search", ev, cards=s.cards[i])
 
 
 def _resource(s: State, a: Action, ev: list[Event]) -> State:
     i = _seat(s, a)
     kind = a.get("resource")
     if kind not in (WATER, FOOD):
-        raise error("kind", p=s.names[i], v=_show(kind))
+        raise _err("{p}'s resource card must be water or food, not {v}.", p=s.names[i], v=_show(kind))
     amount, basket = _int(a, "amount", 1), _bool(a, "basket", False)
     if not 1 <= amount <= 9:
-        raise error("amount", p=s.names[i], n=amount)
+        raise _err("{p} cannot play a resource card of {n} rations: a card adds 1 to 9.", p=s.names[i], n=amount)
     if basket and kind != FOOD:
-        raise error("basket", p=s.names[i])
+        raise _err("{p}'s fruit basket is a food card, not a water card.", p=s.names[i])
     _need_card_player(s, i)
     cards = _set(s.cards, i, s.cards[i] - 1)
-    ev.append({"event": "resource", "player": s.names[i], "resource": kind, "amount": amount})
-    if s.phase == kind and s.zero:  # a declared card: the player's own ration
+    shown = s.phase == kind and s.zero
+    track = _track(s, kind)
+    ev.append({"event": "resource", "player": s.names[i], "resource": kind, "amount": amount, "shown": shown,
+               "before": track, "after": track if shown else track + amount})
+    if shown:  # a declared card: the player's own ration
         if any(d[0] == i for d in s.declared):
-            raise error("declared", p=s.names[i], res=RESOURCES[kind])
+            raise _err("{p} has already shown a water card." if kind == WATER
+                       else "{p} has already shown a food card.", p=s.names[i])
         return s._replace(cards=cards, declared=s.declared + ((i, amount - 1, basket),))
     s = s._replace(cards=cards)
     if kind == WATER:
@@ -596,13 +665,14 @@ def _resource(s: State, a: Action, ev: list[Event]) -> State:
     else:
         s = s._replace(food=s.food + amount, basket=s.basket + (amount if basket else 0))
     if s.condemned == i and s.phase in (kind, DEPART):  # "Il peut se sauver en jouant une carte Ressource"
+        ev.append({"event": "saved", "player": s.names[i]})
         s = s._replace(condemned=-1)
     return s
 
 
 def _open_ballot(s: State) -> tuple[int, ...]:
     if s.phase not in COUNTS or s.ballot is None or s.tie or s.condemned >= 0:
-        raise error("no_vote", now=_now(s))
+        raise _err("There is no vote now: {now}.", now=_now(s))
     return s.ballot
 
 
@@ -610,23 +680,24 @@ def _vote(s: State, a: Action, ev: list[Event]) -> State:
     ballot = _open_ballot(s)
     i, t = _seat(s, a), _seat(s, a, "target")
     if not can_vote(s, i):
-        raise error("dead_vote" if not s.alive[i] else "sick_vote", p=s.names[i])
+        raise _err("{p} is dead and cannot vote (the variant « la voix des morts » is off)." if not s.alive[i]
+                   else "{p} is sick and cannot vote this round.", p=s.names[i])
     if ballot[i] >= 0:
-        raise error("voted", p=s.names[i])
+        raise _err("{p} has already voted.", p=s.names[i])
     if not s.alive[t]:
-        raise error("target_dead", q=s.names[t])
+        raise _err("{q} is dead and cannot be chosen.", q=s.names[t])
     ev.append({"event": "voted", "player": s.names[i]})  # the target stays secret
     return s._replace(ballot=_set(ballot, i, t))
 
 
 def _tiebreak(s: State, a: Action, ev: list[Event]) -> State:
     if s.phase not in COUNTS or not s.tie:
-        raise error("no_tie")
+        raise _err("There is no tie to break now.")
     i, t = _seat(s, a), _seat(s, a, "target")
     if i != s.first:
-        raise error("not_first", f=s.names[s.first], p=s.names[i])
+        raise _err("Only {f}, the first player, breaks the tie, not {p}.", f=s.names[s.first], p=s.names[i])
     if t not in s.tie:
-        raise error("not_tied", q=s.names[t], tied=", ".join(s.names[j] for j in s.tie))
+        raise _err("{q} is not among the tied players ({tied}).", q=s.names[t], tied=", ".join(s.names[j] for j in s.tie))
     ev.append({"event": "tiebreak", "player": s.names[i], "target": s.names[t]})
     return s._replace(tie=(), condemned=t)
 
@@ -635,16 +706,18 @@ def _shoot(s: State, a: Action, ev: list[Event]) -> State:
     i, t = _seat(s, a), _seat(s, a, "target")
     _need_card_player(s, i)
     if i == t:
-        raise error("shoot_self", p=s.names[i])
+        raise _err("{p} cannot shoot himself.", p=s.names[i])
     if not s.alive[t]:
-        raise error("target_dead", q=s.names[t])
+        raise _err("{q} is dead and cannot be chosen.", q=s.names[t])
     armed = "revolver" in s.perm[i]
     if s.cards[i] < (1 if armed else 2):
-        raise error("shoot_cards", p=s.names[i], c=s.cards[i])
+        raise _err("{p} needs a revolver and a cartridge to shoot but has {c} card(s) in hand.", p=s.names[i], c=s.cards[i])
     perm = s.perm if armed else _set(s.perm, i, s.perm[i] + ("revolver",))
+    saved = s.condemned == i  # "Il peut se sauver ... en tirant sur un autre joueur (une bouche de moins)"
     s = s._replace(cards=_set(s.cards, i, s.cards[i] - (1 if armed else 2)), perm=perm,
-                   condemned=-1 if s.condemned == i else s.condemned)
-    ev.append({"event": "shot", "player": s.names[i], "target": s.names[t]})
+                   condemned=-1 if saved else s.condemned)
+    ev.append({"event": "shot", "player": s.names[i], "target": s.names[t], "cards": s.cards[t],
+               "armed": armed, "saved": saved})
     return _kill(s, [t], "shot", ev, killer=i)
 
 
@@ -652,13 +725,13 @@ def _give(s: State, a: Action, ev: list[Event]) -> State:
     i, t = _seat(s, a), _seat(s, a, "target")
     count = _int(a, "count", 1)
     if not s.alive[i]:
-        raise error("dead_card", p=s.names[i])
+        raise _err("{p} is dead and cannot play a card.", p=s.names[i])
     if i == t:
-        raise error("give_self", p=s.names[i])
+        raise _err("{p} cannot give cards to himself.", p=s.names[i])
     if not s.alive[t]:
-        raise error("target_dead", q=s.names[t])
+        raise _err("{q} is dead and cannot be chosen.", q=s.names[t])
     if not 1 <= count <= s.cards[i]:
-        raise error("give_count", p=s.names[i], c=s.cards[i], n=count)
+        raise _err("{p} has {c} card(s) and cannot give {n}.", p=s.names[i], c=s.cards[i], n=count)
     cards = _set(_set(s.cards, i, s.cards[i] - count), t, s.cards[t] + count)
     ev.append({"event": "give", "player": s.names[i], "target": s.names[t], "count": count})
     return s._replace(cards=cards)
@@ -668,7 +741,7 @@ def _place(s: State, a: Action, ev: list[Event]) -> State:
     i = _seat(s, a)
     card = a.get("card")
     if card not in PERMANENT:
-        raise error("perm_card", card=_show(card), known=", ".join(PERMANENT))
+        raise _err("{card} is not a permanent card; they are {known}.", card=_show(card), known=", ".join(PERMANENT))
     _need_card_player(s, i)
     ev.append({"event": "place", "player": s.names[i], "card": card})
     return s._replace(cards=_set(s.cards, i, s.cards[i] - 1), perm=_set(s.perm, i, s.perm[i] + (card,)))
@@ -677,9 +750,9 @@ def _place(s: State, a: Action, ev: list[Event]) -> State:
 def _sick(s: State, a: Action, ev: list[Event]) -> State:
     i = _seat(s, a)
     if not s.alive[i]:
-        raise error("dead_act", p=s.names[i])
+        raise _err("{p} is dead and cannot act.", p=s.names[i])
     if _sick_now(s, i):
-        raise error("already_sick", p=s.names[i])
+        raise _err("{p} is already sick this round.", p=s.names[i])
     s = _by(s, a)
     ev.append({"event": "sick", "player": s.names[i]})
     ballot = s.ballot
@@ -691,9 +764,9 @@ def _sick(s: State, a: Action, ev: list[Event]) -> State:
 def _heal(s: State, a: Action, ev: list[Event]) -> State:
     i = _seat(s, a)
     if not s.alive[i]:
-        raise error("dead_act", p=s.names[i])
+        raise _err("{p} is dead and cannot act.", p=s.names[i])
     if not is_sick(s, i):
-        raise error("not_sick", p=s.names[i])
+        raise _err("{p} is not sick.", p=s.names[i])
     s = _by(s, a)
     ev.append({"event": "heal", "player": s.names[i]})
     return s._replace(sick=_set(s.sick, i, s.sick[i] & ~(1 << s.round | 1 << (s.round - 1))))
@@ -702,7 +775,7 @@ def _heal(s: State, a: Action, ev: list[Event]) -> State:
 def _revive(s: State, a: Action, ev: list[Event]) -> State:
     i = _seat(s, a)
     if s.alive[i]:
-        raise error("not_dead", p=s.names[i])
+        raise _err("{p} is alive.", p=s.names[i])
     s = _by(s, a)
     ev.append({"event": "revive", "player": s.names[i]})
     restart = s.ballot is not None or bool(s.tie)
@@ -714,22 +787,22 @@ def _revive(s: State, a: Action, ev: list[Event]) -> State:
 def embark_problem(s: State) -> RuleError | None:
     """Why the survivors cannot leave now, or None (Scénario 1's three conditions)."""
     if s.phase != END:
-        return error("embark_now", now=_now(s))
+        return _err("The raft can only leave at the end of a round, once the rations are shared: {now}.", now=_now(s))
     n = len(_living(s))
     if s.rafts < n:
-        return error("embark_rafts", n=n, r=s.rafts)
+        return _err("The raft cannot leave: {n} survivors need {n} raft cards and there are {r}.", n=n, r=s.rafts)
     if s.water < n:
-        return error("embark_water", n=n, w=s.water)
+        return _err("The raft cannot leave: {n} survivors need {n} water for the voyage and {w} are left.", n=n, w=s.water)
     if s.food - s.basket < n:
         if s.basket:
-            return error("embark_basket", n=n, f=s.food - s.basket, b=s.basket)
-        return error("embark_food", n=n, f=s.food)
+            return _err("The raft cannot leave: {n} survivors need {n} food for the voyage and only {f} count, the fruit basket's {b} not being a ration for the voyage.", n=n, f=s.food - s.basket, b=s.basket)
+        return _err("The raft cannot leave: {n} survivors need {n} food for the voyage and {f} are left.", n=n, f=s.food)
     return None
 
 
 def _embark(s: State, a: Action, ev: list[Event]) -> State:
     if s.phase == END and s.hurricane:
-        return s._replace(phase=DEPART, ballot=None, tie=(), condemned=-1)
+        return _depart(s, ev)
     problem = embark_problem(s)
     if problem is not None:
         raise problem
@@ -748,7 +821,7 @@ def _core(s: State, action: Action, ev: list[Event]) -> State:
     if s.phase == OVER:
         if action["type"] == "embark" and s.reason == "hurricane":
             return s  # the raft already left (or could not): nothing more to do
-        raise error("over")
+        raise _err("The game is over.")
     return _HANDLERS[action["type"]](s, action, ev)
 
 
@@ -854,32 +927,31 @@ def tournament_winners(totals: dict[str, int]) -> list[str]:
 
 def _options(names: list[str], options: dict[str, Any]) -> tuple[Options, int]:
     if not isinstance(options, dict):
-        raise error("bad_option_value", key="options", what=Word("a JSON object", "un objet JSON"))
+        raise _err("Option \"{key}\" must be {what}.", key="options", what=_say("a JSON object"))
     for key in options:
         if key not in OPTIONS:
-            raise error("bad_option", key=key, known=", ".join(OPTIONS))
+            raise _err("Galèrapagos has no option \"{key}\"; it knows {known}.", key=key, known=", ".join(OPTIONS))
 
     def ints(key: str, default: tuple[int, ...], least: int) -> tuple[int, ...]:
         value = options.get(key, list(default))
         if (not isinstance(value, list) or len(value) < least
                 or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 9 for v in value)):
-            what = Word(f"a list of at least {least} numbers from 0 to 9",
-                        f"une liste d'au moins {least} nombres de 0 à 9")
-            raise error("bad_option_value", key=key, what=what)
+            what = _say("a list of at least {least} numbers from 0 to 9", least=least)
+            raise _err("Option \"{key}\" must be {what}.", key=key, what=what)
         return tuple(value)
 
     dead_vote = options.get("dead_vote", False)
     if not isinstance(dead_vote, bool):
-        raise error("bad_option_value", key="dead_vote", what=Word("true or false", "true ou false"))
+        raise _err("Option \"{key}\" must be {what}.", key="dead_vote", what=_say("true or false"))
     hurricane = options.get("hurricane_water", HURRICANE_WATER)
     if isinstance(hurricane, bool) or not isinstance(hurricane, int) or not 0 <= hurricane <= 9:
-        raise error("bad_option_value", key="hurricane_water", what=Word("a number from 0 to 9", "un nombre de 0 à 9"))
+        raise _err("Option \"{key}\" must be {what}.", key="hurricane_water", what=_say("a number from 0 to 9"))
     scoring = options.get("scoring", "solidaire")
     if scoring not in SCORING:
-        raise error("bad_option_value", key="scoring", what=Word("solidaire or solitaire", "solidaire ou solitaire"))
+        raise _err("Option \"{key}\" must be {what}.", key="scoring", what=_say("solidaire or solitaire"))
     first = options.get("first_player", names[0])
     if first not in names:
-        raise error("bad_option_value", key="first_player", what=Word("one of the players", "l'un des joueurs"))
+        raise _err("Option \"{key}\" must be {what}.", key="first_player", what=_say("one of the players"))
     opts = Options(dead_vote=dead_vote, weather_cards=ints("weather_cards", WEATHER_CARDS, BOTTOM_CARDS + 1),
                    hurricane_water=hurricane, bag=ints("bag", BAG, 1), scoring=scoring)
     return opts, names.index(first)
@@ -961,12 +1033,13 @@ class GalerapagosRules(Rules):
             return Expected((), acts, "Turn the next weather card.")
         if s.phase == ACTIONS:
             who = s.names[_actor(s)]
-            return Expected((who,), ACTS, f"{who}: fish, collect water or wood, or search the wreck.")
+            return Expected((who,), ACTS, "{p}: fish, collect water or wood, or search the wreck.", {"p": who})
         if s.tie:
             who = s.names[s.first]
-            return Expected((who,), ("tiebreak",), f"{who} breaks the tie.")
+            return Expected((who,), ("tiebreak",), "{p} breaks the tie.", {"p": who})
         waiting = self.waiting(s)
-        return Expected(tuple(waiting), ("vote",), f"Vote ({s.phase}): " + ", ".join(waiting) + ".")
+        return Expected(tuple(waiting), ("vote",), "Vote ({phase}): {names}.",
+                        {"phase": Term(s.phase), "names": ", ".join(waiting)})
 
     def waiting(self, s: State) -> list[str]:
         """Who must still act or vote."""

@@ -1,0 +1,280 @@
+"""Galèrapagos' story: each action and what it set off, one sentence per event, as a log tells it.
+
+The rules' events carry the figures (the tracks before and after, the votes once revealed);
+the sentences are message ids of this game's catalog. A vote stays secret until the reveal:
+"Ann votes" names nobody. A move that takes a last chance is played on the state before the
+previous move's default (see rules.py), so its story starts by saying that default is undone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion import texts
+from companion.games.galerapagos import rules as R
+
+DOMAIN = R.DOMAIN
+
+CAUSES = {
+    "thirst": "{p} dies of thirst.",
+    "hunger": "{p} dies of hunger.",
+    "left_behind": "{p} is left behind on the island and dies.",
+}
+CARDS = {
+    "water_bottle": "Water bottle", "club": "Club", "axe": "Axe",
+    "fishing_rod": "Fishing rod", "crystal_ball": "Crystal ball", "revolver": "Revolver",
+}
+
+
+def _t(lang: str, msgid: str, **params: Any) -> str:
+    return texts.render(msgid, params, lang, DOMAIN)
+
+
+def _names(names: list[str], lang: str) -> str:
+    return texts.join(list(names), lang)
+
+
+def _weather(e: dict[str, Any], lang: str) -> str:
+    r, n = e.get("round"), e["water"]
+    if e.get("hurricane"):
+        return _t(lang, "Round {r}: the hurricane card comes up ({n} drops); the raft must leave at the end "
+                        "of this round.", r=r, n=n)
+    if n == 0:
+        return _t(lang, "Round {r}: the weather card shows no drop of water.", r=r)
+    if n == 1:
+        return _t(lang, "Round {r}: the weather card shows 1 drop of water.", r=r)
+    return _t(lang, "Round {r}: the weather card shows {n} drops of water.", r=r, n=n)
+
+
+def _fish(e: dict[str, Any], lang: str) -> str:
+    p, n = e["player"], e["fish"]
+    if n == 0:
+        return _t(lang, "{p} fishes and catches nothing.", p=p)
+    if n == 1:
+        return _t(lang, "{p} fishes and catches 1 fish: food {a}→{b}.", p=p, a=e["before"], b=e["after"])
+    return _t(lang, "{p} fishes and catches {n} fish: food {a}→{b}.", p=p, n=n, a=e["before"], b=e["after"])
+
+
+def _wood(e: dict[str, Any], before: R.State, lang: str) -> list[str]:
+    p, k = e["player"], e["extra"]
+    if e["snake"]:
+        out = [_t(lang, "{p} collects wood, draws {k} more ball(s) and the black one: a snake bites, "
+                        "{p} falls sick and the raft gets 1 piece.", p=p, k=k)]
+    elif k == 0:
+        out = [_t(lang, "{p} collects 1 piece of wood.", p=p)]
+    else:
+        out = [_t(lang, "{p} collects wood and draws {k} more ball(s), all white: {n} pieces.", p=p, k=k, n=k + 1)]
+    added = e["rafts"] - before.rafts
+    if added > 0:
+        out.append(_t(lang, "A raft card is laid: {r} in all, the disc back on {d}.", r=e["rafts"], d=e["wood"]))
+    return out
+
+
+def _rations(e: dict[str, Any], lang: str) -> str:
+    n, a, b = e["given"], e["before"], e["after"]
+    water = e["resource"] == R.WATER
+    if n == 1:
+        msg = "1 survivor drinks a ration: water {a}→{b}." if water else "1 survivor eats a ration: food {a}→{b}."
+    else:
+        msg = ("{n} survivors each drink a ration: water {a}→{b}." if water
+               else "{n} survivors each eat a ration: food {a}→{b}.")
+    return _t(lang, msg, n=n, a=a, b=b)
+
+
+def _resource(e: dict[str, Any], lang: str) -> str:
+    p, n = e["player"], e["amount"]
+    if e.get("shown"):
+        if e["resource"] == R.WATER:
+            return _t(lang, "{p} shows a water card ({n}): a ration of their own.", p=p, n=n)
+        return _t(lang, "{p} shows a food card ({n}): a ration of their own.", p=p, n=n)
+    if e["resource"] == R.WATER:
+        return _t(lang, "{p} plays a water card: water {a}→{b}.", p=p, a=e["before"], b=e["after"])
+    return _t(lang, "{p} plays a food card: food {a}→{b}.", p=p, a=e["before"], b=e["after"])
+
+
+def _no_vote(e: dict[str, Any], lang: str) -> str:
+    saved = list(e["saved"])
+    water = e["resource"] == R.WATER
+    if not saved:
+        return _t(lang, "Water on 0: no vote, and nobody showed a water card." if water
+                  else "Food on 0: no vote, and nobody showed a food card.")
+    if e["before"] == e["after"]:
+        msg = ("Water on 0: no vote; only {names} showed a water card." if water
+               else "Food on 0: no vote; only {names} showed a food card.")
+    else:
+        msg = ("Water on 0: no vote; only {names} showed a water card, the rest goes on the track: water {a}→{b}."
+               if water else
+               "Food on 0: no vote; only {names} showed a food card, the rest goes on the track: food {a}→{b}.")
+    return _t(lang, msg, names=_names(saved, lang), a=e["before"], b=e["after"])
+
+
+def _designated(e: dict[str, Any], lang: str) -> str:
+    msg = {R.WATER: "{p} has the most votes ({v}) and is refused a water ration.",
+           R.FOOD: "{p} has the most votes ({v}) and is refused a food ration.",
+           R.DEPART: "{p} has the most votes ({v}) and gets no place on the raft."}[e["resource"]]
+    return _t(lang, msg, p=e["player"], v=e["votes"])
+
+
+def _reveal(e: dict[str, Any], lang: str) -> str:
+    votes = e["votes"]
+    if not votes:
+        return _t(lang, "Nobody can vote.")
+    pairs = ", ".join(_t(lang, "{p}→{q}", p=p, q=q) for p, q in votes.items())
+    return _t(lang, "The votes are revealed: {pairs}.", pairs=pairs)
+
+
+def _over(e: dict[str, Any], lang: str) -> str:
+    winners = list(e["winners"])
+    if e["reason"] == "embark":
+        return _t(lang, "{names} embark on the raft and leave the island: they win.", names=_names(winners, lang))
+    if e["reason"] == "hurricane":
+        if winners:
+            return _t(lang, "The hurricane: the raft leaves with {names}, who win.", names=_names(winners, lang))
+        return _t(lang, "The hurricane: nobody can leave the island, everyone loses.")
+    return _t(lang, "Every castaway has died: everyone loses.")
+
+
+def _by(action: dict[str, Any], lang: str) -> str:
+    by = action.get("by")
+    return _t(lang, "{by} plays a card: ", by=by) if isinstance(by, str) else ""
+
+
+def _event(e: dict[str, Any], action: dict[str, Any], before: R.State, lang: str) -> list[str]:
+    kind = e.get("event")
+    p = e.get("player")
+    if kind == "first_player":
+        return [_t(lang, "The first-player card passes to {p}.", p=p)]
+    if kind == "weather":
+        return [_weather(e, lang)]
+    if kind == "fish":
+        return [_fish(e, lang)]
+    if kind == "water":
+        return [_t(lang, "{p} collects {n} water: water {a}→{b}.", p=p, n=e["water"], a=e["before"], b=e["after"])]
+    if kind == "wood":
+        return _wood(e, before, lang)
+    if kind == "search":
+        return [_t(lang, "{p} searches the wreck and draws a card ({c} in hand).", p=p, c=e["cards"])]
+    if kind == "rations":
+        return [_rations(e, lang)]
+    if kind == "resource":
+        return [_resource(e, lang)]
+    if kind == "saved":
+        return [_t(lang, "{p} is saved.", p=p)]
+    if kind == "no_vote":
+        return [_no_vote(e, lang)]
+    if kind == "voted":
+        return [_t(lang, "{p} votes.", p=p)]
+    if kind == "reveal":
+        return [_reveal(e, lang)]
+    if kind == "designated":
+        return [_designated(e, lang)]
+    if kind == "tie":
+        return [_t(lang, "Tie at {v} vote(s) between {names}: {f}, the first player, decides.",
+                   v=e["votes"], names=_names(e["players"], lang), f=e["first_player"])]
+    if kind == "tiebreak":
+        return [_t(lang, "{p} breaks the tie: {q} is the one.", p=p, q=e["target"])]
+    if kind == "shot":
+        out = [_t(lang, "{p} shoots {q} and takes {q}'s cards.", p=p, q=e["target"])]
+        if e.get("saved"):
+            out.append(_t(lang, "One mouth fewer: {p} is saved.", p=p))
+        return out
+    if kind == "death":
+        cause = e.get("cause")
+        return [] if cause == "shot" else [_t(lang, CAUSES.get(cause, "{p} dies."), p=p)]
+    if kind == "give":
+        return [_t(lang, "{p} gives {n} card(s) to {q}.", p=p, n=e["count"], q=e["target"])]
+    if kind == "place":
+        return [_t(lang, "{p} lays the card {card} face up.", p=p, card=_t(lang, CARDS.get(e["card"], e["card"])))]
+    if kind == "sick":
+        return [_by(action, lang) + _t(lang, "{p} falls sick.", p=p)]
+    if kind == "heal":
+        return [_by(action, lang) + _t(lang, "{p} is cured.", p=p)]
+    if kind == "revive":
+        return [_by(action, lang) + _t(lang, "{p} comes back to life.", p=p)]
+    if kind == "departure":
+        return [_t(lang, "The hurricane round is over: the raft has {k} place(s) for {n} survivor(s).",
+                   k=e["places"], n=e["survivors"])]
+    if kind == "over":
+        return [_over(e, lang)]
+    return []
+
+
+def chances(after: R.State, lang: str = "en") -> list[str]:
+    """What may still be undone on the next move only (one sentence per last chance)."""
+    out = []
+    for snap in after.chain:
+        if snap.phase in (R.WATER, R.FOOD) and snap.zero:
+            who = [snap.names[i] for i in range(len(snap.names)) if R._may_declare(snap, i)]
+            msg = ("Next move only: {names} may still show a water card." if snap.phase == R.WATER
+                   else "Next move only: {names} may still show a food card.")
+            out.append(_t(lang, msg, names=_names(who, lang)))
+        elif snap.condemned >= 0:
+            out.append(_t(lang, "Next move only: {p} may still be saved by a resource card or a shot.",
+                          p=snap.names[snap.condemned]))
+        else:
+            out.append(_t(lang, "Next move only: cards may still be played before the raft leaves."))
+    return out
+
+
+def narrate(before: R.State, action: dict[str, Any], events: list[dict[str, Any]], after: R.State,
+            lang: str = "en") -> list[str]:
+    """The sentences that tell what ``action`` did, in ``lang``."""
+    start = R.origin(before, action)
+    out: list[str] = []
+    if any(start is snap for snap in before.chain):
+        out.append(_t(lang, "A last chance is taken: the outcome of the previous move is undone."))
+    for e in events:
+        out.extend(_event(e, action, start, lang))
+    if not events and action.get("type") == "embark":
+        out.append(_t(lang, "The raft has already left."))
+    out.extend(chances(after, lang))
+    return out
+
+
+def describe(action: dict[str, Any], lang: str = "en", viewer: str | None = None) -> str:
+    """A short line for a log or an undo button, hiding a vote's target from all but its author."""
+    kind = action.get("type")
+    p = action.get("player")
+    q = action.get("target")
+    if kind == "weather":
+        if action.get("hurricane"):
+            return _t(lang, "Hurricane card")
+        return _t(lang, "Weather card: {n} drop(s)", n=action.get("water"))
+    if kind == "fish":
+        return _t(lang, "{p} fishes {n}", p=p, n=action.get("fish"))
+    if kind == "water":
+        return _t(lang, "{p} collects water", p=p)
+    if kind == "wood":
+        k = action.get("extra", 0)
+        if action.get("snake"):
+            return _t(lang, "{p} collects wood +{k}, bitten", p=p, k=k)
+        return _t(lang, "{p} collects wood +{k}", p=p, k=k)
+    if kind == "search":
+        return _t(lang, "{p} searches the wreck", p=p)
+    if kind == "resource":
+        n = action.get("amount", 1)
+        if action.get("resource") == R.WATER:
+            return _t(lang, "{p} plays water {n}", p=p, n=n)
+        return _t(lang, "{p} plays food {n}", p=p, n=n)
+    if kind == "vote":
+        if viewer is not None and viewer == p:
+            return _t(lang, "{p} votes for {q}", p=p, q=q)
+        return _t(lang, "{p} votes", p=p)
+    if kind == "tiebreak":
+        return _t(lang, "{p} breaks the tie: {q}", p=p, q=q)
+    if kind == "shoot":
+        return _t(lang, "{p} shoots {q}", p=p, q=q)
+    if kind == "give":
+        return _t(lang, "{p} gives {n} card(s) to {q}", p=p, n=action.get("count", 1), q=q)
+    if kind == "place":
+        card = action.get("card")
+        return _t(lang, "{p} lays {card}", p=p, card=_t(lang, CARDS.get(card, str(card))) if isinstance(card, str) else card)
+    if kind == "sick":
+        return _t(lang, "{p} falls sick", p=p)
+    if kind == "heal":
+        return _t(lang, "{p} is cured", p=p)
+    if kind == "revive":
+        return _t(lang, "{p} comes back to life", p=p)
+    if kind == "embark":
+        return _t(lang, "Embark on the raft")
+    return str(kind)

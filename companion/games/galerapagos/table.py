@@ -1,0 +1,78 @@
+"""Galèrapagos at the table: what a tagged weather card or wooden ball laid on a reader means now.
+
+* A **weather card** (``{"water": N, "hurricane": bool}``) laid on any reader is the card
+  turned: ``weather``. The hurricane card says only that it is the hurricane; its drops are
+  the game's (option ``hurricane_water``), so a card enrolled with other drops still works.
+* A **wooden ball** (``{"fish": N, "snake": bool}``) on the scan pad: while a wood gamble is
+  being dialled in (``entry`` says so), each ball drawn counts one more extra ball, and the
+  black one says the snake bit; otherwise it is the acting castaway's catch, ``fish``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.galerapagos import rules as R
+
+KINDS: dict[str, Any] = {
+    "weather": {"water": "drops on the card (0-9)", "hurricane": "true for the hurricane card"},
+    "ball": {"fish": "fish shown on the ball", "snake": "true for the black ball"},
+}
+
+
+def _value(component: Any) -> dict[str, Any]:
+    value = getattr(component, "value", None)
+    return value if isinstance(value, dict) else {}
+
+
+def _entry(entry: Any) -> tuple[str | None, dict[str, Any]]:
+    """(type, values) of the move being dialled in, from a dict or the controller's Entry."""
+    if entry is None:
+        return None, {}
+    if isinstance(entry, dict):
+        return entry.get("type"), dict(entry.get("values") or {})
+    form = getattr(entry, "form", None) or {}
+    return form.get("type"), dict(getattr(entry, "values", None) or {})
+
+
+def tag_action(component: Any, point: str, state: R.State, entry: Any = None) -> dict[str, Any] | None:
+    """The action (or the fields to fill) a component laid on ``point`` stands for now; None: nothing."""
+    kind, value = getattr(component, "kind", None), _value(component)
+    if kind == "weather":
+        if value.get("hurricane"):
+            return {"type": "weather", "hurricane": True}
+        water = value.get("water")
+        if isinstance(water, bool) or not isinstance(water, int):
+            return None
+        return {"type": "weather", "water": water, "hurricane": False}
+    if kind != "ball" or state.phase != R.ACTIONS:
+        return None
+    dialling, values = _entry(entry)
+    if dialling == "wood":
+        extra = values.get("extra") if isinstance(values.get("extra"), int) else 0
+        if value.get("snake"):
+            return {"fill": {"extra": max(1, extra), "snake": True}}
+        return {"fill": {"extra": min(R.MAX_EXTRA_BALLS, extra + 1)}}
+    fish = value.get("fish", 0)
+    if isinstance(fish, bool) or not isinstance(fish, int):
+        return None
+    return {"type": "fish", "player": state.names[R._actor(state)], "fish": fish}
+
+
+def table_tags(action: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]] | None:
+    """How the table enters ``action`` with components: the weather card, the ball fished."""
+    kind = action.get("type")
+    if kind == "weather" and set(action) <= {"type", "water", "hurricane"}:
+        if action.get("hurricane") is True:
+            return [("scan", "weather", {"water": action.get("water", R.HURRICANE_WATER), "hurricane": True})]
+        water = action.get("water")
+        if isinstance(water, int) and not isinstance(water, bool) and action.get("hurricane", False) is False:
+            return [("scan", "weather", {"water": water, "hurricane": False})]
+        return None
+    if kind == "fish" and isinstance(action.get("fish"), int) and not isinstance(action.get("fish"), bool):
+        return [("scan", "ball", {"fish": action["fish"], "snake": False})]
+    return None
+
+
+def component_kinds() -> dict[str, Any]:
+    return {k: dict(v) for k, v in KINDS.items()}
