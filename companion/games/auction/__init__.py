@@ -54,6 +54,19 @@ class Package(GamePackage):
 
         return table.component_kinds()
 
+    # -- the dashboard ------------------------------------------------------------------
+    def page(self, state: Any, public: dict[str, Any], me: str | None, lang: str = "en") -> dict[str, Any]:
+        """What the page fragments read besides the public state: the costs of ``me`` (a seat's phone)."""
+        if me is None or me not in [p.name for p in state.players]:
+            return {}
+        return {"costs": costs(state, me)}
+
+    def draws(self) -> dict[str, dict[str, Any]]:
+        """The next species tile, for a table without its tile deck (only while a tile is awaited)."""
+        from companion.games.auction import table
+
+        return {"tile": {"fn": table.draw_tile, "player": False, "action": "tile", "label": "Draw a species tile"}}
+
     def screens(self) -> dict[str, Any]:
         from companion.games.auction import oled
 

@@ -55,4 +55,22 @@ def component_kinds() -> dict[str, Any]:
     }
 
 
-__all__ = ["component_kinds", "table_tags", "tag_action"]
+
+def draw_tile(state: Any, rng: Any, player: str | None = None) -> Action:
+    """A species tile drawn digitally for a table without its tile deck: an unused pair on an empty square.
+
+    The rules stay pure: the randomness is the ``random.Random`` given (seeded and
+    journaled by the companion), and the draw is journaled as the ``tile`` it gives.
+    """
+    from companion.games.auction.rules import ALL_PAIRS, TILE
+    from companion.rules import RuleError
+
+    if getattr(state, "phase", None) != TILE:
+        raise RuleError("No species tile is awaited now.", domain="galapagos-auction")
+    square = next(d for d in range(4) if state.tiles[d] is None)
+    unused = [pair for pair in ALL_PAIRS if pair not in state.used_tiles]
+    a, b = rng.choice(unused)
+    return {"type": "tile", "direction": DIRECTIONS[square], "animals": [ANIMALS[a], ANIMALS[b]]}
+
+
+__all__ = ["component_kinds", "draw_tile", "table_tags", "tag_action"]
