@@ -20,6 +20,11 @@ class Package(GamePackage):
     example_players = ("Ann", "Bob")
     automatic = ("timer_expired",)
 
+    def moves(self, state: Any, lang: str = "en") -> list[dict[str, Any]]:
+        from companion.games.dice import moves
+
+        return moves.moves(state, lang)
+
     def screens(self) -> dict[str, Any]:
         from companion.games.dice import oled
 

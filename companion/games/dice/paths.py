@@ -89,3 +89,71 @@ def best_path(state: DiceState, player: str, dice: Sequence[str]) -> dict[str, A
     visit(start)
     route = list(best[1])
     return {"order": [table.island.colour[n] for n in route], "path": route, "points": best[0][1]}
+
+
+def walks(state: DiceState, seat: int) -> list[dict[str, Any]]:
+    """Every path the player in ``seat`` may walk with the dice as planned, and what each takes.
+
+    The exhaustive search behind the ``move`` forms: from the pawn, each step
+    goes to a field one step away (by land or by sea) of the colour of the
+    next planned die; stopping is allowed after any step, so the empty path is
+    always there. Each walk is ``{"path": [fields], "turtles": [numbers],
+    "points": gain, "wins": bool, "ends": bool}``, counted exactly as the
+    rules walk it: the turtle under the pawn is taken first, each field's
+    turtle once, nothing more once a two-player-variant win is reached, and
+    ``ends`` when the walk takes the last turtle of an empty bag.
+    """
+    table = state.table
+    start = state.pawns[seat]
+    if start is None:
+        return []
+    dice = [COLOURS.index(c) for c in (state.plans[seat] or ())]
+    by_colour = table.island.by_colour
+    lying = state.island
+    shell = table.turtles
+    counts = [0] * 6
+    for n in state.hauls[seat]:
+        counts[COLOURS.index(shell[n])] += 1
+    base = _score(counts)
+    sudden = table.two_player_variant
+    taken: list[int] = []
+    won = [False]
+
+    def take(n: int) -> bool:
+        """Take the turtle on ``n`` if one lies there; True when it was taken."""
+        if won[0] or n not in lying or n in taken:
+            return False
+        taken.append(n)
+        c = COLOURS.index(shell[n])
+        counts[c] += 1
+        if sudden and counts[c] >= 5:
+            won[0] = True
+        return True
+
+    def drop(n: int) -> None:
+        taken.pop()
+        counts[COLOURS.index(shell[n])] -= 1
+        won[0] = False  # a turtle is only taken while the game is not yet won
+
+    out: list[dict[str, Any]] = []
+    path: list[int] = []
+    last = not state.bag
+
+    def visit(here: int) -> None:
+        out.append({
+            "path": list(path), "turtles": list(taken), "points": _score(counts) - base, "wins": won[0],
+            "ends": won[0] or (last and len(taken) == len(lying)),
+        })
+        if len(path) == len(dice):
+            return
+        for nxt in by_colour[here][dice[len(path)]]:
+            gained = take(nxt)
+            path.append(nxt)
+            visit(nxt)
+            path.pop()
+            if gained:
+                drop(nxt)
+
+    take(start)
+    visit(start)
+    return out

@@ -1,0 +1,192 @@
+"""The dice game's legal moves as forms (DESIGN.md, "Moves, narration and texts").
+
+``moves(state, lang)`` lists every form that may be submitted now, exactly as
+:meth:`DiceRules.apply` judges it (``tests/games/test_dice_moves.py`` checks
+both directions over random games and every scenario):
+
+* ``start`` for each player whose pawn is not out yet, during set-up: one
+  choice per field; a field whose turtle lies on the island or another pawn
+  drew is shown disabled with the reason.
+* ``place_turtles`` (the table's): the turtle numbers still in the bag, as many
+  as the rules ask (five or six, or the rest of the bag), each once.
+* ``roll`` (optional, before a plan): five dice colours as observed.
+* ``plan``: 0-5 dice in order; once a roll is recorded, only those dice
+  (``limits``: at most as many of a colour as were rolled). With a roll the
+  form carries ``hint``, the best order for those dice (:func:`paths.best_path`).
+* ``timer_expired`` (the table's) while the sand runs.
+* ``move`` for the player whose turn it is: every path the planned dice allow
+  (:func:`paths.walks`, exhaustive), each with a preview of the turtles and
+  points it takes. The rules also read a path that repeats the pawn's own
+  field first as the same walk; those spellings are a second ``move`` form
+  marked ``"hidden": true`` (matched and accepted, not for showing).
+
+Sizes stay small: the longest lists are the 36 fields, the bag's numbers, six
+colours and the walks (a few dozen on a printed island).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from companion import moves as m
+from companion import texts
+from companion.games.dice.island import COLOURS
+from companion.games.dice.paths import best_path, walks
+from companion.games.dice.rules import DICE, DiceRules, DiceState
+
+DOMAIN = DiceRules.id
+
+
+def t(msgid: str, lang: str, **params: Any) -> str:
+    """A text of the dice game in ``lang`` (colours and other words as :class:`texts.Term`)."""
+    return texts.render(msgid, params, lang, DOMAIN)
+
+
+def word(term: str, lang: str) -> str:
+    """A game word (a colour) in ``lang``."""
+    return texts.gettext_(term, lang, DOMAIN)
+
+
+def colour_list(colours: list[str] | tuple[str, ...], lang: str) -> str:
+    """Colours as a comma list in ``lang`` ("red, red, blue"); "no dice" when empty."""
+    return ", ".join(word(c, lang) for c in colours) if colours else t("no dice", lang)
+
+
+def moves(state: DiceState, lang: str = "en") -> list[m.Form]:
+    """Every form that may be submitted now, each naming its player (None: the table's)."""
+    s = state
+    names = s.table.players
+    out: list[m.Form] = []
+    if s.phase == "setup":
+        out += [_start(s, i, lang) for i, f in enumerate(s.pawns) if f is None]
+        if not s.seeded:
+            out.append(_place(s, lang))
+    elif s.phase == "place":
+        out.append(_place(s, lang))
+    elif s.phase == "plan":
+        for i, d in enumerate(s.plans):
+            if d is None:
+                if s.rolls[i] is None:
+                    out.append(_roll(names[i], lang))
+                out.append(_plan(s, i, lang))
+    elif s.phase == "move":
+        out += _move(s, s.order[s.moved], lang)
+    if s.timer == "running" and s.phase != "over":
+        out.append(_timer(s, lang))
+    return out
+
+
+# -- the forms ---------------------------------------------------------------------
+
+def _start(s: DiceState, i: int, lang: str) -> m.Form:
+    """"Each player then draws a turtle from the bag and places his/her pawn on that island tile (number)." """
+    names = s.table.players
+    colour = s.table.island.colour
+    choices = []
+    for n in sorted(colour):
+        why = None
+        if n in s.island:
+            why = t("Turtle {n} lies on the island, so it cannot be drawn.", lang, n=n)
+        elif n in s.pawns:
+            why = t("{other} drew turtle {n}.", lang, other=names[s.pawns.index(n)], n=n)
+        label = t("Field {n} ({colour})", lang, n=n, colour=texts.Term(colour[n]))
+        choices.append(m.choice(n, label, m.preview(word(colour[n], lang), colour=colour[n]), why))
+    return m.form("start", names[i], t("Start field", lang), [m.pick("field", t("Field", lang), choices)])
+
+
+def _place(s: DiceState, lang: str) -> m.Form:
+    """"...drawn from the bag and placed with the colored shells up on the island tile with matching numbers." """
+    want = min(s.table.per_round, len(s.bag))
+    shells = s.table.turtles
+    choices = [
+        m.choice(n, t("Turtle {n} ({colour})", lang, n=n, colour=texts.Term(shells[n])),
+                 m.preview(word(shells[n], lang), colour=shells[n], left=len(s.bag) - want))
+        for n in sorted(s.bag)
+    ]
+    label = t("Place {count} turtles", lang, count=want) if want != 1 else t("Place 1 turtle", lang)
+    field = m.items("numbers", t("Turtles drawn", lang), choices, want, want, distinct=True)
+    return m.form("place_turtles", None, label, [field])
+
+
+def _colour_choices(lang: str, counts: Counter[str] | None = None) -> list[m.Choice]:
+    out = []
+    for c in COLOURS:
+        if counts is not None and not counts[c]:
+            continue
+        pv = m.preview(f"×{counts[c]}", count=counts[c]) if counts is not None else None
+        out.append(m.choice(c, word(c, lang), pv))
+    return out
+
+
+def _roll(who: str, lang: str) -> m.Form:
+    """"All players roll their 5 dice" - recorded as thrown (optional)."""
+    field = m.items("dice", t("Dice rolled", lang), _colour_choices(lang), DICE, DICE)
+    return m.form("roll", who, t("Roll", lang), [field])
+
+
+def _plan(s: DiceState, i: int, lang: str) -> m.Form:
+    """"...sort them into the order they want to use them... You do not need to use all of your dice." """
+    who = s.table.players[i]
+    rolled = s.rolls[i]
+    extra: dict[str, Any] = {}
+    if rolled is None:
+        field = m.items("dice", t("Dice in order", lang), _colour_choices(lang), 0, DICE)
+    else:
+        counts = Counter(rolled)
+        field = m.items("dice", t("Dice in order", lang), _colour_choices(lang, counts), 0, len(rolled),
+                        limits=dict(counts))
+        best = best_path(s, who, list(rolled))
+        extra["hint"] = {
+            **best,
+            "text": t("Best: {order} (+{points})", lang, order=colour_list(best["order"], lang), points=best["points"]),
+        }
+    return m.form("plan", who, t("Plan", lang), [field], confirm=True, **extra)
+
+
+def _timer(s: DiceState, lang: str) -> m.Form:
+    """"When the timer expires, the planning phase ends for all players." """
+    names = s.table.players
+    if s.phase == "plan":
+        idle = [names[i] for i, d in enumerate(s.plans) if d is None]
+        text = t("Planning ends; {names} will not move", lang, names=texts.join(idle, lang)) if idle \
+            else t("Planning ends", lang)
+        pv = m.preview(text, unplanned=idle)
+    else:
+        pv = m.preview(t("Planning is already over", lang), unplanned=[])
+    return m.form("timer_expired", None, t("Sand timer ran out", lang), confirm=True, preview=pv)
+
+
+def _move(s: DiceState, i: int, lang: str) -> list[m.Form]:
+    """Every walk the planned dice allow; the same walks spelt from the pawn's field, hidden."""
+    who = s.table.players[i]
+    here = s.pawns[i]
+    found = sorted(walks(s, i), key=lambda w: (-w["points"], len(w["path"]), w["path"]))
+    shown, spelt = [], []
+    for w in found:
+        label = " → ".join(map(str, w["path"])) if w["path"] else t("Stay on field {n}", lang, n=here)
+        pv = m.preview(_walk_text(s, w, lang), turtles=w["turtles"], points=w["points"], wins=w["wins"],
+                       ends=w["ends"], colours=[s.table.turtles[n] for n in w["turtles"]])
+        shown.append(m.choice(w["path"], label, pv))
+        spelt.append(m.choice([here, *w["path"]], label, pv))
+    label = t("Move", lang)
+    return [
+        m.form("move", who, label, [m.pick("path", t("Path", lang), shown)], confirm=True),
+        m.form("move", who, label, [m.pick("path", t("Path", lang), spelt)], confirm=True, hidden=True),
+    ]
+
+
+def _walk_text(s: DiceState, w: dict[str, Any], lang: str) -> str:
+    """A few words: the turtles a walk takes and the points they add, and a win or the end."""
+    taken = w["turtles"]
+    if not taken:
+        parts = [t("no turtle", lang)]
+    else:
+        numbers = ", ".join(map(str, taken))
+        msgid = "turtle {numbers} (+{points})" if len(taken) == 1 else "turtles {numbers} (+{points})"
+        parts = [t(msgid, lang, numbers=numbers, points=w["points"])]
+    if w["wins"]:
+        parts.append(t("wins at once", lang))
+    elif w["ends"]:
+        parts.append(t("ends the game", lang))
+    return " · ".join(parts)
