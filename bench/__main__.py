@@ -20,6 +20,7 @@ MODULES = [
     "bench.dice_hint",
     "bench.sand_timer",
     "bench.button_oled",
+    "bench.oled_bus",
     "bench.server",
 ]
 

@@ -147,9 +147,21 @@ class I2CBusModel:
         if self.ram is not None:
             (self.ram.command if kind == "command" else self.ram.data)(payload)
         if self.block:
-            delay = self.busy_until - self.clock()
-            if delay > 0:
-                time.sleep(delay)
+            self._wait_until(self.busy_until)
+
+    def _wait_until(self, deadline: float) -> None:
+        """Return at ``deadline``: sleep most of the way, then spin the last quarter millisecond.
+
+        A plain ``time.sleep`` overshoots by a scheduler tick, which a real
+        controller's completion interrupt does not; the model should not
+        charge that to the bus.
+        """
+        while True:
+            left = deadline - self.clock()
+            if left <= 0:
+                return
+            if left > 0.00025:
+                time.sleep(left - 0.00025)
 
     def command(self, *cmd: int) -> None:
         self._transfer("command", list(cmd))

@@ -269,6 +269,11 @@ class Oled:
         with self._cond:
             return self._cond.wait_for(lambda: self._pushed_seq >= self.sent or self._closed, timeout)
 
+    def wait_pushed(self, after: int, timeout: float = 2.0) -> bool:
+        """Wait until a frame accepted after the ``after``-th one (``sent`` then) is on the glass."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._pushed_seq > after or self._closed, timeout)
+
     def service(self) -> None:
         """Apply dimming, the screen saver and the periodic full refresh for the time now.
 
@@ -401,27 +406,54 @@ class Oled:
             return (self.bus.bytes if self.bus else 0) - before
         oriented = frame.transpose(Image.Transpose.ROTATE_180) if getattr(self.device, "rotate", 0) == 2 else frame
         pages = page_bytes(oriented)
+        changed = [(p, *_changed_span(self._glass[p], new)) for p, new in enumerate(pages) if self._glass[p] != new]
         count = 0
-        for p, new in enumerate(pages):
-            old = self._glass[p]
-            if old == new:
-                continue
-            first, last = _changed_span(old, new)
-            window = self._window(p, first, last)
+        for first_page, last_page, first, last in self._windows(changed):
+            window = self._window(first_page, first, last, last_page)
+            data = b"".join(pages[p][first:last + 1] for p in range(first_page, last_page + 1))
             if self.kind != "dummy":
                 self.device.command(*window)
-                self.device.data(list(new[first:last + 1]))
-            count += 2 + len(window) + 2 + (last - first + 1)
-            self._glass[p] = new
+                self.device.data(list(data))
+            count += 2 + len(window) + 2 + len(data)
+            for p in range(first_page, last_page + 1):
+                self._glass[p] = pages[p]
         if self.kind == "dummy":
             self.device.display(frame)
         return count
 
-    def _window(self, page: int, first: int, last: int) -> tuple[int, ...]:
+    def _windows(self, changed: list[tuple[int, int, int]]) -> list[tuple[int, int, int, int]]:
+        """Group changed pages into windows ``(first_page, last_page, first_col, last_col)``.
+
+        The SH1106 addresses one page at a time. The SSD1306 takes a window of
+        several pages: neighbouring changed pages go as one window (one command
+        and one data transaction) when that costs no more bytes than one
+        window each, which also saves a transaction's latency.
+        """
+        if self.kind == "sh1106":
+            return [(p, p, first, last) for p, first, last in changed]
+        out: list[tuple[int, int, int, int]] = []
+        run: list[tuple[int, int, int]] = []
+        for item in [*changed, None]:
+            if item is not None and run and item[0] == run[-1][0] + 1:
+                run.append(item)
+                continue
+            if run:
+                first, last = min(r[1] for r in run), max(r[2] for r in run)
+                apart = sum(10 + r[2] - r[1] + 1 for r in run)
+                together = 10 + (last - first + 1) * len(run)
+                if together <= apart:
+                    out.append((run[0][0], run[-1][0], first, last))
+                else:
+                    out += [(p, p, f, la) for p, f, la in run]
+            run = [item] if item is not None else []
+        return out
+
+    def _window(self, page: int, first: int, last: int, last_page: int | None = None) -> tuple[int, ...]:
         if self.kind == "sh1106":
             column = first + getattr(self.device, "_page_address_offset", 2)
             return (0xB0 | page, column & 0x0F, 0x10 | (column >> 4))
-        return (0x21, first, last, 0x22, page, page)  # COLUMNADDR, PAGEADDR (horizontal addressing)
+        end = page if last_page is None else last_page
+        return (0x21, first, last, 0x22, page, end)  # COLUMNADDR, PAGEADDR (horizontal addressing)
 
     def _driver_contrast(self) -> int:
         for cmd in self.bus.init_commands if self.bus else ():

@@ -1,0 +1,188 @@
+"""The OLED on a modelled I2C bus: bytes per update, and button press → photons.
+
+The real luma.oled SSD1306 driver talks to :class:`hw.busmodel.I2CBusModel`,
+which charges every byte 9 bit times (8 bits and the ACK) at the configured
+clock, plus each transaction's address and control bytes, and blocks for that
+long as smbus2's write does. Everything else is the table as it runs:
+gpiozero's MockFactory pins, the device event worker, the table controller
+rendering from a real session, and :class:`hw.oled.Oled`'s pusher thread
+sending only the changed page spans.
+
+* ``oled_bytes_per_timer_tick``: bytes on the bus for one second of the sand
+  timer (galapagos-dice, the countdown screen) and for one detent of the dial
+  (galapagos-auction, the bid amount); the figure is the larger median. A full
+  frame is 1,024 bytes plus addressing.
+* ``button_to_photons_p99_ms``: from the press edge on the pin to the last
+  byte of the changed pages on a 400 kHz bus (``dtparam=i2c_arm_baudrate=400000``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from bench.common import emit, median, metric, percentile
+from hw.busmodel import BITS_PER_BYTE, I2CBusModel
+from hw.events import ButtonEvent, EncoderEvent
+from hw.oled import Oled, open_device
+
+RATE_HZ = 400_000
+PRESSES = 1000
+TICKS = 40
+TURNS = 40
+TILES = {"N": ["crab", "iguana"], "E": ["sea_lion", "booby"], "S": ["tortoise", "penguin"], "W": ["crab", "booby"]}
+
+
+class Clock:
+    """The controller's and the session's clock, walked by hand (one sand-timer second per tick)."""
+
+    def __init__(self, now: float = 100.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def model_oled(*, block: bool, threaded: bool) -> tuple[Oled, I2CBusModel]:
+    bus = I2CBusModel(RATE_HZ, block=block)
+    return Oled(open_device("ssd1306", serial=bus), threaded=threaded), bus
+
+
+def full_frame_bytes() -> int:
+    oled, _ = model_oled(block=False, threaded=False)
+    from PIL import Image
+
+    blank = Image.new("1", (128, 64))
+    blank.putpixel((0, 0), 1)
+    oled.show(blank)  # the glass is unknown at first: every page goes
+    return oled.last_push_bytes
+
+
+def timer_ticks(folder: Path) -> list[int]:
+    """Bytes sent for each second of a running sand timer."""
+    from companion.controller import TableController
+    from companion.journal import Journal
+    from companion.session import Session
+
+    clock = Clock()
+    session = Session.new(Journal(folder / "timer.db"), "galapagos-dice", ["Ann", "Bob"],
+                          {"layout_seed": 1, "timer_seconds": TICKS + 20}, clock=clock)
+    while session.timer is None:
+        cands = [a for a in session.rules.candidates(session.state) if a["type"] != "timer_expired"]
+        plans = [a for a in cands if a["type"] == "plan"]
+        session.act((plans or cands)[0])
+    oled, _ = model_oled(block=False, threaded=False)
+    ctl = TableController(session, oled, clock=clock)
+    sizes = []
+    try:
+        for _ in range(TICKS):
+            pushed = oled.pushed
+            clock.now += 1.0
+            ctl.tick()
+            if oled.pushed > pushed:
+                sizes.append(oled.last_push_bytes)
+    finally:
+        ctl.close()
+        session.close()
+    if not sizes:
+        raise RuntimeError("the sand timer screen never changed")
+    return sizes
+
+
+def dial_turns(folder: Path) -> list[int]:
+    """Bytes sent for each detent of the dial on a bid amount."""
+    from companion.controller import TableController
+    from companion.journal import Journal
+    from companion.session import Session
+
+    clock = Clock()
+    session = Session.new(Journal(folder / "dial.db"), "galapagos-auction", ["Ann", "Bob", "Cy"], clock=clock)
+    for direction, animals in TILES.items():
+        session.act({"type": "tile", "direction": direction, "animals": animals})
+    oled, _ = model_oled(block=False, threaded=False)
+    ctl = TableController(session, oled, clock=clock)
+    sizes = []
+    try:
+        ctl.handle(ButtonEvent("down"))  # from the action's kind to its first field
+        for i in range(TURNS):
+            pushed = oled.pushed
+            ctl.handle(EncoderEvent(+1 if i % 4 < 2 else -1))
+            if oled.pushed > pushed:
+                sizes.append(oled.last_push_bytes)
+    finally:
+        ctl.close()
+        session.close()
+    if not sizes:
+        raise RuntimeError("turning the dial never changed the screen")
+    return sizes
+
+
+def press_to_photons(folder: Path) -> list[float]:
+    """Milliseconds from the press edge to the last byte of the frame it caused."""
+    from companion.config import Config
+    from companion.controller import TableController
+    from companion.devices import open_devices
+    from companion.journal import Journal
+    from companion.session import Session
+
+    Device.pin_factory = MockFactory()
+    cfg = dataclasses.replace(Config(), bounce_ms=0)
+    session = Session.new(Journal(folder / "press.db"), "galapagos-auction", ["Ann", "Bob", "Cy"])
+    for direction, animals in TILES.items():
+        session.act({"type": "tile", "direction": direction, "animals": animals})
+    devices = open_devices(cfg, db_path=str(folder / "press.db"))
+    devices.oled.close()
+    devices.oled, _ = model_oled(block=True, threaded=True)
+    ctl = TableController(session, devices.oled, beeper=devices.beeper, leds=devices.leds, registry=devices.registry)
+    devices.attach(ctl)
+    devices.start()
+    oled = devices.oled
+    pins = {name: Device.pin_factory.pin(cfg.buttons()[name]) for name in ("up", "down")}
+    samples = []
+    try:
+        oled.flush(5)
+        for i in range(PRESSES):
+            pin = pins["up" if i % 2 else "down"]
+            before = oled.sent
+            start = time.perf_counter()
+            pin.drive_low()
+            if not oled.wait_pushed(before, 5):
+                raise RuntimeError(f"press {i} put no new frame on the glass")
+            samples.append((oled.last_push_end - start) * 1000)
+            pin.drive_high()
+            oled.flush(5)
+            time.sleep(0.005)  # presses a few ms apart: each one measured on its own
+    finally:
+        ctl.close()
+        devices.close()
+        session.close()
+    return samples
+
+
+def run() -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        ticks, turns = timer_ticks(folder), dial_turns(folder)
+        photons = press_to_photons(folder)
+    tick, turn = median(ticks), median(turns)
+    full = full_frame_bytes()
+    ms_per_byte = BITS_PER_BYTE / RATE_HZ * 1000
+    return {
+        "oled_bytes_per_timer_tick": metric(
+            max(tick, turn), "bytes", "<= 256", timer_tick_median_bytes=tick, dial_turn_median_bytes=turn,
+            full_frame_bytes=full, timer_tick_ms_at_400khz=round(tick * ms_per_byte, 3),
+            full_frame_ms_at_400khz=round(full * ms_per_byte, 3), full_frame_ms_at_100khz=round(full * ms_per_byte * 4, 3)),
+        "button_to_photons_p99_ms": metric(
+            percentile(photons, 99), "ms", "<= 10", median_ms=round(median(photons), 4), presses=PRESSES,
+            bus_hz=RATE_HZ, bits_per_byte=BITS_PER_BYTE),
+    }
+
+
+if __name__ == "__main__":
+    emit(run())
