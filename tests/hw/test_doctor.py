@@ -73,8 +73,7 @@ def test_real_devices_missing_here_fail_with_their_fixes(capsys):
         assert "raspi-config nonint do_i2c 0" in fixes["I2C bus 1"]
     if not os.path.exists("/dev/spidev0.0"):
         assert "raspi-config nonint do_spi 0" in fixes["SPI 0.0"]
-    if not os.path.exists("/dev/ttyACM0"):
-        assert "/dev/serial/by-id/" in fixes["serial /dev/ttyACM0"]
+    assert "/dev/serial/by-id/" in fixes["find the board"]  # port = "auto" found no board here
     assert all(r["fix"] for r in rows if not r["ok"])
 
 
@@ -144,3 +143,113 @@ def test_config_errors_name_the_key(tmp_path, text, words):
     path.write_text(text)
     with pytest.raises(ConfigError, match=words.replace("[", r"\[").replace("(", r"\(")):
         load(path)
+
+
+# ---- bad values: one sentence, exit 2, nothing opened ------------------------------------------
+
+BAD = [
+    ("[tags]\nmisses = 0\n", "tags.misses must be a whole number of polls from 1 to 100"),
+    ("[tags]\nhold = -1\n", "tags.hold must be a number of seconds from 0 to 10, not -1"),
+    ("[tags]\npoll_interval = 0\n", "tags.poll_interval must be a number of seconds from 0.01 to 5, not 0"),
+    ("[display]\ntype = 'ssd1306'\naddress = 999\n", "display.address must be a 7-bit I2C address from 0x03 to 0x77"),
+    ("[display]\ntype = 'ssd1306'\n[buttons]\nseats = [2, 5]\n", "button seat1 is on GPIO 2, which the I2C display needs"),
+    ("[display]\ntype = 'sh1106'\n[buttons]\nok = 3\n", "button ok is on GPIO 3, which the I2C display needs"),
+    ("[display]\nrotate = 1\n", "display.rotate must be 0 or 2"),
+    ("[display]\nrotate = 3\n", "display.rotate must be 0 or 2"),
+    ("[[readers]]\npoint = 'scan'\nbackend = 'mfrc522'\n[buttons]\nup = 10\n", "button up is on GPIO 10, which SPI0 (reader scan) needs"),
+    ("[[readers]]\npoint = 'scan'\nbackend = 'mfrc522'\ncs_pin = 8\n", "reader scan cs_pin is on GPIO 8, which SPI0 (reader scan) needs"),
+    ("[[readers]]\npoint = 'scan'\nbackend = 'mfrc522'\nspi_bus = 1\n", "button seat4 is on GPIO 19, which SPI1 (reader scan) needs"),
+    ("[[readers]]\npoint = 'bag'\nbackend = 'pn532'\n[leds]\nready = 14\n", "LED ready is on GPIO 14, which the UART (reader bag) needs"),
+    ("[[readers]]\npoint = 'bag'\nbackend = 'pn532'\nport = '/dev/ttyAMA0'\n[buzzer]\npin = 15\n", "buzzer is on GPIO 15, which the UART"),
+    ("[[readers]]\npoint = 'bag'\nbackend = 'pn532'\ninterface = 'spi'\n", "cs_pin is needed for a PN532 on SPI"),
+    ("[[readers]]\npoint = 'scan'\nbackend = 'mfrc522'\nantenna_gain = 9\n", "antenna_gain must be the receiver gain step, 0 to 7"),
+    ("[[readers]]\npoint = 'scan'\nbackend = 'mfrc522'\nrst = 25\n", "readers #1 (scan).rst is not a setting"),
+    ("[buttons]\nhold_ms = -1\n", "buttons.hold_ms must be"),
+    ("[web]\nport = 70000\n", "web.port must be a TCP port"),
+    ("[bridge]\nbaud = 12345\n", "bridge.baud must be one of"),
+    ("[bridge]\nusb_id = '2E8A'\n", 'bridge.usb_id must be "VID:PID"'),
+    ("[gpio]\nchip = -1\n", "gpio.chip must be"),
+]
+
+
+@pytest.mark.parametrize("text, words", BAD)
+def test_doctor_refuses_each_bad_value_with_one_sentence_and_exit_2(capsys, tmp_path, text, words):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    assert main(["doctor", "--config", str(path)]) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert words in err
+    assert err.count("\n") == 0 and err.endswith(".") and "Traceback" not in err
+    assert "DEVICE" not in captured.out  # refused before any device was looked at
+
+
+def test_a_pin_held_by_another_device_is_a_row_of_the_table(capsys, mock_factory):
+    """The companion already running holds GPIO 16: doctor prints its table and says so."""
+    from gpiozero import Button
+
+    held = Button(16)
+    try:
+        code, rows = run_json(capsys)
+    finally:
+        held.close()
+    assert code == 1
+    (busy,) = [r for r in rows if not r["ok"]]
+    assert (busy["device"], busy["check"]) == ("button ok", "GPIO 16 free")
+    assert "is a companion already running?" in busy["fix"] and "busy" in busy["detail"].lower()
+    assert sum(r["ok"] for r in rows) == len(rows) - 1  # every other device still checked
+
+
+def test_a_busy_pin_raising_the_librarys_own_error_is_still_a_row(capsys, monkeypatch):
+    """lgpio raises ``lgpio.error: 'GPIO busy'``, neither GPIOZeroError nor OSError."""
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory, MockPin
+
+    error = type("error", (Exception,), {"__module__": "lgpio"})
+
+    class HeldPin(MockPin):
+        def __init__(self, factory, info):
+            if info.name == "GPIO20":
+                raise error("GPIO busy")
+            super().__init__(factory, info)
+
+    previous = Device.pin_factory
+    Device.pin_factory = MockFactory(pin_class=HeldPin)
+    try:
+        assert main(["doctor"]) == 1
+    finally:
+        Device.pin_factory.close()
+        Device.pin_factory = previous
+    out = capsys.readouterr().out
+    (row,) = [line for line in out.splitlines() if "GPIO 20 free" in line]
+    assert "FAIL" in row and "GPIO busy" in row and "is a companion already running?" in row
+    assert out.splitlines()[1].split()[:3] == ["DEVICE", "CHECK", "STATUS"]
+
+
+class QuickWriteBus:
+    """smbus2.SMBus as i2cdetect -q uses it: ``write_quick`` ACKs only at the present addresses."""
+
+    present = {0x3D}
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def write_quick(self, address: int) -> None:
+        if address not in self.present:
+            raise OSError(121, "Remote I/O error")
+
+    def read_byte(self, address: int) -> int:  # an SSD1306 is write-only: a read NAKs
+        raise OSError(121, "Remote I/O error")
+
+
+def test_i2c_is_probed_with_a_quick_write_and_a_wrong_address_names_the_ones_that_answer():
+    ok = doctor.probe_i2c("display ssd1306", 1, 0x3D, QuickWriteBus)
+    assert ok.ok
+    wrong = doctor.probe_i2c("display ssd1306", 1, 0x3C, QuickWriteBus)
+    assert not wrong.ok and "0x3d" in wrong.detail and "address printed on the module" in wrong.fix
