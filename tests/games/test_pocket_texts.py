@@ -193,6 +193,24 @@ def test_french_oled_words(monkeypatch) -> None:
     assert "gagné" in won
 
 
+def test_the_french_species_names_share_one_size_on_the_oled(monkeypatch) -> None:
+    """« Fourmi » is too wide for the big font beside the pips: all three names drop to the small one."""
+    sizes: dict[str, str] = {}
+    original = canvas.Canvas.text
+
+    def spy(self, x, y, text, size="small", *args, **kwargs):  # noqa: ANN001 - the canvas' own signature
+        sizes[str(text)] = size
+        return original(self, x, y, text, size, *args, **kwargs)
+
+    monkeypatch.setattr(canvas.Canvas, "text", spy)
+    render("populations", RULES.public_state(new()), ScreenContext(lang="fr"))
+    assert sizes["Rat"] == sizes["Fourmi"] == sizes["Pinson"] != "medium"
+    assert all(canvas.Canvas.width(name, sizes[name]) <= 42 for name in ("Rat", "Fourmi", "Pinson"))
+    sizes.clear()
+    render("populations", RULES.public_state(new()), ScreenContext(lang="en"))
+    assert sizes["Rat"] == sizes["Ant"] == sizes["Finch"] == "medium"
+
+
 def test_the_compiled_catalog_is_current() -> None:
     assert catalogs.compiled(str(PO)) == PO.with_suffix(".mo").read_bytes()
 

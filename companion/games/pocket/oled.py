@@ -24,12 +24,16 @@ def populations(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
     left = words.t("Turn {turn}/{turns}", lang, turn=turn, turns=turns) if turns else words.t(
         "Turn {turn}", lang, turn=turn)
     c.header(left, right)
-    for i, (species, level) in enumerate((s.get("populations") or {}).items()):
+    levels = list((s.get("populations") or {}).items())
+    names = [words.label(species, lang) if species in words.SPECIES_LABEL else str(species).capitalize()
+             for species, _ in levels]
+    # one size for the three names: the small font when one of them is too wide for the big one
+    big = all(c.width(name, "medium") <= PIPS_X - 3 for name in names)
+    for i, ((_species, level), name) in enumerate(zip(levels, names, strict=True)):
         y = HEADER_H + 2 + 17 * i
-        name = words.label(species, lang) if species in words.SPECIES_LABEL else str(species).capitalize()
-        if c.width(name, "medium") <= PIPS_X - 3:
+        if big:
             c.text(2, y, name, "medium")
         else:
-            c.text(2, y + 2, c.fit(name, "small", PIPS_X - 4), "small")
+            c.text(2, y + 2, c.fit(name, "small_bold", PIPS_X - 4), "small_bold")
         c.pips(PIPS_X, y + 4, 7, int(level), size=8, gap=2)
         c.text(0, y, str(level), "medium", align="right", right=WIDTH - 1)
