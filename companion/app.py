@@ -32,6 +32,16 @@ MAX_LIVE = 160
 SPARE_THREADS = 8
 #: a worker thread's stack: ~170 threads must fit a 32-bit Pi's address space
 THREAD_STACK = 1024 * 1024
+#: open connections at most (live pages, ordinary requests, idle keep-alives); near it the
+#: oldest idle connections are closed, so idle sockets can never keep a request waiting
+CONNECTION_LIMIT = MAX_LIVE + 200
+#: bytes queued for one connection before its writer waits; each response is freed as it
+#: is sent (waitress keeps up to 16 MB a connection by default: 2.5 GB at 160 pages)
+OUTBUF_HIGH = 64 * 1024
+#: a page that takes no byte for this many seconds while its queue is full is dropped
+SEND_TIMEOUT = 20.0
+#: an idle connection (no request in progress) is closed after this many seconds
+IDLE_TIMEOUT = 30
 
 
 def simulated(cfg: Config) -> Config:
@@ -334,17 +344,10 @@ class Companion:
     # -- running --------------------------------------------------------------
     def start(self) -> None:
         """Bind the server, open the devices, resume the last unfinished game, start the loops."""
-        import waitress.server
-
         from web import MAX_BODY
 
         threading.stack_size(THREAD_STACK)
-        self.server = waitress.server.create_server(
-            self.app, host=self.host, port=self.port, threads=MAX_LIVE + SPARE_THREADS,
-            connection_limit=MAX_LIVE + 100, channel_timeout=60, cleanup_interval=15,
-            asyncore_use_poll=True, ident="galapagos-companion", max_request_body_size=4 * MAX_BODY,
-            expose_tracebacks=False, clear_untrusted_proxy_headers=True,
-        )  # waitress drops bodies 4x over the app's limit; below that the app answers a JSON 413
+        self.server = make_server(self.app, self.host, self.port, max_body=4 * MAX_BODY)
         self.dashboard.base_url = self.base_url()
         self.open_devices()
         unfinished = self.journal.games(finished=False)
@@ -394,6 +397,128 @@ class Companion:
                 self.devices.close()
             except Exception:
                 log.exception("closing devices")
+
+
+# -- the HTTP server -------------------------------------------------------------------------
+#
+# Chosen by measurement (docs/performance-notes.md): waitress, tuned for long-lived streams.
+# Out of the box it keeps every byte a connection sent until 16 MB have passed, spills that
+# to temporary files when a page does not read, never times out a connection that has a
+# request running, and stops accepting once idle sockets fill its connection limit. The
+# classes below fix each of these; the rest of waitress (HTTP parsing, threads) is unchanged.
+
+def make_server(app: Any, host: str, port: int, *, max_body: int, threads: int = MAX_LIVE + SPARE_THREADS) -> Any:
+    """A waitress server for ``app`` with bounded memory per connection and no starvation."""
+    import waitress.server
+
+    options = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1), (socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)]
+    for name, value in (("TCP_KEEPIDLE", 10), ("TCP_KEEPINTVL", 5), ("TCP_KEEPCNT", 3), ("TCP_USER_TIMEOUT", 20_000)):
+        if hasattr(socket, name):  # a vanished phone is noticed in ~25 s, not after TCP's 15 minutes
+            options.append((socket.IPPROTO_TCP, getattr(socket, name), value))
+    server = waitress.server.create_server(
+        app, host=host, port=port, threads=threads,
+        connection_limit=CONNECTION_LIMIT, channel_timeout=IDLE_TIMEOUT, cleanup_interval=5,
+        outbuf_high_watermark=OUTBUF_HIGH, outbuf_overflow=4 * OUTBUF_HIGH,
+        channel_request_lookahead=1,  # keep reading a streaming connection: its close is seen at once
+        asyncore_use_poll=True, ident="galapagos-companion", max_request_body_size=max_body,
+        expose_tracebacks=False, clear_untrusted_proxy_headers=True,
+    )  # waitress drops bodies over max_body (a JSON 413 too); below that the app answers
+    for listener in {id(s): s for s in server._map.values()}.values():
+        if isinstance(listener, waitress.server.BaseWSGIServer):
+            listener.adj.socket_options = options  # a class attribute in waitress, not a keyword
+            listener.channel_class = _channel_class()
+            listener.readable = _evicting_readable(listener)
+    return server
+
+
+def _evicting_readable(server: Any) -> Any:
+    """``server.readable`` that first closes the oldest idle connections when the limit is near."""
+    base = type(server).readable
+
+    def readable() -> bool:
+        limit = server.adj.connection_limit
+        if server.accepting and len(server._map) >= limit - 8:
+            idle = sorted((c for c in list(server.active_channels.values())
+                           if not c.requests and not c.will_close and not c.total_outbufs_len),
+                          key=lambda c: c.last_activity)
+            for channel in idle[: len(server._map) - (limit - 16)]:
+                channel.will_close = True  # closed by the loop's next pass
+        return base(server)
+
+    return readable
+
+
+_CHANNEL: Any = None
+
+
+def _channel_class() -> Any:
+    """waitress' channel with a send timeout and JSON errors (built once, on first use)."""
+    global _CHANNEL
+    if _CHANNEL is not None:
+        return _CHANNEL
+    import json
+
+    from waitress.channel import ClientDisconnected, HTTPChannel
+    from waitress.task import ErrorTask
+
+    from web import MAX_BODY
+
+    class JsonErrorTask(ErrorTask):
+        """waitress' own refusals (body too large, malformed request) in the API's JSON shape."""
+
+        def execute(self) -> None:
+            err = self.request.error
+            message = {
+                413: f"The request is larger than {MAX_BODY} bytes.",
+                431: "The request's headers are too large.",
+            }.get(err.code, "The request could not be read as HTTP.")
+            body = json.dumps({"error": {"status": err.code, "message": message}}).encode()
+            self.status = f"{err.code} {err.reason}"
+            self.response_headers.append(("Content-Type", "application/json"))
+            self.set_close_on_finish()
+            self.content_length = len(body)
+            self.write(body)
+
+    class Channel(HTTPChannel):
+        error_task_class = JsonErrorTask
+
+        def _flush_outbufs_below_high_watermark(self) -> None:
+            """Wait for the page to read, but not for ever: no progress for SEND_TIMEOUT drops it."""
+            if self.total_outbufs_len <= self.adj.outbuf_high_watermark:
+                return
+            with self.outbuf_lock:
+                _, failed = self._flush_exception(self._flush_some, do_close=False)
+                if failed:
+                    self.server.pull_trigger()
+                    self.outbuf_lock.wait(1.0)
+                    return
+                queued, deadline = self.total_outbufs_len, time.monotonic() + SEND_TIMEOUT
+                while self.connected and self.total_outbufs_len > self.adj.outbuf_high_watermark:
+                    self.server.pull_trigger()
+                    self.outbuf_lock.wait(1.0)
+                    if self.total_outbufs_len < queued:
+                        queued, deadline = self.total_outbufs_len, time.monotonic() + SEND_TIMEOUT
+                    elif time.monotonic() >= deadline:
+                        log.info("dropping a connection from %s that stopped reading", self.addr)
+                        self.will_close = True
+                        self.server.pull_trigger()
+                        raise ClientDisconnected
+
+    _CHANNEL = Channel
+    return Channel
+
+
+def raise_open_files_limit(wanted: int = 4096) -> None:
+    """Raise the soft limit of open files: every connection is a file descriptor."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        if soft != resource.RLIM_INFINITY and soft < target:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    except (ImportError, ValueError, OSError):
+        pass
 
 
 def lan_address() -> str | None:

@@ -47,7 +47,7 @@ def limit_malloc_arenas(arenas: int = 2) -> None:
 @command("run")
 def cmd_run(args: argparse.Namespace) -> int:
     from companion import config
-    from companion.app import build
+    from companion.app import build, raise_open_files_limit
     from companion.journal import default_db_path
 
     try:
@@ -57,6 +57,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.port is not None and not 0 <= args.port <= 65535:
         raise UsageError(f"The port must be between 0 and 65535, not {args.port}.")
     limit_malloc_arenas()
+    raise_open_files_limit()
     companion = build(cfg, default_db_path(args.db), sim=args.sim, host=args.host, port=args.port, url=args.url)
     from hw.oled import DisplayError
     from hw.pins import PinFactoryError

@@ -9,7 +9,7 @@ little plain JavaScript (``static/live.js``): no build step.
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from flask import Flask, redirect, render_template, request
 from werkzeug.exceptions import HTTPException
@@ -38,15 +38,23 @@ def create_app(dashboard: Dashboard, **config: Any) -> Flask:
 
     @app.before_request
     def token_link():
-        """``/?token=T`` (the printed URL): keep the token in a cookie, then drop it from the URL."""
+        """``?token=T`` (the printed URL, a seat's link): keep the token in a cookie, drop it from the URL.
+
+        A seat's token goes into that game's seat cookie, so the page's live stream
+        (which cannot send the token itself) carries it too and the page goes live.
+        """
         token = request.args.get("token")
         if request.method != "GET" or not token or request.path.startswith("/api/"):
             return None
-        if not dashboard.keys.is_table(token):
+        seat = None if dashboard.keys.is_table(token) else dashboard.seats.seat_of(token)
+        if seat is None and not dashboard.keys.is_table(token):
             return None
-        rest = {k: v for k, v in request.args.items() if k != "token"}
-        response = redirect(request.path + ("?" + urlencode(rest) if rest else ""))
-        api.set_table_cookie(response, token)
+        rest = [(k, v) for k, v in request.args.items(multi=True) if k != "token"]
+        response = redirect(quote(request.path) + ("?" + urlencode(rest) if rest else ""))
+        if seat is None:
+            api.set_table_cookie(response, token)
+        else:
+            api.set_seat_cookie(response, seat[0], token)
         return response
 
     @app.after_request

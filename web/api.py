@@ -104,7 +104,7 @@ def post_action(game_id: str):
 
 
 def _secret(session: Session) -> bool:
-    return bool(extras.SECRET_FIELDS.get(session.game))
+    return extras.has_secrets(session)
 
 
 @bp.post("/games/<game_id>/draw")
@@ -171,7 +171,20 @@ def events(game_id: str):
             data["html"] = views.fragments(session, who, view, language, seat)
         return "state", data, session.version
 
-    return stream(game_id, render)
+    return stream(game_id, render, owner=owner_of(who), still_valid=still_valid(who))
+
+
+def owner_of(who: Principal) -> str:
+    """The pass a live stream counts against: the table, or one seat of one game."""
+    return "table" if who.is_table else f"seat:{who.game_id}:{who.seat}"
+
+
+def still_valid(who: Principal):
+    """A check, asked before every live message, that ``who``'s pass was not revoked meanwhile."""
+    d = dashboard()
+    if who.is_table:
+        return lambda: d.keys.is_table(who.credential)
+    return lambda: d.seats.seat_of(who.credential) == (who.game_id, who.seat)
 
 
 @bp.post("/games/<game_id>/current")
@@ -182,12 +195,13 @@ def make_current(game_id: str):
     return jsonify({"current": game_id})
 
 
-@bp.post("/games/<game_id>/seats/<seat>/release")
+@bp.post("/games/<game_id>/seats/<path:seat>/release")
 def release_seat(game_id: str, seat: str):
     require(table=True)
     open_game(game_id)
     if not dashboard().seats.release(game_id, seat):
         raise ApiError(404, f"No phone holds {seat}'s seat.")
+    dashboard().hub.end_owner(f"seat:{game_id}:{seat}")  # the old phone's open pages stop at once
     dashboard().hub.broadcast(game_id)
     return jsonify({"released": seat})
 

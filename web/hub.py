@@ -23,12 +23,26 @@ from companion.session import Change, Session
 log = logging.getLogger(__name__)
 
 
-class Feed:
-    """One live connection's wake-up flag; coalesces bursts into one update."""
+class LiveFull(Exception):
+    """No live slot for this connection: the whole server (``owner`` False) or this pass is full."""
 
-    def __init__(self, hub: Hub, channel: str):
+    def __init__(self, owner: bool, limit: int):
+        super().__init__(f"{limit} live connections")
+        self.owner = owner
+        self.limit = limit
+
+
+class Feed:
+    """One live connection's wake-up flag; coalesces bursts into one update.
+
+    ``owner`` names the pass that opened it (``"table"`` or ``"seat:<game>:<seat>"``),
+    so freeing a seat can end that seat's open streams at once.
+    """
+
+    def __init__(self, hub: Hub, channel: str, owner: str | None = None):
         self.hub = hub
         self.channel = channel
+        self.owner = owner
         self._event = threading.Event()
         self._event.set()  # the state is replayed on connect
         self.closed = False
@@ -42,6 +56,11 @@ class Feed:
         self._event.clear()
         return woke
 
+    def end(self) -> None:
+        """Ask the stream to finish now (its pass was revoked, or the server stops)."""
+        self.closed = True
+        self._event.set()
+
     def close(self) -> None:
         self.closed = True
         self.hub._drop_feed(self)
@@ -50,11 +69,16 @@ class Feed:
 class Hub:
     """Live sessions over one journal, their feeds, and the current table game."""
 
-    def __init__(self, journal: Journal, max_feeds: int = 120, **session_kwargs: Any):
+    def __init__(self, journal: Journal, max_feeds: int = 120, per_seat: int = 4,
+                 table_reserve: int = 24, **session_kwargs: Any):
         self.journal = journal
         #: passed to Session.open/new (the live server sets ``autotick=True``)
         self.session_kwargs = session_kwargs
         self.max_feeds = max_feeds
+        #: live streams one seat's pass may hold (a phone with a few tabs)
+        self.per_seat = per_seat
+        #: slots the table's pass leaves for the phones (12 seats, two pages each)
+        self.table_reserve = table_reserve
         self._sessions: dict[str, Session] = {}
         self._feeds: dict[str, list[Feed]] = {}
         self._lock = threading.RLock()
@@ -112,14 +136,40 @@ class Hub:
         return self.session(self.current) if self.current else None
 
     # -- feeds --------------------------------------------------------------
-    def feed(self, channel: str) -> Feed | None:
-        """A new feed on ``channel`` (a game id, ``games`` or ``sim``); None when full."""
+    def feed(self, channel: str, owner: str | None = None) -> Feed | None:
+        """A new feed on ``channel`` (a game id, ``games`` or ``sim``); None when the server is full.
+
+        Raises :class:`LiveFull` (``owner=True``) when ``owner``'s pass already holds its
+        share: one seat can never take every slot and leave the other pages reconnecting.
+        """
         with self._lock:
-            if sum(len(f) for f in self._feeds.values()) >= self.max_feeds:
+            total = sum(len(f) for f in self._feeds.values())
+            if total >= self.max_feeds:
                 return None
-            feed = Feed(self, channel)
+            limit = self.owner_limit(owner)
+            if limit is not None:
+                held = sum(1 for fs in self._feeds.values() for f in fs if f.owner == owner)
+                if held >= limit:
+                    raise LiveFull(True, limit)
+            feed = Feed(self, channel, owner)
             self._feeds.setdefault(channel, []).append(feed)
             return feed
+
+    def owner_limit(self, owner: str | None) -> int | None:
+        """How many live streams ``owner`` may hold (None: no limit of its own)."""
+        if owner is None:
+            return None
+        if owner == "table":
+            return max(1, self.max_feeds - self.table_reserve)
+        return self.per_seat
+
+    def end_owner(self, owner: str) -> int:
+        """End every open stream of ``owner`` now (a seat freed, a pass revoked); how many."""
+        with self._lock:
+            feeds = [f for fs in self._feeds.values() for f in fs if f.owner == owner]
+        for feed in feeds:
+            feed.end()
+        return len(feeds)
 
     def _drop_feed(self, feed: Feed) -> None:
         with self._lock:
@@ -171,5 +221,4 @@ class Hub:
         with self._lock:
             feeds = [f for fs in self._feeds.values() for f in fs]
         for feed in feeds:
-            feed.closed = True
-            feed.wake()
+            feed.end()

@@ -79,7 +79,7 @@ def events():
         data = sim_state()
         return "sim", data, data["serial"]
 
-    return stream("sim", render)
+    return stream("sim", render, owner="table")
 
 
 def _sim_request(keys: set[str], what: str) -> tuple[SimBackend, dict[str, Any]]:
