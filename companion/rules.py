@@ -82,10 +82,17 @@ class Outcome:
 
     reason: str
     winners: tuple[str, ...] = field(default_factory=tuple)
+    #: why, as a message id (English source text) with ``params``; ``to_json`` gives it in English
     text: str = ""
+    params: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def sentence(self, lang: str = "en", domain: str | None = None) -> str:
+        from companion import texts
+
+        return texts.render(self.text, self.params, lang, domain or texts.INTERFACE)
 
     def to_json(self) -> dict[str, Any]:
-        return {"reason": self.reason, "winners": list(self.winners), "text": self.text}
+        return {"reason": self.reason, "winners": list(self.winners), "text": self.sentence("en")}
 
 
 class Rules(ABC):
@@ -165,20 +172,22 @@ class Rules(ABC):
     # -- shared helpers -----------------------------------------------------
     def check_shape(self, action: Any) -> None:
         if not isinstance(action, dict):
-            raise RuleError("An action must be a JSON object such as {\"type\": \"pass\"}.")
+            raise RuleError("An action must be a JSON object such as {example}.", example='{"type": "pass"}')
         kind = action.get("type")
         if not isinstance(kind, str) or not kind:
             raise RuleError("The action has no \"type\".")
         if kind not in self.actions:
             known = ", ".join(sorted(self.actions))
-            raise RuleError(f"{self.name} has no action \"{kind}\"; it knows {known}.")
+            from companion.texts import Term
+
+            raise RuleError("{game} has no action \"{kind}\"; it knows {known}.", game=Term(self.name), kind=kind, known=known)
         allowed = self.actions[kind]
         unknown = sorted(set(action) - allowed - {"type"})
         if unknown:
-            raise RuleError(f"The \"{kind}\" action has no field \"{unknown[0]}\".")
+            raise RuleError("The \"{kind}\" action has no field \"{field}\".", kind=kind, field=unknown[0])
         missing = sorted(allowed - self.optional_fields.get(kind, frozenset()) - set(action))
         if missing:
-            raise RuleError(f"The \"{kind}\" action needs a \"{missing[0]}\".")
+            raise RuleError("The \"{kind}\" action needs a \"{field}\".", kind=kind, field=missing[0])
 
     def check_players(self, players: Any) -> list[str]:
         """Validate the seating list: names, count, no duplicates."""
@@ -189,8 +198,11 @@ class Rules(ABC):
             raise RuleError("Two players have the same name; give each a different one.")
         lo, hi = self.min_players, self.max_players
         if not lo <= len(names) <= hi:
-            span = f"{lo}" if lo == hi else f"{lo} to {hi}"
-            raise RuleError(f"{self.name} is played by {span} players, not {len(names)}.")
+            from companion.texts import Term
+
+            if lo == hi:
+                raise RuleError("{game} is played by {lo} players, not {n}.", game=Term(self.name), lo=lo, n=len(names))
+            raise RuleError("{game} is played by {lo} to {hi} players, not {n}.", game=Term(self.name), lo=lo, hi=hi, n=len(names))
         return names
 
     def public_state(self, state: Any, viewer: str | None = None) -> dict[str, Any]:
@@ -226,32 +238,32 @@ def sees_secret(viewer: str | None, owner: str) -> bool:
 def require_int(action: Action, key: str, lo: int | None = None, hi: int | None = None) -> int:
     value = action.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"\"{key}\" must be a whole number, not {json.dumps(value)}.")
+        raise RuleError("\"{key}\" must be a whole number, not {value}.", key=key, value=json.dumps(value))
     if lo is not None and value < lo or hi is not None and value > hi:
         if lo is not None and hi is not None:
-            raise RuleError(f"\"{key}\" must be between {lo} and {hi}, not {value}.")
+            raise RuleError("\"{key}\" must be between {lo} and {hi}, not {value}.", key=key, lo=lo, hi=hi, value=value)
         if lo is not None:
-            raise RuleError(f"\"{key}\" must be at least {lo}, not {value}.")
-        raise RuleError(f"\"{key}\" must be at most {hi}, not {value}.")
+            raise RuleError("\"{key}\" must be at least {lo}, not {value}.", key=key, lo=lo, value=value)
+        raise RuleError("\"{key}\" must be at most {hi}, not {value}.", key=key, hi=hi, value=value)
     return value
 
 
 def require_choice(action: Action, key: str, choices: list[str] | tuple[str, ...]) -> str:
     value = action.get(key)
     if value not in choices:
-        raise RuleError(f"\"{key}\" must be one of {', '.join(choices)}, not {json.dumps(value)}.")
+        raise RuleError("\"{key}\" must be one of {choices}, not {value}.", key=key, choices=", ".join(choices), value=json.dumps(value))
     return value
 
 
 def require_bool(action: Action, key: str, default: bool | None = None) -> bool:
     value = action.get(key, default)
     if not isinstance(value, bool):
-        raise RuleError(f"\"{key}\" must be true or false, not {json.dumps(value)}.")
+        raise RuleError("\"{key}\" must be true or false, not {value}.", key=key, value=json.dumps(value))
     return value
 
 
 def require_player(action: Action, players: list[str] | tuple[str, ...], key: str = "player") -> str:
     value = action.get(key)
     if value not in players:
-        raise RuleError(f"There is no player {json.dumps(value)} at this table.")
+        raise RuleError("There is no player {name} at this table.", name=json.dumps(value))
     return value
