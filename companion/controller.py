@@ -335,7 +335,10 @@ class TableController:
             if comp.kind == "die":
                 self.lanes[event.point] = comp.value.get("up")
             return
-        meaning = self.package.tag_action(comp, event.point, self.session.state)
+        entry = self.entry
+        dialled = ({"type": entry.form["type"], "player": entry.form.get("player"), "values": dict(entry.values)}
+                   if entry is not None and entry.touched else None)
+        meaning = self.package.tag_action(comp, event.point, self.session.state, entry=dialled)
         if meaning is None:
             return self.refuse(self._t("{what} on {point} means nothing now.", what=comp.describe(), point=event.point))
         if "fill" in meaning:

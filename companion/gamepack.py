@@ -113,8 +113,12 @@ class GamePackage:
         return {}
 
     # -- the table's inputs --------------------------------------------------------------
-    def tag_action(self, component: Any, point: str, state: Any) -> Action | dict[str, Any] | None:
+    def tag_action(self, component: Any, point: str, state: Any, entry: dict[str, Any] | None = None
+                   ) -> Action | dict[str, Any] | None:
         """What a tagged component laid on ``point`` means now.
+
+        ``entry`` is the move being dialled in on the table, if any:
+        ``{"type", "player", "values"}`` (a ball drawn during a wood gamble counts there).
 
         An action to send (``{"type": ...}``), or ``{"fill": {field: value}}`` to
         fill fields of the move being dialled in (an animal token, a ball drawn

@@ -108,7 +108,7 @@ def table(game_id: str):
     return page("table.html", who, join_url=join_url, role="table" if who.is_table else "seat", **ctx)
 
 
-@bp.get("/g/<game_id>/seat/<seat>")
+@bp.get("/g/<game_id>/seat/<path:seat>")  # a name may hold "/"
 def seat(game_id: str, seat: str):
     who = require(game_id)
     session = open_game(game_id)
@@ -189,13 +189,28 @@ def join_post():
 
 @bp.get("/lang/<code>")
 def set_lang(code: str):
-    target = request.args.get("next", "/")
-    if not target.startswith("/") or target.startswith("//"):
-        target = "/"
-    response = redirect(target)
+    response = redirect(same_origin_path(request.args.get("next", "/")))
     if code in LANGS:
         response.set_cookie("lang", code, max_age=365 * 24 * 3600, samesite="Lax")
     return response
+
+
+def same_origin_path(target: str) -> str:
+    """``target`` if it is a path on this site, else ``/``: never an open redirect.
+
+    Browsers drop tabs and newlines from a URL and read ``\\`` as ``/``, so
+    ``/\\t/evil.example/`` would become ``//evil.example/``: any control character or
+    backslash, and anything with a scheme or a host, gives ``/``. The rest is encoded
+    (a seat's name may hold a space or ``#``).
+    """
+    if not target.startswith("/") or target.startswith("//"):
+        return "/"
+    if any(ord(c) < 32 or ord(c) == 127 or c == "\\" for c in target):
+        return "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        return "/"
+    return quote(target, safe="/?=&%:@!$'()*+,;~")
 
 
 # -- set-up helpers -------------------------------------------------------------------
@@ -205,11 +220,11 @@ def setup():
     from web import pictures
 
     seed_text = request.args.get("seed", "")
-    seed = int(seed_text) if seed_text.isdigit() and len(seed_text) <= 9 else random.SystemRandom().randrange(1, 1_000_000)
+    seed = int(seed_text) if seed_text.isascii() and seed_text.isdigit() and len(seed_text) <= 9 else random.SystemRandom().randrange(1, 1_000_000)
     tags = dashboard().tags
     return page(
         "setup.html", who,
-        helpers=[(pkg.id, pkg.setup_helpers(seed)) for pkg in games.packages()], tags=tags,
+        helpers=[(pkg.id, pkg.setup_helpers(seed), _game_t(pkg, lang())) for pkg in games.packages()], tags=tags,
         tag_kinds=tags.kinds() if tags else {}, enrolled=tags.enrolled() if tags else [],
         last_uid=tags.last_scanned() if tags else None,
         pictures=pictures,
@@ -238,9 +253,16 @@ def export_csv():
     writer = csv.DictWriter(buf, fieldnames=["game_id", "game", "created", "finished", "seat", "player",
                                              "score", "winner", "reason"])
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows({k: csv_cell(v) for k, v in row.items()} for row in rows)
     return Response(buf.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": "attachment; filename=galapagos-history.csv"})
+
+
+def csv_cell(value: Any) -> Any:
+    """A text cell a spreadsheet cannot take for a formula: a leading ``= + - @`` (or tab, CR) is quoted."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
 
 
 @bp.get("/history.json")
@@ -278,3 +300,8 @@ def _title(game: str) -> str:
         return games.package(game).title("en")
     except RuleError:
         return game
+
+
+def _game_t(pkg: Any, language: str) -> Any:
+    """A game's translator for its fragments (``gt(msgid, **params)``)."""
+    return lambda msgid, **params: pkg.t(msgid, language, **params)

@@ -39,7 +39,7 @@ class Package(GamePackage):
         return narrate.describe(action, lang)
 
     # -- the table's inputs (see :mod:`companion.games.auction.table`) ---------------------
-    def tag_action(self, component: Any, point: str, state: Any) -> dict[str, Any] | None:
+    def tag_action(self, component: Any, point: str, state: Any, entry: Any = None) -> dict[str, Any] | None:
         from companion.games.auction import table
 
         return table.tag_action(component, point, state)
