@@ -106,6 +106,9 @@ def undo(session: Session) -> Action | None:
     would only run out again at once and the undo would seem to do nothing.
     """
     auto = automatic(session)
+    undo_last = getattr(session, "undo_last", None)
+    if callable(undo_last):  # one journal transaction: a power cut keeps all or nothing
+        return undo_last(automatic=tuple(auto))
     with getattr(session, "_lock", nullcontext()):  # the alarm must not re-journal in between
         done = session.undo()
         while done is not None and done.get("type") in auto:
@@ -182,7 +185,8 @@ def game_names(lang: str = "en") -> list[dict[str, Any]]:
     out = []
     for pkg in games.packages():
         rules = pkg.rules
-        out.append({"id": pkg.id, "name": pkg.title(lang), "min": rules.min_players, "max": rules.max_players})
+        out.append({"id": pkg.id, "name": pkg.title(lang), "min": rules.min_players, "max": rules.max_players,
+                    "options": pkg.option_specs(lang)})
     return out
 
 

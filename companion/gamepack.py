@@ -172,6 +172,12 @@ class GamePackage:
         """Set-up help for the table (a random island, a shuffled deck)."""
         return {}
 
+    def option_specs(self, lang: str = "en") -> list[dict[str, Any]]:
+        """The readings a table chooses at set-up, each with its default shown:
+        ``[{"name", "label", "choices": [{"value", "label"}], "default", "note"}]``
+        (``note``: the rulebook's sentence it reads, or why the default)."""
+        return []
+
     def default_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """Options completed before a new game starts (a seed turned into a layout)."""
         return options

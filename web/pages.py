@@ -62,7 +62,7 @@ def home():
     finished = journal.games(finished=True)
     return page(
         "home.html", who,
-        games=extras.game_names(),
+        games=extras.game_names(lang()), fx_json=lambda v: json.dumps(v, sort_keys=True),
         unfinished=journal.games(finished=False),
         finished=finished[:50],
         stats=extras.player_stats(finished),
@@ -85,6 +85,13 @@ def start_game():
         options = json.loads(request.form.get("options") or "{}")
     except json.JSONDecodeError as exc:
         raise ApiError(400, f"The options are not valid JSON ({exc.msg}).") from None
+    if isinstance(options, dict):  # the readings chosen in the form; the JSON box wins where it names one
+        for key, raw in request.form.items():
+            if key.startswith("opt:") and key[4:] not in options:
+                try:
+                    options[key[4:]] = json.loads(raw)
+                except json.JSONDecodeError:
+                    raise ApiError(400, f"The option {key[4:]!r} is not valid.") from None
     game, names, options = game_header({"game": request.form.get("game", ""), "players": players, "options": options})
     options = games.package(game).default_options(options)  # e.g. a random island when none is given
     try:

@@ -246,6 +246,11 @@
       var opt = gameSelect.options[gameSelect.selectedIndex];
       var box = document.getElementById("start-players");
       if (box && opt.dataset.players) box.value = opt.dataset.players;
+      document.querySelectorAll("[data-options-for]").forEach(function (fs) {  /* this game's readings only */
+        var mine = fs.dataset.optionsFor === gameSelect.value;
+        fs.hidden = !mine;
+        fs.querySelectorAll("select").forEach(function (s) { s.disabled = !mine; });
+      });
     });
   }
 
