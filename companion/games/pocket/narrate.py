@@ -13,10 +13,13 @@ from typing import Any
 
 from companion.games.pocket import words
 from companion.games.pocket.rules import (
+    A_SPECIES,
     ELSEWHERE,
     HIGH,
     LOW,
     PLURAL,
+    POPULATION,
+    SPACE_NAMES,
     SPACES,
     SPECIES,
     PocketState,
@@ -48,7 +51,7 @@ def _event(before: PocketState, event: dict[str, Any], after: PocketState, lang:
         msgid = ("{player} plays {a_species} card ({icons}) to the ocean; it inhabits and its ability applies: {change}."
                  if event["mode"] == "inhabit" else
                  "{player} plays {a_species} card ({icons}) to the ocean; it migrates, without its ability: {change}.")
-        return t(msgid, lang, player=player, species=Term(species), a_species=Term(words.A_SPECIES[species]), icons=card,
+        return t(msgid, lang, player=player, species=Term(species), a_species=Term(A_SPECIES[species]), icons=card,
                  change=_change(species, event["from"], event["to"], event["from"] + icons, lang))
     if kind == "species":
         species, space = event["species"], event["space"]
@@ -57,10 +60,10 @@ def _event(before: PocketState, event: dict[str, Any], after: PocketState, lang:
             return t("{player} plays a face-down {species} to the invasive species ({count} there).", lang,
                      player=player, species=Term(species), count=words.plural(species, count, lang))
         return t("{player} plays a face-down {species} to {space}.", lang, player=player, species=Term(species),
-                 space=Term(words.SPACE_NAMES[space]))
+                 space=Term(SPACE_NAMES[space]))
     if kind == "population":
         species, old, new = event["species"], event["from"], event["to"]
-        population = Term(words.POPULATION[species])
+        population = Term(POPULATION[species])
         if new == old:
             msgid = ("{population} stays at {level}: the tracker cannot go higher." if old == HIGH else
                      "{population} stays at {level}: the tracker cannot go lower.")
@@ -69,13 +72,13 @@ def _event(before: PocketState, event: dict[str, Any], after: PocketState, lang:
         return _capital(t(msgid, lang, population=population, before=old, after=new))
     if kind == "move":
         species, source, target = event["species"], event["from"], event["to"]
-        params = {"player": player, "a_species": Term(words.A_SPECIES[species])}
+        params = {"player": player, "a_species": Term(A_SPECIES[species])}
         if source == ELSEWHERE:
-            return t("{player} moves {a_species} onto {to}.", lang, **params, to=Term(words.SPACE_NAMES[target]))
+            return t("{player} moves {a_species} onto {to}.", lang, **params, to=Term(SPACE_NAMES[target]))
         if target == ELSEWHERE:
-            return t("{player} moves {a_species} off {from_}.", lang, **params, from_=Term(words.SPACE_NAMES[source]))
+            return t("{player} moves {a_species} off {from_}.", lang, **params, from_=Term(SPACE_NAMES[source]))
         return t("{player} moves {a_species} from {from_} to {to}.", lang, **params,
-                 from_=Term(words.SPACE_NAMES[source]), to=Term(words.SPACE_NAMES[target]))
+                 from_=Term(SPACE_NAMES[source]), to=Term(SPACE_NAMES[target]))
     if kind == "decrease":
         changes = ", ".join(words.level_change(species, old, new, lang) for species, old, new
                             in zip(SPECIES, before.populations, after.populations, strict=True))
@@ -141,7 +144,7 @@ def describe(action: dict[str, Any], lang: str = "en") -> str | None:
                           icons=t("1 icon" if icons == 1 else "{n} icons", lang, n=icons)))
     if kind == "species" and species and name("space", SPACES):
         return _capital(t("Face-down {species} to {space}", lang, species=Term(species),
-                          space=Term(words.SPACE_NAMES[name("space", SPACES) or "biome"])))
+                          space=Term(SPACE_NAMES[name("space", SPACES) or "biome"])))
     if kind == "population" and species and isinstance(action.get("change"), int):
         return _capital(t("{population} {change}", lang, population=Term(words.POPULATION_LABEL[species]),
                           change=f"{action['change']:+d}"))

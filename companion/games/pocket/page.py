@@ -14,6 +14,7 @@ from typing import Any
 from companion.games.pocket import words
 from companion.games.pocket.rules import (
     HIGH,
+    PLURAL,
     SPACES,
     SPECIES,
     PocketState,
@@ -70,12 +71,12 @@ def board(state: PocketState, lang: str = "en") -> dict[str, Any]:
         out["end_turn"] = result
         takeover = invasive_takeover(state.spaces) or "rat"
         out["warning"] = "" if result is None else words.t(WARNING[result], lang,
-                                                             plural=Term(words.PLURAL[takeover]))
+                                                             plural=Term(PLURAL[takeover]))
     return out
 
 
 def _outcome(state: PocketState, lang: str) -> str:
     if state.result == "invasive_takeover":
         species = invasive_takeover(state.spaces) or "rat"
-        return words.t(OUTCOME["invasive_takeover"], lang, plural=Term(words.PLURAL[species]))
+        return words.t(OUTCOME["invasive_takeover"], lang, plural=Term(PLURAL[species]))
     return words.t(OUTCOME[state.result or "survived"], lang)

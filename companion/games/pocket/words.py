@@ -2,7 +2,7 @@
 
 Every text is a message id of the ``pocket-galapagos`` gettext domain (the
 English itself) rendered with :func:`companion.texts.render`; this module only
-names the game words once (a species, a space, a way of ending) so that no
+names the game's labels once (a species, a space, a mode) so that no
 caller spells them again.
 """
 
@@ -11,14 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion import texts
-from companion.games.pocket.rules import (
-    A_SPECIES,
-    DOMAIN,
-    ELSEWHERE,
-    PLURAL,
-    POPULATION,
-    SPACE_NAMES,
-)
+from companion.games.pocket.rules import DOMAIN, ELSEWHERE, PLURAL
 
 #: a species as a label (a button, a tracker) — capitalised game words
 SPECIES_LABEL = {"rat": "Rat", "ant": "Ant", "finch": "Finch"}
@@ -41,16 +34,6 @@ def t(msgid: str, lang: str = "en", **params: Any) -> str:
     return texts.render(msgid, params, lang, DOMAIN)
 
 
-def species(name: str, lang: str = "en") -> str:
-    """"rat" / « fourmi »: the species inside a sentence."""
-    return t(name, lang)
-
-
-def a_species(name: str, lang: str = "en") -> str:
-    """"an ant" / « une fourmi »."""
-    return t(A_SPECIES[name], lang)
-
-
 def plural(name: str, count: int, lang: str = "en") -> str:
     """"1 rat", "3 finches" / « 3 pinsons »."""
     if count == 1:
@@ -58,23 +41,9 @@ def plural(name: str, count: int, lang: str = "en") -> str:
     return t("{count} {plural}", lang, count=count, plural=texts.Term(PLURAL[name]))
 
 
-def population(name: str, lang: str = "en") -> str:
-    """"the rat population" / « la population de rats »."""
-    return t(POPULATION[name], lang)
-
-
-def space(name: str, lang: str = "en") -> str:
-    """"the island biome" / « le biome de l'île »: a place inside a sentence."""
-    return t(SPACE_NAMES[name], lang)
-
-
 def label(word: str, lang: str = "en") -> str:
     """A label of :data:`SPECIES_LABEL`, :data:`SPACE_LABEL` or :data:`MODE_LABEL` (or any msgid)."""
     return t(SPECIES_LABEL.get(word) or SPACE_LABEL.get(word) or MODE_LABEL.get(word) or word, lang)
-
-
-def short(place: str, lang: str = "en") -> str:
-    return t(SPACE_SHORT[place], lang)
 
 
 def level_change(name: str, before: int, after: int, lang: str = "en") -> str:
