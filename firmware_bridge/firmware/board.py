@@ -40,7 +40,8 @@ class Board:
             miso=Pin(config.MISO),
         )
         self.readers = [MFRC522(self.spi, cs.value) for cs in self.cs]
-        self.present = [reader.init() for reader in self.readers]
+        self.present = [self._init(reader) for reader in self.readers]
+        self._retry_at = [0] * len(self.readers)
         self.buttons = [Pin(p, Pin.IN, Pin.PULL_UP) for p in config.BUTTONS]
         self.leds = None
         if config.LED_PIN is not None and neopixel is not None:
@@ -75,15 +76,36 @@ class Board:
     def write_host(self, frame):
         self._out.write(frame)
 
-    def poll_reader(self, index):
-        if not self.present[index]:
-            return None
-        reader = self.readers[index]
-        reader.antenna(True)
+    @staticmethod
+    def _init(reader):
         try:
-            return reader.read_uid()
-        finally:
-            reader.antenna(False)
+            return reader.init()
+        except OSError:
+            return False
+
+    def poll_reader(self, index):
+        """The UID on reader ``index``, or None. A reader that did not answer at boot (or failed
+        since) is tried again every ``config.READER_RETRY_MS``, so one plugged in later, or
+        whose connector was loose, comes back without a reboot."""
+        reader = self.readers[index]
+        if not self.present[index]:
+            now = self.now_ms()
+            if now < self._retry_at[index]:
+                return None
+            self._retry_at[index] = now + config.READER_RETRY_MS
+            self.present[index] = self._init(reader)
+            if not self.present[index]:
+                return None
+        try:
+            reader.antenna(True)
+            try:
+                return reader.read_uid()
+            finally:
+                reader.antenna(False)
+        except OSError:  # an SPI error: this reader only, retried later
+            self.present[index] = False
+            self._retry_at[index] = self.now_ms() + config.READER_RETRY_MS
+            return None
 
     def button_levels(self):
         return [not pin.value() for pin in self.buttons]

@@ -14,6 +14,7 @@ READER_CS = (17, 20, 21, 22, 26, 27, 28, 15)
 BUTTONS = (2, 3, 4, 5, 6, 7, 8, 9)  # to ground, internal pull-ups: pressed reads 0
 DEBOUNCE_MS = 20
 MISSES_TO_REMOVE = 3  # polls in a row without the tag before it counts as removed
+READER_RETRY_MS = 2000  # a reader that does not answer (absent at boot, SPI error) is tried again
 
 LED_PIN = 10  # WS2812 chain for SET_LED; None when no LEDs are fitted
 LED_COUNT = 8

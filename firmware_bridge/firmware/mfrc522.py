@@ -8,7 +8,30 @@ tests run it against an emulated chip under CPython.
 A poll wakes tags with WUPA (which also wakes a tag left HALTed by the previous poll, so a tag
 that stays put is seen on every poll), walks the cascade levels (anticollision + SELECT, checked
 by BCC and CRC_A), then halts the tag. Two tags on one reader collide and read as nothing.
+Stopping half way (a 7-byte UID read at level 1 only, no SELECT at level 2, no HALT) leaves the
+tag in READY, where ISO/IEC 14443-3 makes the next WUPA drop it to IDLE unanswered: every other
+poll would miss it.
+
+Timing (ISO/IEC 14443-3 and the datasheet): a tag may need 5 ms after the field comes on before
+it listens, so ``antenna(True)`` waits that long; each command waits for the chip's timer
+(``timeout_ms``, 5 ms: tags answer within about 0.1 ms), checking ComIrqReg's TimerIRq rather
+than spinning a fixed number of reads, with ``poll_pause_us`` between checks on a host where
+each SPI transfer is a system call. The same file runs on the Pico (machine.SPI) and on the Pi
+(spidev, through hw/rfid/mfrc522/).
 """
+
+try:
+    from time import sleep_ms as _sleep_ms
+    from time import sleep_us as _sleep_us
+except ImportError:  # CPython
+    from time import sleep as _sleep
+
+    def _sleep_ms(ms):
+        _sleep(ms / 1000)
+
+    def _sleep_us(us):
+        _sleep(us / 1000000)
+
 
 # Registers (MFRC522 datasheet, section 9).
 COMMAND = 0x01
@@ -21,6 +44,7 @@ BIT_FRAMING = 0x0D
 MODE = 0x11
 TX_CONTROL = 0x14
 TX_ASK = 0x15
+RF_CFG = 0x26
 T_MODE = 0x2A
 T_PRESCALER = 0x2B
 T_RELOAD_H = 0x2C
@@ -37,6 +61,8 @@ SELECT = (0x93, 0x95, 0x97)  # cascade levels 1, 2, 3
 CASCADE_TAG = 0x88
 SAK_INCOMPLETE = 0x04
 KNOWN_VERSIONS = (0x91, 0x92, 0x88, 0x12, 0xB2)  # v1, v2, FM17522 and common clones
+SETTLE_MS = 5  # ISO/IEC 14443-3: a tag listens at most 5 ms after the field is on
+TIMER_TICK_US = 25  # TPrescaler 0xA9: 13.56 MHz / (2 * 169 + 1) ~ 40 kHz
 
 
 def crc_a(data) -> bytes:
@@ -72,9 +98,14 @@ def uid_from_levels(levels):
 
 
 class MFRC522:
-    def __init__(self, spi, cs):
+    def __init__(self, spi, cs, sleep_ms=None, sleep_us=None, poll_pause_us=0):
         self.spi = spi
         self.cs = cs
+        self.sleep_ms = sleep_ms or _sleep_ms
+        self.sleep_us = sleep_us or _sleep_us
+        self.poll_pause_us = poll_pause_us
+        self.version_read = None
+        self.field = False
         cs(1)
 
     def _write(self, reg, value):
@@ -95,29 +126,47 @@ class MFRC522:
     def _clear(self, reg, mask):
         self._write(reg, self._read(reg) & ~mask & 0xFF)
 
-    def init(self) -> bool:
-        """Reset and configure; False if no (known) chip answers on this chip-select."""
+    def init(self, timeout_ms: int = 5, gain=None) -> bool:
+        """Reset and configure; False if no (known) chip answers on this chip-select.
+
+        VersionReg is read first: an unwired reader (MISO floating at 0x00 or 0xFF) or another
+        chip on this select is refused here, not found to read nothing for ever."""
+        self.version_read = self.version()
+        if self.version_read not in KNOWN_VERSIONS:
+            return False
         self._write(COMMAND, CMD_SOFT_RESET)
+        self.field = False
         for _ in range(100):
             if not self._read(COMMAND) & 0x10:  # PowerDown bit clears when the reset is done
                 break
-        self._write(T_MODE, 0x80)  # timer starts after each transmission
-        self._write(T_PRESCALER, 0xA9)  # 13.56 MHz / (2 * 169 + 1) ~ 40 kHz
-        self._write(T_RELOAD_H, 0x03)  # 1000 ticks = 25 ms receive timeout
-        self._write(T_RELOAD_L, 0xE8)
+        ticks = max(1, timeout_ms * 1000 // TIMER_TICK_US) - 1
+        self._write(T_MODE, 0x80)  # TAuto: the timer starts at the end of each transmission
+        self._write(T_PRESCALER, 0xA9)  # 13.56 MHz / (2 * 169 + 1) ~ 40 kHz, 25 us a tick
+        self._write(T_RELOAD_H, ticks >> 8)  # 200 ticks = 5 ms receive timeout
+        self._write(T_RELOAD_L, ticks & 0xFF)
         self._write(TX_ASK, 0x40)  # 100 % ASK modulation
         self._write(MODE, 0x3D)  # CRC preset 0x6363
+        if gain is not None:
+            self.gain(gain)
         self.antenna(False)
         return self.version() in KNOWN_VERSIONS
 
     def version(self) -> int:
         return self._read(VERSION)
 
+    def gain(self, level: int):
+        """Receiver gain step 0..7 (RFCfgReg RxGain: 18, 23, 18, 23, 33, 38, 43, 48 dB)."""
+        self._write(RF_CFG, (int(level) & 0x07) << 4)
+
     def antenna(self, on: bool):
+        """Switch the field; switching it on waits until a tag in it can listen (5 ms)."""
         if on:
             self._set(TX_CONTROL, 0x03)
+            if not self.field:
+                self.sleep_ms(SETTLE_MS)
         else:
             self._clear(TX_CONTROL, 0x03)
+        self.field = on
 
     def transceive(self, data, bits: int = 0):
         """Send ``data`` (the last byte only ``bits`` bits long if non-zero); return the answer
@@ -130,10 +179,12 @@ class MFRC522:
         self._write(BIT_FRAMING, bits)
         self._write(COMMAND, CMD_TRANSCEIVE)
         self._set(BIT_FRAMING, 0x80)  # StartSend
-        for _ in range(2000):
+        for _ in range(2000):  # a bound for a chip that never raises TimerIRq
             irq = self._read(COM_IRQ)
-            if irq & 0x30 or irq & 0x01:  # Rx/Idle done, or timer ran out
+            if irq & 0x30 or irq & 0x01:  # Rx/Idle done, or the timer ran out: nobody answered
                 break
+            if self.poll_pause_us:
+                self.sleep_us(self.poll_pause_us)
         else:
             irq = 0x01
         self._clear(BIT_FRAMING, 0x80)

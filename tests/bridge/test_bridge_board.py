@@ -1,6 +1,7 @@
 """board.py and main.py, the hardware glue, run under CPython against stand-ins for MicroPython's
-``machine`` module: pins, one SPI bus with emulated MFRC522 readers, PWM, the watchdog and USB
-stdio. This checks the glue calls what the pure modules expect, and that chip-selects work."""
+``machine`` module: pins, one SPI bus with MFRC522 readers (the datasheet model of
+firmware_bridge/chip.py, chip-selected by the pins' levels), PWM, the watchdog and USB stdio.
+This checks the glue calls what the pure modules expect, and that chip-selects work."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ import sys
 import types
 
 import pytest
-from test_bridge_firmware import EmulatedChip
 
+from firmware_bridge.chip import MFRC522Chip, Tag, VirtualClock
 from firmware_bridge.firmware import proto, wire
 
 UID = bytes.fromhex("04A1B2C3D4E5F6")
@@ -20,9 +21,12 @@ UID = bytes.fromhex("04A1B2C3D4E5F6")
 class Hardware:
     def __init__(self) -> None:
         self.levels: dict[int, int] = {}
-        self.chips: dict[int, EmulatedChip] = {}
+        self.clock = VirtualClock()
+        self.chips: dict[int, MFRC522Chip] = {}
+        self.mosi = bytearray()  # bytes clocked out while one chip is selected
         self.fed = 0
         self.pwm: list[tuple[str, int]] = []
+        self.resets = 0
 
     def module(self) -> types.ModuleType:
         hw = self
@@ -39,6 +43,9 @@ class Hardware:
             def value(self, v: int | None = None) -> int | None:
                 if v is None:
                     return hw.levels[self.pin]
+                if v and self.pin in hw.chips and hw.levels.get(self.pin) == 0 and hw.mosi:
+                    hw.chips[self.pin].transaction(bytes(hw.mosi))  # chip-select released: a write ends
+                    hw.mosi.clear()
                 hw.levels[self.pin] = v
                 return None
 
@@ -46,16 +53,21 @@ class Hardware:
             def __init__(self, *args: object, **kwargs: object) -> None:
                 pass
 
-            def _chip(self) -> EmulatedChip:
+            def _chip(self) -> MFRC522Chip:
                 selected = [c for pin, c in hw.chips.items() if hw.levels[pin] == 0]
                 assert len(selected) == 1, "exactly one reader selected per transfer"
                 return selected[0]
 
             def write(self, data: bytes) -> None:
-                self._chip().spi_write(bytes(data))
+                self._chip()
+                hw.mosi += bytes(data)
+                hw.clock.advance(len(data) * 8e-6)
 
             def read(self, n: int) -> bytes:
-                return bytes(self._chip().spi_read() for _ in range(n))
+                mosi = bytes(hw.mosi) + bytes(n)
+                hw.mosi.clear()
+                hw.clock.advance(n * 8e-6)
+                return self._chip().transaction(mosi)[-n:]
 
         class PWM:
             def __init__(self, pin: Pin) -> None:
@@ -67,6 +79,10 @@ class Hardware:
             def duty_u16(self, d: int) -> None:
                 hw.pwm.append(("duty", d))
 
+        def reset() -> None:
+            hw.resets += 1
+            raise SystemExit("machine.reset")  # the real one never returns
+
         class WDT:
             def __init__(self, timeout: int) -> None:
                 assert timeout <= 8388  # the RP2040's limit
@@ -74,7 +90,7 @@ class Hardware:
             def feed(self) -> None:
                 hw.fed += 1
 
-        return types.SimpleNamespace(Pin=Pin, SPI=SPI, PWM=PWM, WDT=WDT)
+        return types.SimpleNamespace(Pin=Pin, SPI=SPI, PWM=PWM, WDT=WDT, reset=reset)
 
 
 class FakeStdio:
@@ -114,7 +130,9 @@ def board_module(monkeypatch: pytest.MonkeyPatch):
     from firmware_bridge.firmware import config
 
     for i, pin in enumerate(config.READER_CS):
-        hw.chips[pin] = EmulatedChip(UID if i == 2 else None)
+        hw.chips[pin] = MFRC522Chip([Tag(UID)] if i == 2 else [], clock=hw.clock)
+    monkeypatch.setattr("firmware_bridge.firmware.mfrc522._sleep_ms", hw.clock.sleep_ms)
+    monkeypatch.setattr("firmware_bridge.firmware.mfrc522._sleep_us", hw.clock.sleep_us)
     yield board, hw, stdout
     sys.modules.pop("firmware_bridge.firmware.board", None)
     sys.modules.pop("firmware_bridge.firmware.main", None)
@@ -139,7 +157,7 @@ def test_the_board_runs_the_firmware_loop(board_module) -> None:
     fw = Firmware(board, len(config.READER_CS), len(config.BUTTONS), firmware=config.FIRMWARE)
     for _ in range(len(config.READER_CS) * 2):
         fw.step(board)
-    hw.chips[config.READER_CS[5]].uid = bytes.fromhex("DEADBEEF")
+    hw.chips[config.READER_CS[5]].place(Tag(bytes.fromhex("DEADBEEF")))
     for _ in range(len(config.READER_CS)):
         fw.step(board)
     got = wire.FrameReader().feed(stdout.buffer.getvalue())
@@ -159,3 +177,38 @@ def test_button_0_held_at_power_up_leaves_the_repl_free(board_module) -> None:
     hw.levels[config.BUTTONS[0]] = 0
     main = importlib.import_module("firmware_bridge.firmware.main")
     assert main.run() is None and hw.fed == 0
+
+
+def test_a_reader_absent_at_boot_is_tried_again_and_read_once_it_answers(board_module) -> None:
+    board_mod, hw, stdout = board_module
+    from firmware_bridge.firmware import config
+
+    late = hw.chips[config.READER_CS[3]]
+    late.present = False  # its connector was loose when the Pico booted
+    late.place(Tag(bytes.fromhex("CAFEF00D")))
+    board_mod.use_stdio()
+    board = board_mod.Board()
+    assert not board.present[3]
+    assert board.poll_reader(3) is None
+    late.present = True  # pushed back in
+    for _ in range(config.READER_RETRY_MS // 5 + 1):  # the fake ticks move 5 ms per reading
+        board.now_ms()
+    assert board.poll_reader(3) == bytes.fromhex("CAFEF00D") and board.present[3]
+
+
+def test_an_exception_in_the_loop_is_logged_and_resets_the_board_instead_of_the_repl(
+        board_module, monkeypatch, tmp_path) -> None:
+    board_mod, hw, stdout = board_module
+    board_mod.use_stdio()
+    main = importlib.import_module("firmware_bridge.firmware.main")
+    from firmware_bridge.firmware import app
+
+    def broken(self, board):
+        raise ValueError("a bug in the loop")
+
+    monkeypatch.setattr(app.Firmware, "step", broken)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit, match="machine.reset"):
+        main.run()
+    assert hw.resets == 1
+    assert "a bug in the loop" in (tmp_path / "last_error.txt").read_text()

@@ -1,8 +1,12 @@
 """The firmware's pure modules under CPython: presence, debouncing, the protocol Device, the main
-loop against a fake board, and the MFRC522 driver against an emulated chip on a shared bus."""
+loop against a fake board, and the MFRC522 driver against the datasheet model of the chip and of
+ISO/IEC 14443-A tags (firmware_bridge/chip.py) on a shared bus."""
 
 from __future__ import annotations
 
+import pytest
+
+from firmware_bridge.chip import MFRC522Chip, SpiBus, Tag
 from firmware_bridge.firmware import mfrc522, proto, wire
 from firmware_bridge.firmware.app import Firmware
 from firmware_bridge.firmware.debounce import Debouncer
@@ -195,104 +199,33 @@ class TestFirmwareLoop:
         assert (proto.ACK, proto.pack_ack(3, proto.ACK_OK)) in [(t, b) for t, _, b in got]
 
 
-# ---- MFRC522 -------------------------------------------------------------------------------------
+# ---- MFRC522 against the datasheet model (firmware_bridge/chip.py) ------------------------------
 
 
-class EmulatedChip:
-    """Enough of an MFRC522 and one ISO 14443-A tag to exercise the driver's register traffic."""
+def reader_on(bus: SpiBus, index: int) -> mfrc522.MFRC522:
+    clock = bus.clock
+    return mfrc522.MFRC522(bus, bus.cs(index), sleep_ms=clock.sleep_ms, sleep_us=clock.sleep_us)
 
-    def __init__(self, uid: bytes | None) -> None:
-        self.uid = uid
-        self.regs = {mfrc522.VERSION: 0x92}
-        self.fifo: list[int] = []
-        self.pending: int | None = None
-        self.level = 0
-        self.halted = False
 
-    def levels(self) -> list[bytes]:
-        uid = self.uid or b""
-        if len(uid) == 4:
-            return [uid]
-        if len(uid) == 7:
-            return [b"\x88" + uid[:3], uid[3:]]
-        return [b"\x88" + uid[:3], b"\x88" + uid[3:6], uid[6:]]
+def poll(reader: mfrc522.MFRC522) -> bytes | None:
+    """One poll as board.py does it: only this reader's field on while it reads."""
+    reader.antenna(True)
+    try:
+        return reader.read_uid()
+    finally:
+        reader.antenna(False)
 
-    def spi_write(self, data: bytes) -> None:
-        reg = (data[0] >> 1) & 0x3F
-        if data[0] & 0x80:
-            self.pending = reg
-            return
-        value = data[1]
-        if reg == mfrc522.FIFO_DATA:
-            self.fifo.append(value)
-        elif reg == mfrc522.FIFO_LEVEL and value & 0x80:
-            self.fifo.clear()
-        elif reg == mfrc522.COM_IRQ:
-            self.regs[reg] = 0
-        elif reg == mfrc522.BIT_FRAMING and value & 0x80:
-            self.regs[reg] = value
-            self._transceive()
-        else:
-            self.regs[reg] = value
 
-    def spi_read(self) -> int:
-        reg, self.pending = self.pending, None
-        if reg == mfrc522.FIFO_DATA:
-            return self.fifo.pop(0)
-        if reg == mfrc522.FIFO_LEVEL:
-            return len(self.fifo)
-        return self.regs.get(reg, 0)
-
-    def _transceive(self) -> None:
-        sent, self.fifo = bytes(self.fifo), []
-        answer = self._answer(sent) if self.uid else None
-        if answer is None:
-            self.regs[mfrc522.COM_IRQ] = 0x01  # timer: nobody answered
-        else:
-            self.fifo = list(answer)
-            self.regs[mfrc522.COM_IRQ] = 0x30
-
-    def _answer(self, sent: bytes) -> bytes | None:
-        if sent == bytes([mfrc522.PICC_WUPA]):
-            self.level, self.halted = 0, False
-            return b"\x44\x00"
-        if self.halted:
-            return None
-        if len(sent) == 2 and sent[0] == mfrc522.SELECT[self.level] and sent[1] == 0x20:
-            part = self.levels()[self.level]
-            return part + bytes([mfrc522.bcc(part)])
-        if len(sent) == 9 and sent[1] == 0x70 and mfrc522.crc_a(sent[:7]) == sent[7:]:
-            more = self.level < len(self.levels()) - 1
-            self.level += 1
-            sak = bytes([0x04 if more else 0x08])
-            return sak + mfrc522.crc_a(sak)
-        if sent[:2] == b"\x50\x00":
-            self.halted = True
+def razrc522_poll(reader: mfrc522.MFRC522) -> bytes | None:
+    """The old Pi backend's sequence for a 7-byte UID: level 1 selected, level 2 read, never selected."""
+    atqa = reader.transceive(bytes((mfrc522.PICC_WUPA,)), bits=7)
+    if atqa is None:
         return None
-
-
-class SharedBus:
-    """One SPI bus; a transfer with two chips selected is the bug the wiring must avoid."""
-
-    def __init__(self, chips: list[EmulatedChip]) -> None:
-        self.chips = chips
-        self.selected: set[int] = set()
-
-    def cs(self, index: int):
-        def pin(value: int) -> None:
-            (self.selected.discard if value else self.selected.add)(index)
-
-        return pin
-
-    def _chip(self) -> EmulatedChip:
-        assert len(self.selected) == 1, f"chips selected at once: {self.selected}"
-        return self.chips[next(iter(self.selected))]
-
-    def write(self, data: bytes) -> None:
-        self._chip().spi_write(bytes(data))
-
-    def read(self, n: int) -> bytes:
-        return bytes(self._chip().spi_read() for _ in range(n))
+    level1 = reader.transceive(bytes((0x93, 0x20)))
+    frame = bytes((0x93, 0x70)) + level1
+    reader.transceive(frame + mfrc522.crc_a(frame))
+    level2 = reader.transceive(bytes((0x95, 0x20)))
+    return None if level2 is None else level1[1:4] + level2[:4]
 
 
 class TestMFRC522:
@@ -302,13 +235,79 @@ class TestMFRC522:
 
     def test_uids_of_4_7_and_10_bytes_on_readers_sharing_one_bus(self) -> None:
         uids = [bytes.fromhex("DEADBEEF"), UID, bytes.fromhex("0400A1B2C3D4E5F60708"), None]
-        bus = SharedBus([EmulatedChip(uid) for uid in uids])
-        readers = [mfrc522.MFRC522(bus, bus.cs(i)) for i in range(4)]
+        chips = [MFRC522Chip([Tag(uid)] if uid else []) for uid in uids]
+        bus = SpiBus(chips)
+        readers = [reader_on(bus, i) for i in range(4)]
         assert all(reader.init() for reader in readers)
-        assert [reader.read_uid() for reader in readers] == uids
-        # a tag that stays put is read again on the next poll (WUPA wakes the halted tag)
-        assert readers[1].read_uid() == UID
+        assert [poll(reader) for reader in readers] == uids
+        # a tag that stays put is read again on the next poll, and the one after
+        assert [poll(readers[1]) for _ in range(3)] == [UID] * 3
         assert bus.selected == set()
+
+    def test_a_poll_walks_the_iso_states_to_halt_at_every_cascade_level(self) -> None:
+        tag = Tag(bytes.fromhex("0400A1B2C3D4E5F60708"))
+        chip = MFRC522Chip([tag])
+        reader = reader_on(SpiBus([chip]), 0)
+        assert reader.init()
+        reader.antenna(True)
+        assert reader.read_uid() == tag.uid
+        assert tag.log[-3:] == ["READY", "ACTIVE", "HALT"] and tag.state == "HALT"
+        assert reader.read_uid() == tag.uid  # the field stayed on: WUPA wakes it from HALT
+        assert tag.log[-3:] == ["READY*", "ACTIVE*", "HALT"]
+
+    def test_the_model_catches_the_level_2_bug_every_other_poll_misses(self) -> None:
+        """Never selecting level 2 nor halting leaves the tag READY; the next WUPA drops it to IDLE."""
+        tag = Tag(UID)
+        chip = MFRC522Chip([tag])
+        reader = reader_on(SpiBus([chip]), 0)
+        assert reader.init()
+        reader.antenna(True)  # razrc522 leaves the antenna on between polls
+        assert [razrc522_poll(reader) for _ in range(6)] == [UID, None, UID, None, UID, None]
+        assert [reader.read_uid() for _ in range(6)] == [UID] * 6  # the driver selects and halts
+
+    def test_a_wupa_sent_as_the_field_comes_on_is_not_heard(self) -> None:
+        """ISO/IEC 14443-3 gives a tag 5 ms after the field is on; the driver waits that long."""
+        chip = MFRC522Chip([Tag(UID)])
+        bus = SpiBus([chip])
+        hasty = mfrc522.MFRC522(bus, bus.cs(0), sleep_ms=lambda ms: None, sleep_us=bus.clock.sleep_us)
+        assert hasty.init()
+        assert poll(hasty) is None
+        assert poll(reader_on(bus, 0)) == UID
+
+    def test_an_empty_poll_waits_for_the_chips_timer_not_for_a_count_of_reads(self) -> None:
+        chip = MFRC522Chip([])
+        bus = SpiBus([chip])
+        reader = reader_on(bus, 0)
+        assert reader.init(timeout_ms=5)
+        assert chip.timer_seconds() == pytest.approx(0.005, rel=0.01)
+        start, transfers = bus.clock(), chip.transfers
+        assert poll(reader) is None
+        took = bus.clock() - start
+        assert 0.010 <= took < 0.012  # 5 ms to settle + the 5 ms timer (+ the transfers)
+        assert chip.transfers - transfers < 400  # at 1 MHz; razrc522 spent ~2,000 here
+        paced = mfrc522.MFRC522(bus, bus.cs(0), sleep_ms=bus.clock.sleep_ms, sleep_us=bus.clock.sleep_us,
+                                poll_pause_us=500)
+        transfers = chip.transfers
+        assert poll(paced) is None and chip.transfers - transfers < 40  # the Pi pauses between checks
+
+    def test_an_unwired_reader_or_an_unknown_chip_is_refused_at_init(self) -> None:
+        for chip in (MFRC522Chip(present=False), MFRC522Chip(version=0x00), MFRC522Chip(version=0xFF)):
+            reader = reader_on(SpiBus([chip]), 0)
+            assert not reader.init()
+            assert reader.version_read in (0x00, 0xFF)
+        clone = reader_on(SpiBus([MFRC522Chip(version=0x88)]), 0)
+        assert clone.init()  # FM17522
+
+    def test_two_tags_on_one_reader_collide_and_read_as_nothing(self) -> None:
+        reader = reader_on(SpiBus([MFRC522Chip([Tag(UID), Tag(OTHER)])]), 0)
+        assert reader.init()
+        assert poll(reader) is None
+
+    def test_the_antenna_gain_is_written_to_rfcfgreg(self) -> None:
+        chip = MFRC522Chip([])
+        reader = reader_on(SpiBus([chip]), 0)
+        assert reader.init(gain=7)
+        assert chip.gain == 7
 
     def test_uid_from_levels_checks_the_cascade_tag(self) -> None:
         assert mfrc522.uid_from_levels([b"\x88\x01\x02\x03", b"\x04\x05\x06\x07"]) == bytes(range(1, 8))
