@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.rules import RuleError
+from companion.games.dice.words import ALL_COLOURS, refuse
 
 COLOURS: tuple[str, ...] = ("black", "white", "red", "green", "yellow", "blue")
 RADIUS = 3
@@ -105,47 +105,50 @@ def build_island(colour: Mapping[int, str], position: Mapping[int, Hex]) -> Isla
 def parse_layout(layout: Any) -> Island:
     """Validate the ``layout`` option (field number -> {"colour", "hex": [q, r]})."""
     if not isinstance(layout, dict):
-        raise RuleError("The \"layout\" option must be an object: field number -> {\"colour\", \"hex\"}.")
+        raise refuse("The \"layout\" option must be an object: field number -> {\"colour\", \"hex\"}.")
     colour: dict[int, str] = {}
     position: dict[int, Hex] = {}
     for key, spec in layout.items():
         number = field_number(key)
         if number in colour:
-            raise RuleError(f"Field {number} appears twice in the layout.")
+            raise refuse("Field {number} appears twice in the layout.", number=number)
         if not isinstance(spec, dict):
-            raise RuleError(f"Field {number} must be an object with \"colour\" and \"hex\".")
+            raise refuse("Field {number} must be an object with \"colour\" and \"hex\".", number=number)
         col = spec.get("colour")
         if col not in COLOURS:
-            raise RuleError(f"Field {number} has colour {col!r}; the colours are {', '.join(COLOURS)}.")
+            raise refuse("Field {number} has colour {colour}; the colours are {colours}.", number=number, colour=repr(col),
+                         colours=ALL_COLOURS)
         h = spec.get("hex")
         if not (isinstance(h, list | tuple) and len(h) == 2 and all(type(v) is int for v in h)):
-            raise RuleError(f"Field {number} needs \"hex\": [q, r], two whole numbers.")
+            raise refuse("Field {number} needs \"hex\": [q, r], two whole numbers.", number=number)
         hx = (h[0], h[1])
         if hx == VOLCANO:
-            raise RuleError(f"Field {number} cannot lie on the volcano at [0, 0]; nobody can enter the volcano.")
+            raise refuse("Field {number} cannot lie on the volcano at [0, 0]; nobody can enter the volcano.", number=number)
         if distance(hx) > RADIUS:
-            raise RuleError(f"Field {number} at [{hx[0]}, {hx[1]}] is off the island (at most 3 steps from the volcano).")
+            raise refuse("Field {number} at [{q}, {r}] is off the island (at most 3 steps from the volcano).", number=number,
+                         q=hx[0], r=hx[1])
         if hx in position.values():
             other = next(n for n, p in position.items() if p == hx)
-            raise RuleError(f"Fields {other} and {number} both lie at [{hx[0]}, {hx[1]}].")
+            raise refuse("Fields {other} and {number} both lie at [{q}, {r}].", other=other, number=number, q=hx[0], r=hx[1])
         colour[number], position[number] = col, hx
     if len(colour) != FIELDS:
-        raise RuleError(f"The island has {FIELDS} fields around the volcano, but the layout gives {len(colour)}.")
+        raise refuse("The island has {fields} fields around the volcano, but the layout gives {count}.", fields=FIELDS,
+                     count=len(colour))
     return build_island(colour, position)
 
 
 def field_number(key: Any) -> int:
     """A field or turtle number from a JSON key ("12") or an int."""
     if isinstance(key, bool):
-        raise RuleError(f"{key!r} is not a field number.")
+        raise refuse("{key} is not a field number.", key=repr(key))
     if isinstance(key, int):
         number = key
     elif isinstance(key, str) and key.strip().isdigit():
         number = int(key)
     else:
-        raise RuleError(f"{key!r} is not a field number.")
+        raise refuse("{key} is not a field number.", key=repr(key))
     if number < 1:
-        raise RuleError(f"Field numbers start at 1, not {number}.")
+        raise refuse("Field numbers start at 1, not {number}.", number=number)
     return number
 
 

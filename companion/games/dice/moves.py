@@ -34,6 +34,7 @@ from companion import texts
 from companion.games.dice.island import COLOURS
 from companion.games.dice.paths import best_path, walks
 from companion.games.dice.rules import DICE, DiceRules, DiceState
+from companion.games.dice.words import join
 
 DOMAIN = DiceRules.id
 
@@ -149,8 +150,12 @@ def _timer(s: DiceState, lang: str) -> m.Form:
     names = s.table.players
     if s.phase == "plan":
         idle = [names[i] for i, d in enumerate(s.plans) if d is None]
-        text = t("Planning ends; {names} will not move", lang, names=texts.join(idle, lang)) if idle \
-            else t("Planning ends", lang)
+        if not idle:
+            text = t("Planning ends", lang)
+        elif len(idle) == 1:
+            text = t("Planning ends; {name} has no plan and will not move", lang, name=idle[0])
+        else:
+            text = t("Planning ends; {names} have no plan and will not move", lang, names=join(idle, lang))
         pv = m.preview(text, unplanned=idle)
     else:
         pv = m.preview(t("Planning is already over", lang), unplanned=[])
@@ -183,8 +188,10 @@ def _walk_text(s: DiceState, w: dict[str, Any], lang: str) -> str:
         parts = [t("no turtle", lang)]
     else:
         numbers = ", ".join(map(str, taken))
-        msgid = "turtle {numbers} (+{points})" if len(taken) == 1 else "turtles {numbers} (+{points})"
-        parts = [t(msgid, lang, numbers=numbers, points=w["points"])]
+        if len(taken) == 1:
+            parts = [t("turtle {numbers} (+{points})", lang, numbers=numbers, points=w["points"])]
+        else:
+            parts = [t("turtles {numbers} (+{points})", lang, numbers=numbers, points=w["points"])]
     if w["wins"]:
         parts.append(t("wins at once", lang))
     elif w["ends"]:

@@ -9,19 +9,26 @@ from companion.screens.canvas import HEADER_H, WIDTH, Canvas
 from companion.screens.context import ScreenContext
 
 
+def _t(msgid: str, lang: str, **params: Any) -> str:
+    from companion.games.dice import GAME
+
+    return GAME.t(msgid, lang, **params)
+
+
 def timer(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
-    """galapagos-dice: the sand timer's countdown and a bar that drains with it."""
+    """galapagos-dice: the sand timer's countdown and a bar that drains with it, in ``ctx.lang``."""
+    lang = ctx.lang
     total = float(s.get("timer_seconds") or 30)
     status = s.get("timer")
     remaining = s.get("timer_remaining")
     if remaining is None:
         remaining = 0.0 if status == "expired" else total
     players = s.get("players") or []
-    c.header("Timer", f"{len(s.get('plans') or [])}/{len(players)} planned")
+    c.header(_t("Timer", lang), _t("{planned}/{players} planned", lang, planned=len(s.get("plans") or []), players=len(players)))
     if status == "running" and remaining > 0:
         secs = math.ceil(remaining)
         label = f"{secs // 60}:{secs % 60:02d}"
     else:
-        label = "Time!" if status == "expired" or remaining <= 0 else f"{int(total)} s"
+        label = _t("Time!", lang) if status == "expired" or remaining <= 0 else _t("{seconds} s", lang, seconds=int(total))
     c.text(0, HEADER_H + 3, label, "huge", align="centre")
     c.bar(0, 50, WIDTH, 14, remaining / total if total else 0)

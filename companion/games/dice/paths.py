@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from companion.games.dice.island import COLOURS
-from companion.rules import RuleError
+from companion.games.dice.words import ALL_COLOURS, refuse
 
 if TYPE_CHECKING:
     from companion.games.dice import DiceState
@@ -38,13 +38,13 @@ def best_path(state: DiceState, player: str, dice: Sequence[str]) -> dict[str, A
     """
     table = state.table
     if player not in table.players:
-        raise RuleError(f"There is no player {player!r} at this table.")
+        raise refuse("There is no player {player} at this table.", player=repr(player))
     seat = table.players.index(player)
     start = state.pawns[seat]
     if start is None:
-        raise RuleError(f"{player} has no pawn on the island yet.")
+        raise refuse("{player} has no pawn on the island yet.", player=player)
     if len(dice) > MAX_DICE or any(c not in COLOURS for c in dice):
-        raise RuleError(f"A hint needs up to {MAX_DICE} dice, each one of {', '.join(COLOURS)}.")
+        raise refuse("A hint needs up to {most} dice, each one of {colours}.", most=MAX_DICE, colours=ALL_COLOURS)
     by_colour = table.island.by_colour
     shell = {n: COLOURS.index(table.turtles[n]) for n in state.island}
     counts = [0] * 6

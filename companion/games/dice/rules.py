@@ -30,16 +30,17 @@ from companion.games.dice.island import (
     parse_layout,
     render,
 )
+from companion.games.dice.words import ALL_COLOURS, colours, refuse, term
 from companion.rules import (
     Action,
     Event,
     Expected,
     Outcome,
-    RuleError,
     Rules,
     require_bool,
     require_player,
 )
+from companion.texts import Term
 
 __all__ = ["DiceRules", "DiceState", "generate_layout", "render_island", "roll_dice", "hint", "score_of"]
 
@@ -108,21 +109,34 @@ def _set_at(items: tuple, i: int, value: Any) -> tuple:
 
 def _colour_list(value: Any, who: str, verb: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        raise RuleError(f"{who} cannot {verb}: \"dice\" must be a list of colours such as [\"red\", \"blue\"].")
+        if verb == "roll":
+            raise refuse("{who} cannot roll: \"dice\" must be a list of colours such as [\"red\", \"blue\"].", who=who)
+        raise refuse("{who} cannot plan: \"dice\" must be a list of colours such as [\"red\", \"blue\"].", who=who)
     for c in value:
         if c not in COLOURS:
-            raise RuleError(f"{who} cannot {verb} a {c!r} die: the colours are {', '.join(COLOURS)}.")
+            if verb == "roll":
+                raise refuse("{who} cannot roll a {die} die: the colours are {colours}.", who=who, die=repr(c), colours=ALL_COLOURS)
+            raise refuse("{who} cannot plan a {die} die: the colours are {colours}.", who=who, die=repr(c), colours=ALL_COLOURS)
     return tuple(value)
 
 
 #: what each action would have done, for the sentence refusing it once the game is over.
 AFTER_THE_END = {
-    "start": "{who} cannot place a pawn",
-    "place_turtles": "no more turtles are drawn",
-    "roll": "{who} cannot roll",
-    "plan": "{who} cannot plan",
-    "timer_expired": "the sand timer no longer counts",
-    "move": "{who} cannot move",
+    "start": "The game is over: {who} cannot place a pawn.",
+    "place_turtles": "The game is over: no more turtles are drawn.",
+    "roll": "The game is over: {who} cannot roll.",
+    "plan": "The game is over: {who} cannot plan.",
+    "timer_expired": "The game is over: the sand timer no longer counts.",
+    "move": "The game is over: {who} cannot move.",
+}
+
+#: why an action comes at the wrong moment, by phase (a phrase in the game's catalog)
+NOT_NOW = {
+    "setup": "the game is still being set up",
+    "plan": "players are planning",
+    "move": "players are moving",
+    "place": "the new round's turtles must be placed first",
+    "over": "the game is over",
 }
 
 
@@ -145,15 +159,16 @@ class DiceRules(Rules):
         names = tuple(self.check_players(players))
         unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
-            raise RuleError(f"{self.name} has no option \"{unknown[0]}\"; it knows {', '.join(OPTIONS)}.")
+            raise refuse("{game} has no option \"{option}\"; it knows {options}.", game=term(self.name), option=unknown[0],
+                         options=", ".join(OPTIONS))
         island = self._island(options)
         turtles = self._turtles(options.get("turtles"), island)
         variant = require_bool(options, "two_player_variant", False)
         if variant and len(names) != 2:
-            raise RuleError(f"The two-player variant is for 2 players, not {len(names)}.")
+            raise refuse("The two-player variant is for 2 players, not {count}.", count=len(names))
         seconds = options.get("timer_seconds", DEFAULT_TIMER)
         if isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds <= 0:
-            raise RuleError(f"\"timer_seconds\" must be a positive number of seconds, not {json.dumps(seconds)}.")
+            raise refuse("\"timer_seconds\" must be a positive number of seconds, not {value}.", value=json.dumps(seconds))
         table = Table(island, turtles, names, 5 if len(names) == 2 else 6, variant, float(seconds))
         empty = (None,) * len(names)
         return DiceState(table, "setup", 1, empty, frozenset(turtles), frozenset(), ((),) * len(names), rolls=empty, plans=empty)
@@ -161,12 +176,12 @@ class DiceRules(Rules):
     @staticmethod
     def _island(options: dict[str, Any]) -> Island:
         if "layout" in options and "layout_seed" in options:
-            raise RuleError("Give either a \"layout\" or a \"layout_seed\", not both.")
+            raise refuse("Give either a \"layout\" or a \"layout_seed\", not both.")
         if "layout" in options:
             return parse_layout(options["layout"])
         seed = options.get("layout_seed", 0)
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise RuleError(f"\"layout_seed\" must be a whole number, not {json.dumps(seed)}.")
+            raise refuse("\"layout_seed\" must be a whole number, not {value}.", value=json.dumps(seed))
         return parse_layout(generate_layout(seed))
 
     @staticmethod
@@ -175,22 +190,22 @@ class DiceRules(Rules):
         if spec is None:
             return {n: COLOURS[i // 6] for i, n in enumerate(island.numbers)}
         if not isinstance(spec, dict) or not spec:
-            raise RuleError("The \"turtles\" option must be an object: turtle number -> colour.")
+            raise refuse("The \"turtles\" option must be an object: turtle number -> colour.")
         turtles: dict[int, str] = {}
         for key, col in spec.items():
             n = field_number(key)
             if n not in island.colour:
-                raise RuleError(f"Turtle {n} has no field {n} on the island to lie on.")
+                raise refuse("Turtle {n} has no field {n} on the island to lie on.", n=n)
             if col not in COLOURS:
-                raise RuleError(f"Turtle {n} has colour {col!r}; the colours are {', '.join(COLOURS)}.")
+                raise refuse("Turtle {n} has colour {colour}; the colours are {colours}.", n=n, colour=repr(col), colours=ALL_COLOURS)
             turtles[n] = col
         return turtles
 
     # -- actions --------------------------------------------------------------
     def step(self, state: DiceState, action: Action) -> tuple[DiceState, list[Event]]:
         if state.phase == "over":
-            who = action.get("player") or "nobody"
-            raise RuleError(f"The game is over: {AFTER_THE_END[action['type']].format(who=who)}.")
+            who = action.get("player") or term("nobody")
+            raise refuse(AFTER_THE_END[action["type"]], who=who)
         handler = getattr(self, "_" + action["type"])
         return handler(state, action)
 
@@ -199,38 +214,39 @@ class DiceRules(Rules):
         who = require_player(a, s.table.players)
         i = s.table.players.index(who)
         if s.phase != "setup":
-            raise RuleError(f"{who}'s pawn is already on the island; pawns are placed only at set-up.")
+            raise refuse("{who}'s pawn is already on the island; pawns are placed only at set-up.", who=who)
         if s.pawns[i] is not None:
-            raise RuleError(f"{who}'s pawn is already on field {s.pawns[i]}.")
+            raise refuse("{who}'s pawn is already on field {field}.", who=who, field=s.pawns[i])
         n = self._field(s, a.get("field"))
         if n in s.island:
-            raise RuleError(f"{who} cannot start on field {n}: turtle {n} lies on the island, so it cannot be drawn from the bag.")
+            raise refuse("{who} cannot start on field {n}: turtle {n} lies on the island, so it cannot be drawn from the bag.", who=who, n=n)
         if n in s.pawns:
             other = s.table.players[s.pawns.index(n)]
-            raise RuleError(f"{who} cannot start on field {n}: {other} drew turtle {n} and it is not back in the bag yet.")
+            raise refuse("{who} cannot start on field {n}: {other} drew turtle {n} and it is not back in the bag yet.", who=who, n=n, other=other)
         s = replace(s, pawns=_set_at(s.pawns, i, n))
         return self._after_setup(s), [{"event": "start", "player": who, "field": n}]
 
     def _place_turtles(self, s: DiceState, a: Action) -> tuple[DiceState, list[Event]]:
         """"...five turtles (with 2 players) or 6 turtles (for 3 and 4 players) are drawn from the bag and placed..." """
         if s.phase == "setup" and s.seeded:
-            raise RuleError("The first turtles are already on the island; more are drawn when the round ends.")
+            raise refuse("The first turtles are already on the island; more are drawn when the round ends.")
         if s.phase not in ("setup", "place"):
-            raise RuleError(f"Turtles are drawn when a round ends, not now: {self._not_now(s)}.")
+            raise refuse("Turtles are drawn when a round ends, not now: {why}.", why=self._not_now(s))
         numbers = a.get("numbers")
         if not isinstance(numbers, list) or any(isinstance(n, bool) or not isinstance(n, int) for n in numbers):
-            raise RuleError("\"numbers\" must be a list of turtle numbers.")
+            raise refuse("\"numbers\" must be a list of turtle numbers.")
         want = min(s.table.per_round, len(s.bag))
         for n in numbers:
             if n not in s.bag:
                 where = "on the island" if n in s.island else "already collected" if n in s.table.turtles else "not one of this game's turtles"
-                raise RuleError(f"Turtle {n} is not in the bag (it is {where}).")
+                raise refuse("Turtle {n} is not in the bag (it is {where}).", n=n, where=term(where))
         twice = next((n for n in numbers if numbers.count(n) > 1), None)
         if twice is not None:
-            raise RuleError(f"Turtle {twice} is named twice: the same turtle cannot be drawn twice.")
+            raise refuse("Turtle {n} is named twice: the same turtle cannot be drawn twice.", n=twice)
         if len(numbers) != want:
-            extra = f" (only {want} left in the bag)" if want < s.table.per_round else ""
-            raise RuleError(f"Draw {want} turtles{extra}, not {len(numbers)}.")
+            if want < s.table.per_round:
+                raise refuse("Draw {want} turtles (only {want} left in the bag), not {count}.", want=want, count=len(numbers))
+            raise refuse("Draw {want} turtles, not {count}.", want=want, count=len(numbers))
         drawn = frozenset(numbers)
         s = replace(s, bag=s.bag - drawn, island=s.island | drawn)
         events: list[Event] = [{"event": "placed", "turtles": sorted(drawn)}]
@@ -247,10 +263,10 @@ class DiceRules(Rules):
         """"All players roll their 5 dice" (observed, or from :func:`roll_dice`)."""
         who, i = self._planner(s, a, "roll")
         if s.rolls[i] is not None:
-            raise RuleError(f"{who} has already rolled this round.")
+            raise refuse("{who} has already rolled this round.", who=who)
         dice = _colour_list(a.get("dice"), who, "roll")
         if len(dice) != DICE:
-            raise RuleError(f"{who} rolls {DICE} dice, not {len(dice)}.")
+            raise refuse("{who} rolls {dice} dice, not {count}.", who=who, dice=DICE, count=len(dice))
         return replace(s, rolls=_set_at(s.rolls, i, dice)), [{"event": "rolled", "player": who, "dice": list(dice)}]
 
     def _plan(self, s: DiceState, a: Action) -> tuple[DiceState, list[Event]]:
@@ -258,13 +274,14 @@ class DiceRules(Rules):
         who, i = self._planner(s, a, "plan")
         dice = _colour_list(a.get("dice"), who, "plan")
         if len(dice) > DICE:
-            raise RuleError(f"{who} has {DICE} dice and cannot plan {len(dice)}.")
+            raise refuse("{who} has {dice} dice and cannot plan {count}.", who=who, dice=DICE, count=len(dice))
         rolled = s.rolls[i]
         if rolled is not None:
             short = Counter(dice) - Counter(rolled)
             if short:
                 col = next(iter(short))
-                raise RuleError(f"{who} rolled {', '.join(rolled)}: not enough {col} dice for this plan.")
+                raise refuse("{who} rolled {rolled}: not enough {colour} dice for this plan.", who=who, rolled=colours(rolled),
+                             colour=term(col))
         events: list[Event] = [{"event": "planned", "player": who, "dice": list(dice)}]
         s = replace(s, plans=_set_at(s.plans, i, dice))
         if s.first is None:
@@ -279,19 +296,23 @@ class DiceRules(Rules):
         who = require_player(a, s.table.players)
         i = s.table.players.index(who)
         if s.phase in ("plan", "move") and s.plans[i] is not None:
-            raise RuleError(f"{who} has already planned this round and may not re-order the dice.")
+            raise refuse("{who} has already planned this round and may not re-order the dice.", who=who)
         if s.phase == "move":
-            raise RuleError(f"The sand timer has run out: {who} can no longer {verb} this round.")
+            if verb == "roll":
+                raise refuse("The sand timer has run out: {who} can no longer roll this round.", who=who)
+            raise refuse("The sand timer has run out: {who} can no longer plan this round.", who=who)
         if s.phase != "plan":
-            raise RuleError(f"{who} cannot {verb} yet: {self._not_now(s)}.")
+            if verb == "roll":
+                raise refuse("{who} cannot roll yet: {why}.", who=who, why=self._not_now(s))
+            raise refuse("{who} cannot plan yet: {why}.", who=who, why=self._not_now(s))
         return who, i
 
     def _timer_expired(self, s: DiceState, a: Action) -> tuple[DiceState, list[Event]]:
         """"When the timer expires, the planning phase ends for all players.\""""
         if s.timer == "idle":
-            raise RuleError("The sand timer has not been turned yet: the first player to finish planning turns it.")
+            raise refuse("The sand timer has not been turned yet: the first player to finish planning turns it.")
         if s.timer == "expired":
-            raise RuleError("The sand timer has already run out this round.")
+            raise refuse("The sand timer has already run out this round.")
         if s.phase == "plan":
             s = self._close_planning(s)
             return replace(s, timer="expired"), [{"event": "planning_closed", "order": [s.table.players[j] for j in s.order]}]
@@ -342,14 +363,14 @@ class DiceRules(Rules):
 
     def _check_turn(self, s: DiceState, who: str, i: int) -> None:
         if s.phase != "move":
-            raise RuleError(f"{who} cannot move yet: {self._not_now(s)}.")
+            raise refuse("{who} cannot move yet: {why}.", who=who, why=self._not_now(s))
         if i not in s.order:
-            raise RuleError(f"{who} made no plan before the sand timer ran out and has no move this round.")
+            raise refuse("{who} made no plan before the sand timer ran out and has no move this round.", who=who)
         if s.order.index(i) < s.moved:
-            raise RuleError(f"{who} has already moved this round.")
+            raise refuse("{who} has already moved this round.", who=who)
         mover = s.table.players[s.order[s.moved]]
         if mover != who:
-            raise RuleError(f"It is {mover}'s turn to move, not {who}'s.")
+            raise refuse("It is {mover}'s turn to move, not {who}'s.", mover=mover, who=who)
 
     def check_path(self, s: DiceState, who: str, path: Any) -> tuple[int, ...]:
         """The fields entered, each a neighbour (or sea-linked corner) of the colour of the next die.
@@ -358,24 +379,29 @@ class DiceRules(Rules):
         start, not a step (a pawn never steps onto the field it stands on).
         """
         if not isinstance(path, list) or any(isinstance(n, bool) or not isinstance(n, int) for n in path):
-            raise RuleError(f"{who} cannot move: \"path\" must be a list of field numbers.")
+            raise refuse("{who} cannot move: \"path\" must be a list of field numbers.", who=who)
         i = s.table.players.index(who)
         here = s.pawns[i]
         assert here is not None
         steps = tuple(path[1:] if path and path[0] == here else path)
         dice = s.plans[i] or ()
         if len(steps) > len(dice):
-            planned = "1 die" if len(dice) == 1 else f"{len(dice)} dice"
-            raise RuleError(f"{who} planned {planned} and cannot take {len(steps)} steps.")
+            if len(dice) == 1:
+                raise refuse("{who} planned 1 die and cannot take {steps} steps.", who=who, steps=len(steps))
+            raise refuse("{who} planned {dice} dice and cannot take {steps} steps.", who=who, dice=len(dice), steps=len(steps))
         island = s.table.island
         for k, (die, nxt) in enumerate(zip(dice, steps, strict=False)):
             if nxt not in island.colour:
-                volcano = " (nobody can enter the volcano)" if nxt == 0 else ""
-                raise RuleError(f"{who} cannot move to field {nxt}: there is no such field{volcano}.")
+                if nxt == 0:
+                    raise refuse("{who} cannot move to field {field}: there is no such field (nobody can enter the volcano).",
+                                 who=who, field=nxt)
+                raise refuse("{who} cannot move to field {field}: there is no such field.", who=who, field=nxt)
             if nxt not in island.neighbours[here]:
-                raise RuleError(f"{who} cannot move from field {here} to field {nxt}: they are not neighbours, nor corners linked by sea.")
+                raise refuse("{who} cannot move from field {here} to field {field}: they are not neighbours, nor corners linked by sea.",
+                             who=who, here=here, field=nxt)
             if island.colour[nxt] != die:
-                raise RuleError(f"{who}'s {ORDINALS[k]} die is {die}, but field {nxt} is {island.colour[nxt]}: {who} cannot enter it.")
+                raise refuse("{who}'s {nth} die is {die}, but field {field} is {colour}: {who} cannot enter it.",
+                             who=who, nth=term(ORDINALS[k]), die=term(die), field=nxt, colour=term(island.colour[nxt]))
             here = nxt
         return steps
 
@@ -387,19 +413,14 @@ class DiceRules(Rules):
 
     def _field(self, s: DiceState, value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or value not in s.table.island.colour:
-            volcano = " (nobody can stand on the volcano)" if value == 0 else ""
-            raise RuleError(f"There is no field {json.dumps(value)} on the island{volcano}.")
+            if value == 0:
+                raise refuse("There is no field {field} on the island (nobody can stand on the volcano).", field=json.dumps(value))
+            raise refuse("There is no field {field} on the island.", field=json.dumps(value))
         return value
 
     @staticmethod
-    def _not_now(s: DiceState) -> str:
-        return {
-            "setup": "the game is still being set up",
-            "plan": "players are planning",
-            "move": "players are moving",
-            "place": "the new round's turtles must be placed first",
-            "over": "the game is over",
-        }[s.phase]
+    def _not_now(s: DiceState) -> Term:
+        return term(NOT_NOW[s.phase])
 
     # -- reading the state ----------------------------------------------------
     def expected(self, s: DiceState) -> Expected:
@@ -409,7 +430,7 @@ class DiceRules(Rules):
             acts = (("start",) if waiting else ()) + (() if s.seeded else ("place_turtles",))
             return Expected(waiting, acts, "Place the pawns and the first turtles.")
         if s.phase == "place":
-            return Expected((), ("place_turtles",), f"Draw {min(s.table.per_round, len(s.bag))} turtles and place them.")
+            return Expected((), ("place_turtles",), "Draw {count} turtles and place them.", {"count": min(s.table.per_round, len(s.bag))})
         if s.phase == "plan":
             waiting = tuple(p for p, d in zip(names, s.plans, strict=True) if d is None)
             timer = ("timer_expired",) if s.timer == "running" else ()
@@ -417,7 +438,7 @@ class DiceRules(Rules):
         if s.phase == "move":
             mover = names[s.order[s.moved]]
             timer = ("timer_expired",) if s.timer == "running" else ()
-            return Expected((mover,), ("move",) + timer, f"{mover} moves.")
+            return Expected((mover,), ("move",) + timer, "{player} moves.", {"player": mover})
         return Expected((), (), "The game is over.")
 
     def view(self, s: DiceState, viewer: str | None = None) -> dict[str, Any]:
