@@ -81,6 +81,18 @@ class VirtualClock:
         self.now += us / 1_000_000
 
 
+class RealClock(VirtualClock):
+    """The monotonic clock, for a driver that sleeps for real (the Pi's): transfers take no model time."""
+
+    def __call__(self) -> float:
+        import time
+
+        return time.monotonic()
+
+    def advance(self, seconds: float) -> None:
+        pass
+
+
 @dataclass
 class Tag:
     """One ISO/IEC 14443-A PICC: its UID (4, 7 or 10 bytes) and its state."""

@@ -73,6 +73,23 @@ class Reader:
     def close(self) -> None:
         """Release the hardware."""
 
+    def reopen(self) -> None:
+        """Start the hardware afresh after repeated errors (by default: close, then open)."""
+        try:
+            self.close()
+        except Exception as exc:  # the device is already in a bad way; closing is best effort
+            log.debug("reader %s: close before re-open failed: %s", self.point, exc)
+        self.open()
+
+    @classmethod
+    def prepare(cls, readers: list[Reader]) -> None:
+        """Called once with every reader of this backend before any is opened.
+
+        A backend whose readers share wires sets them up here: the MFRC522
+        drives every chip select high before the first transfer, or a reader
+        not yet opened would answer too.
+        """
+
     # -- shared machinery ----------------------------------------------------
     @property
     def uid(self) -> str | None:
@@ -126,13 +143,9 @@ class Reader:
             return self._emit(self.debouncer.observe(None))
 
     def recover(self) -> bool:
-        """Close and re-open the hardware after repeated errors; True when it opened."""
+        """Re-open the hardware after repeated errors; True when it opened."""
         try:
-            self.close()
-        except Exception as exc:  # the device is already in a bad way; closing is best effort
-            log.debug("reader %s: close before re-open failed: %s", self.point, exc)
-        try:
-            self.open()
+            self.reopen()
         except Exception as exc:
             self.last_error = _describe(exc)
             log.warning("reader %s: re-open failed: %s", self.point, self.last_error)
@@ -229,6 +242,11 @@ class ReaderGroup:
         self._stop.clear()
         polled = [r for r in self.readers.values() if r.polled]
         pushed = [r for r in self.readers.values() if not r.polled]
+        kinds: dict[type[Reader], list[Reader]] = {}
+        for reader in self.readers.values():
+            kinds.setdefault(type(reader), []).append(reader)
+        for kind, members in kinds.items():
+            kind.prepare(members)
         for reader in pushed:
             reader.open()  # a push reader needs its hub; that is a configuration mistake, raise it
         for reader in polled:

@@ -1,82 +1,217 @@
-"""MFRC522 (RC522) on the Pi's SPI bus, through the ``razrc522`` driver.
+"""MFRC522 (RC522) on the Pi's SPI bus, with the firmware's own driver over spidev.
 
-razrc522 is the maintained descendant of pi-rc522 that drives its RST/CE
-lines with gpiozero instead of RPi.GPIO, so it uses the same pin factory as
-the rest of the table (lgpio on a current Pi OS). It is Pi-only and lives in
-the ``pi`` extra.
+One driver for both sides: ``firmware_bridge/firmware/mfrc522.py`` runs on the
+Pico under MicroPython and here under CPython, tested on both against the
+datasheet model of the chip and of ISO/IEC 14443-A tags
+(``firmware_bridge/chip.py``). It selects every cascade level (4, 7 and
+10-byte UIDs: the NTAG stickers docs/hardware.md recommends are 7) and halts
+the tag, waits 5 ms for a tag after the field comes on, honours the chip's
+timer (an empty poll is about 10 ms, not 2,000 SPI transfers), and reads
+VersionReg when it opens, so an unwired reader is an error with a fix rather
+than a reader that reads nothing for ever. razrc522 did none of these and is
+no longer used.
 
 Options (``[[readers]]`` entries with ``backend = "mfrc522"``):
 
-* ``spi_bus`` (0), ``spi_device`` (0 → /dev/spidev0.0, 1 → CE1);
-* ``rst_pin`` (BCM, 25; each reader needs its own, or 0 with RST tied high);
-* ``ce_pin`` (0 = the bus's hardware chip select; a BCM pin lets more than
-  two readers share one bus);
-* ``antenna_gain`` (0..7, the chip's receiver gain; 4 = 33 dB by default).
+* ``spi_bus`` (0) and ``spi_device`` (0 → /dev/spidev0.0, CE0; 1 → CE1);
+* ``cs_pin`` (a BCM pin): a GPIO chip select of its own, so more than two
+  readers share a bus; the kernel's CE line is then left alone (SPI_NO_CS);
+* ``rst_pin`` (a BCM pin, none by default): the reader's NRSTPD line, held
+  high and pulsed low once at the first open; readers may share one;
+* ``antenna_gain`` (0..7, RFCfgReg's RxGain; 4 = 33 dB by default);
+* ``speed`` (Hz, 1 MHz).
 
-Presence is polled: WUPA wakes the tag even from HALT, anti-collision reads
-its UID, and SELECT + HALT park it so the next poll finds it again.
+Readers on one bus take turns: a poll holds the bus's lock from field on to
+field off, so only one antenna is on at a time (neighbouring fields disturb
+each other's tags) and no two chip selects are ever low together.
 """
 
 from __future__ import annotations
 
 import os
+import threading
+import time
 from typing import Any
 
 from hw.rfid.base import Reader, ReaderError
 
-_WUPA = 0x52  # wake-up: answered by idle *and* halted tags
-_CASCADE_TAG = 0x88  # first UID byte of a 7-byte UID's first cascade level
+#: one lock per SPI bus number: a poll holds it from field on to field off
+_BUS_LOCKS: dict[int, threading.Lock] = {}
+_LOCKS_LOCK = threading.Lock()
+#: reset lines shared between readers: pin -> [gpiozero device, users]
+_RESETS: dict[int, list[Any]] = {}
+POLL_PAUSE_US = 300  # between ComIrqReg checks: each check is a system call here
+
+
+def bus_lock(bus: int) -> threading.Lock:
+    with _LOCKS_LOCK:
+        return _BUS_LOCKS.setdefault(bus, threading.Lock())
+
+
+def open_spi(bus: int, device: int, speed: int, point: str) -> Any:
+    """Open /dev/spidev<bus>.<device> (mode 0, ``speed`` Hz) with the spidev package."""
+    path = f"/dev/spidev{bus}.{device}"
+    if not os.path.exists(path):
+        fix = "sudo raspi-config nonint do_spi 0" if bus == 0 else f"dtoverlay=spi{bus}-{device + 1}cs in config.txt"
+        raise ReaderError(f"Reader {point}: {path} is missing: enable SPI ({fix}), then reboot.")
+    try:
+        import spidev
+    except ImportError:
+        raise ReaderError(f"Reader {point} needs the spidev package: pip install 'galapagos-companion[pi]' "
+                          "(deploy/install.sh installs the compiler it needs).") from None
+    spi = spidev.SpiDev()
+    try:
+        spi.open(bus, device)
+    except PermissionError:
+        raise ReaderError(f"Reader {point}: no permission on {path}: add the user to group spi "
+                          "(sudo usermod -aG spi $USER), then log in again.") from None
+    spi.mode = 0
+    spi.max_speed_hz = speed
+    return spi
+
+
+class SpidevLink:
+    """The firmware driver's bus interface (``write``/``read`` between ``cs(0)`` and ``cs(1)``) on spidev.
+
+    Bytes written while selected are kept and sent in one full-duplex
+    ``xfer2`` when the driver reads or releases the chip select, so a
+    register access is exactly one spidev transfer: the kernel's CE line
+    frames it, or, with a GPIO chip select, the GPIO does and ``no_cs`` keeps
+    the kernel from toggling CE as well.
+    """
+
+    def __init__(self, spi: Any, cs_pin: Any = None) -> None:
+        self.spi = spi
+        self.cs_pin = cs_pin  # a gpiozero DigitalOutputDevice, active low
+        self._pending = bytearray()
+        if cs_pin is not None:
+            spi.no_cs = True
+
+    def cs(self, value: int) -> None:
+        if value:
+            if self._pending:
+                self.spi.xfer2(list(self._pending))
+                self._pending = bytearray()
+            if self.cs_pin is not None:
+                self.cs_pin.on()  # high: released
+        else:
+            self._pending = bytearray()
+            if self.cs_pin is not None:
+                self.cs_pin.off()  # low: selected
+
+    def write(self, data: bytes) -> None:
+        self._pending += bytes(data)
+
+    def read(self, n: int) -> bytes:
+        out = self.spi.xfer2(list(self._pending) + [0] * n)
+        self._pending = bytearray()
+        return bytes(out[-n:])
 
 
 class Backend(Reader):
     backend = "mfrc522"
 
-    rfid: Any = None
+    driver: Any = None
+    _spi: Any = None
+    _cs: Any = None
+    _rst_pin: int | None = None
+
+    @property
+    def cs_pin(self) -> int:
+        return int(self.options.get("cs_pin", self.options.get("ce_pin", 0)) or 0)
+
+    @classmethod
+    def prepare(cls, readers: list[Reader]) -> None:
+        """Drive every GPIO chip select high before the first transfer on any of the buses."""
+        from gpiozero import DigitalOutputDevice
+
+        for reader in readers:
+            if isinstance(reader, Backend) and reader.cs_pin and reader._cs is None:
+                reader._cs = DigitalOutputDevice(reader.cs_pin, initial_value=True)
 
     def open(self) -> None:
+        from gpiozero import DigitalOutputDevice
+
+        from firmware_bridge.firmware.mfrc522 import MFRC522
+
         bus = int(self.options.get("spi_bus", 0))
         dev = int(self.options.get("spi_device", 0))
-        if not os.path.exists(f"/dev/spidev{bus}.{dev}"):
-            raise ReaderError(f"Reader {self.point}: /dev/spidev{bus}.{dev} is missing: enable SPI (sudo raspi-config nonint do_spi 0).")
+        cs_pin = self.cs_pin
+        rst_pin = int(self.options.get("rst_pin", 0) or 0)
+        self.bus = bus
+        self._spi = open_spi(bus, dev, int(self.options.get("speed", 1_000_000)), self.point)
         try:
-            from razrc522.rfid import RFID
-        except ImportError:
-            raise ReaderError(f"Reader {self.point} needs the razrc522 package: pip install 'galapagos-companion[pi]'.") from None
-        try:
-            self.rfid = RFID(
-                bus=bus,
-                device=dev,
-                speed=int(self.options.get("speed", 1_000_000)),
-                pin_rst=int(self.options.get("rst_pin", 25)),
-                pin_ce=int(self.options.get("ce_pin", 0)),
-                pin_irq=None,
-                antenna_gain=self.options.get("antenna_gain"),
-            )
-        except PermissionError:
-            raise ReaderError(f"Reader {self.point}: no permission on /dev/spidev{bus}.{dev}: add the user to group spi.") from None
+            if rst_pin and self._rst_pin is None:
+                self._claim_reset(rst_pin)
+            if cs_pin and self._cs is None:
+                self._cs = DigitalOutputDevice(cs_pin, initial_value=True)
+            link = SpidevLink(self._spi, self._cs)
+            driver = MFRC522(link, link.cs, poll_pause_us=POLL_PAUSE_US)
+            with bus_lock(bus):
+                ok = driver.init(timeout_ms=5, gain=self.options.get("antenna_gain"))
+        except ReaderError:
+            self.close()
+            raise
+        except Exception as exc:
+            self.close()
+            raise ReaderError(f"Reader {self.point}: its pins cannot be claimed ({type(exc).__name__}: {exc}); "
+                              "is a companion already running?") from None
+        if not ok:
+            where = f"SPI {bus}.{dev}" + (f" with chip select GPIO {cs_pin}" if cs_pin else "")
+            seen = driver.version_read
+            self.close()
+            raise ReaderError(f"Reader {self.point}: no MFRC522 answers on {where} (its version register reads "
+                              f"{seen:#04x}); check MISO/MOSI/SCK, 3.3 V, the chip select and RST.")
+        self.driver = driver
+
+    def _claim_reset(self, pin: int) -> None:
+        """Hold RST high; the first reader to claim a shared line pulses it low once (a hard reset)."""
+        from gpiozero import DigitalOutputDevice
+
+        entry = _RESETS.get(pin)
+        if entry is None:
+            device = DigitalOutputDevice(pin, initial_value=False)
+            time.sleep(0.001)
+            device.on()
+            time.sleep(0.05)  # the oscillator starts (the datasheet's start-up time, with margin)
+            entry = _RESETS[pin] = [device, 0]
+        entry[1] += 1
+        self._rst_pin = pin
 
     def read_uid(self) -> bytes | None:
-        rfid = self.rfid
-        error, _ = rfid.request(_WUPA)
-        if error:
-            return None
-        error, level1 = rfid.anticoll()
-        if error:
-            return None
-        if level1[0] != _CASCADE_TAG:
-            if not rfid.select_tag(level1):
-                rfid.halt()
-            return bytes(level1[:4])
-        # 7-byte UID (NTAG stickers): select level 1, then anti-collision level 2.
-        if rfid.select_tag(level1):
-            return None
-        error, level2 = rfid.anticoll2()
-        if error:
-            return None
-        return bytes(level1[1:4] + level2[:4])
+        driver = self.driver
+        if driver is None:
+            raise ReaderError(f"Reader {self.point} is not open.")
+        with bus_lock(self.bus):
+            driver.antenna(True)
+            try:
+                return driver.read_uid()
+            finally:
+                driver.antenna(False)
+
+    def reopen(self) -> None:
+        """After repeated errors: spidev and the chip afresh, the select and reset lines kept."""
+        self._close_spi()
+        self.open()
+
+    def _close_spi(self) -> None:
+        self.driver = None
+        if self._spi is not None:
+            try:
+                self._spi.close()
+            finally:
+                self._spi = None
 
     def close(self) -> None:
-        if self.rfid is not None:
-            self.rfid.cleanup()
-            self.rfid.spi.close()
-            self.rfid = None
+        self._close_spi()
+        if self._cs is not None:
+            self._cs.close()
+            self._cs = None
+        if self._rst_pin is not None:
+            entry = _RESETS.get(self._rst_pin)
+            if entry is not None:
+                entry[1] -= 1
+                if entry[1] <= 0:
+                    entry[0].close()
+                    del _RESETS[self._rst_pin]
+            self._rst_pin = None
