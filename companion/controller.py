@@ -146,6 +146,9 @@ class TableController:
         self.lang = lang
         self.phone_seats = phone_seats or (lambda: ())
         self.message: str | None = None
+        #: the story of the last action, shown a few seconds on the prompt (the OLED's toast)
+        self.toast: str | None = None
+        self._toast_until = 0.0
         self._message_until = 0.0
         self.screen: str | None = None  # None: the screen :func:`screens.choose` picks
         self.entry: Entry | None = None
@@ -195,6 +198,8 @@ class TableController:
             self.session.tick()
             if self.message and self.clock() >= self._message_until:
                 self.message = None
+            if self.toast and self.clock() >= self._toast_until:
+                self.toast = None
             self.refresh()
 
     def _button(self, event: ButtonEvent) -> None:
@@ -250,22 +255,30 @@ class TableController:
         current = entry.values.get(f["name"])
         if kind == "choices":
             options = [c["value"] for c in moves.enabled(f["choices"])]
+            if not options:
+                return
             i = next((k for k, v in enumerate(options) if moves.same(v, current)), None)
-            i = (0 if delta > 0 else len(options) - 1) if i is None else (i + delta) % len(options)
+            i = _first(delta, len(options)) if i is None else (i + delta) % len(options)
             entry.values[f["name"]] = options[i]
             self._drop_after(entry, f)
         elif kind == "range":
             values = list(moves.range_values(f))
-            if f["name"] not in entry.values:
-                start = f.get("default", values[0] if delta > 0 else values[-1])
-                entry.values[f["name"]] = start if start in values else values[0]
+            if not values:
+                return
+            if f["name"] not in entry.values:  # the first detent lands on the default (else an end)
+                start = f.get("default")
+                i = values.index(start) if start in values else (0 if delta > 0 else len(values) - 1)
+                i += (delta - 1) if delta > 0 else (delta + 1)
+                entry.values[f["name"]] = values[max(0, min(len(values) - 1, i))]
             else:  # numbers stop at their ends
                 i = values.index(current) if current in values else 0
                 entry.values[f["name"]] = values[max(0, min(len(values) - 1, i + delta))]
         else:
             options = self._item_candidates(entry, f)
+            if not options:
+                return
             i = next((k for k, v in enumerate(options) if v is entry.pending or (v is not END and moves.same(v, entry.pending))), None)
-            i = (0 if delta > 0 else len(options) - 1) if i is None else (i + delta) % len(options)
+            i = _first(delta, len(options)) if i is None else (i + delta) % len(options)
             entry.pending = options[i]
 
     def _item_candidates(self, entry: Entry, f: dict[str, Any]) -> list[Any]:
@@ -428,6 +441,19 @@ class TableController:
         if self.leds is not None:
             self.leds.flash("error")
 
+    def _story(self, change: Change) -> str | None:
+        """What just happened, in the table's words (the narration of the action), for the toast."""
+        if change.kind != "action" or not change.action:
+            return None
+        try:
+            from companion import story
+
+            told = story.told(self.session, self.lang)
+            return " ".join(told[-1]["sentences"]) if told else None
+        except Exception:  # a narration bug must not stop the table
+            log.exception("narration failed")
+            return None
+
     def _t(self, msgid: str, **params: Any) -> str:
         return texts.render(msgid, params, self.lang)
 
@@ -436,6 +462,8 @@ class TableController:
         with self._lock:
             if change.action and change.action.get("type") in extras.automatic(self.session):
                 self.beeper.play("timer")
+            self.toast = self._story(change)
+            self._toast_until = self.clock() + self.message_seconds
             self.player = None
             self._rebuild_entry(reset=True)
             self.refresh()
@@ -464,24 +492,33 @@ class TableController:
                 return
         self.entry = Entry(forms)
 
+    def heading(self) -> str:
+        """The move being dialled, with its player: "Ann: Education"."""
+        entry = self.entry
+        if entry is None:
+            return ""
+        form = entry.form
+        return f"{form['player']}: {form['label']}" if form.get("player") and len(self.session.players) > 1 else form["label"]
+
     def entry_segments(self) -> tuple[tuple[str, bool], ...]:
+        """What the dial changes now, highlighted: the move itself, or the field under the cursor."""
         entry = self.entry
         if entry is None:
             return ()
-        form = entry.form
-        head = f"{form['player']}: {form['label']}" if form.get("player") and len(self.session.players) > 1 else form["label"]
-        parts = [(head, entry.cursor == 0)]
-        for i, f in enumerate(entry.fields(), start=1):
-            if moves.kind_of(f) == "items" and entry.cursor == i and entry.pending is not None:
-                chosen = _choice_label(f, entry.values.get(f["name"], []))[0]
-                cand = self._t("end") if entry.pending is END else _choice_label(
-                    {"choices": f["items"]["choices"]}, entry.pending)[0]
-                parts.append((f"{chosen}+{cand}", True))
-            elif f["name"] in entry.values:
-                parts.append((_choice_label(f, entry.values[f["name"]])[0], entry.cursor == i))
+        f = entry.current()
+        if f is None:
+            more = f" ({len(entry.fields())})" if entry.fields() else ""
+            return ((entry.form["label"], True), (more, False)) if more else ((entry.form["label"], True),)
+        if moves.kind_of(f) == "items":
+            chosen = _choice_label(f, entry.values.get(f["name"], []))[0] if entry.values.get(f["name"]) else ""
+            if entry.pending is None:
+                cand = "?"
             else:
-                parts.append((f"{f['label']}?", entry.cursor == i))
-        return tuple(parts)
+                cand = self._t("end") if entry.pending is END else _choice_label({"choices": f["items"]["choices"]}, entry.pending)[0]
+            return ((f"{chosen}+" if chosen else "", False), (cand, True))
+        if f["name"] in entry.values:
+            return ((_choice_label(f, entry.values[f["name"]])[0], True),)
+        return ((f"{f['label']}?", True),)
 
     def preview(self) -> str:
         """The preview of what is under the dial (a choice's, a range's), else the field to choose."""
@@ -505,9 +542,11 @@ class TableController:
             message=self.message,
             entry=self.entry_segments(),
             editing=bool(entry and entry.touched),
+            heading=self.heading() if entry and entry.touched else "",
             url=self.url,
             preview=self.preview() if entry and entry.touched else "",
-            status=self.package.prompt(self.session.state, self.lang),
+            status=(self.toast if self.toast and not (entry and entry.touched)
+                    else self.package.prompt(self.session.state, self.lang)),
         )
 
     def frame_name(self, state: dict[str, Any], ctx: screens.ScreenContext) -> str:
@@ -529,6 +568,11 @@ class TableController:
 def _slot_order(point: str) -> int:
     m = LANE.match(point)
     return int(m.group(2)) if m else 0
+
+
+def _first(delta: int, n: int) -> int:
+    """Where ``delta`` detents land on a list of ``n`` with nothing chosen yet: the first is one detent."""
+    return (delta - 1) % n if delta > 0 else (n + delta) % n
 
 
 def _seat_of(point: str) -> int:

@@ -9,7 +9,9 @@ these forms and nothing else. A form::
      "fields": [FIELD, ...]}
 
 ``player`` is the value of the action's ``player`` field (None: a table-wide
-action that names nobody). A field is one of three kinds:
+action that names nobody). A form may carry its own ``"preview"`` (what
+ending the turn would do), and ``confirm`` asks before sending (it spends
+money or ends a turn). A field is one of three kinds:
 
 * choices: ``{"name", "label", "choices": [CHOICE, ...]}``; a CHOICE is
   ``{"value", "label", "preview", "disabled"}`` and may carry ``"fields"``, the

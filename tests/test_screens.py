@@ -196,7 +196,7 @@ def test_unknown_screen_names_the_screens():
 
 
 def test_text_outside_latin1_is_spelled_out():
-    assert latin1("swap→crab …") == "swap>crab ..."
+    assert latin1("swap→crab …") == "swap->crab ..."
     assert latin1("Œ") == "?"
     assert latin1("Galèrapagos £3") == "Galèrapagos £3"
 

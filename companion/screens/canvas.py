@@ -21,7 +21,7 @@ FONT_DIR = Path(__file__).with_name("fonts")
 FONTS = {"small": "ter-u12n", "small_bold": "ter-u12b", "medium": "ter-u16b", "large": "ter-u24b", "huge": "ter-u32b"}
 HEADER_H = 12
 
-_REPLACE = {"→": ">", "←": "<", "…": "...", "–": "-", "—": "-", "’": "'", "‘": "'", "“": '"', "”": '"', "×": "x"}
+_REPLACE = {"→": "->", "←": "<", "…": "...", "–": "-", "—": "-", "’": "'", "‘": "'", "“": '"', "”": '"', "×": "x"}
 
 
 @cache

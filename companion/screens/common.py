@@ -36,7 +36,9 @@ def who(state: dict[str, Any], lang: str = "en") -> str:
 def prompt(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
     """What the game expects now, from whom, and the entry being dialled in."""
     c.header(ctx.title or str(s.get("game", "")), round_label(s))
-    c.text(2, HEADER_H + 1, c.fit(who(s, ctx.lang), "medium", WIDTH - 4), "medium")
+    top = ctx.heading or who(s, ctx.lang)
+    size = "medium" if c.width(top, "medium") <= WIDTH - 4 else "small_bold"  # a long move's name still reads
+    c.text(2, HEADER_H + 1 + (2 if size != "medium" else 0), c.fit(top, size, WIDTH - 4), size)
     text = ctx.status or (s.get("expected") or {}).get("prompt", "")
     if ctx.entry and ctx.preview:  # what the choice under the dial does ("£1000", "food 5→8")
         text = ctx.preview

@@ -29,6 +29,8 @@ class ScreenContext:
     preview: str = ""
     title: str = ""
     status: str = ""
+    #: the move being dialled ("Ann: Education"), shown instead of who must act
+    heading: str = ""
 
     @property
     def costs(self) -> dict[str, Any] | None:
