@@ -68,6 +68,11 @@ class GamePackage:
     def error_text(self, err: RuleError, lang: str = "en") -> str:
         return err.text(lang, self.domain)
 
+    def outcome_text(self, state: Any, lang: str = "en") -> str:
+        """Why the game ended, in ``lang`` ("" while it goes on)."""
+        outcome = self.rules.outcome(state)
+        return outcome.sentence(lang, self.domain) if outcome is not None else ""
+
     def prompt(self, state: Any, lang: str = "en") -> str:
         """What the game expects now, as a sentence in ``lang``."""
         return self.rules.expected(state).text(lang, self.domain)

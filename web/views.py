@@ -47,6 +47,7 @@ def context(session: Session, who: Principal | None, view: str, language: str, s
         "expected": exp, "my_turn": me in (exp.get("players") or []),
         "timer": extras.timer(session),
         "prompt": pkg.prompt(state, language),
+        "outcome_text": pkg.outcome_text(state, language),
         "last": story.recent(session, language, viewer),
         "forms_now": forms_now, "forms_more": forms_more, "fx": forms.helpers(),
         "t": t, "gt": lambda msgid, **params: pkg.t(msgid, language, **params), "lang": language,
