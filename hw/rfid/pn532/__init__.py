@@ -1,20 +1,59 @@
-"""PN532 over I2C, UART or SPI, through ``adafruit-circuitpython-pn532``.
+"""PN532 over UART, I2C or SPI, through ``adafruit-circuitpython-pn532``.
 
 Options (``[[readers]]`` entries with ``backend = "pn532"``):
 
-* ``interface``: ``"uart"`` (default; ``port`` "/dev/serial0", ``baudrate``
-  115200, plain pyserial), ``"i2c"`` (address 0x24 on the Pi's I2C through
-  Blinka) or ``"spi"`` (``cs_pin``, a BCM number, through Blinka);
-* ``timeout``: seconds one poll waits for a tag (0.05).
+* ``interface``: ``"uart"`` (default; ``port`` "auto" = the header UART on
+  GPIO 14/15, ``/dev/serial0`` on a Pi 3/4/Zero 2 W and ``/dev/ttyAMA0`` on a
+  Pi 5; ``baudrate`` 115200; plain pyserial), ``"i2c"`` (``address`` 0x24
+  through Blinka) or ``"spi"`` (``cs_pin``: a free GPIO as chip select, not
+  CE0/CE1, which the kernel's spidev holds);
+* ``timeout``: seconds one poll waits for the PN532's answer (0.05);
+* ``retries``: passive-activation retries per poll (1).
 
-The library is Pi-only in practice (Blinka) and lives in the ``pi`` extra.
+What the library does not handle, handled here (its source read against the
+PN532 user manual):
+
+* **Bounded retries.** The PN532 retries a passive activation for ever by
+  default (RFConfiguration item 0x05, MxRtyPassiveActivation = 0xFF), so an
+  InListPassiveTarget with no tag never answers, and its reply turns up later
+  where the library expects the ACK of the next command ("Did not receive
+  expected ACK"). At open the retries are set to ``retries``: the PN532 then
+  always answers within a few milliseconds, with NbTg = 0 when no tag is
+  there.
+* **NbTg = 0** is "no tag"; the library's ``read_passive_target`` would call it
+  "More than one card detected!". Tags with 10-byte UIDs are accepted.
+* **Its exceptions** (``RuntimeError`` on a bad frame or a missing ACK,
+  ``BusyError`` when nothing came) end one poll; the reader's loop counts
+  them and re-opens the PN532 after several in a row (:mod:`hw.rfid.base`).
+  A stray late frame is drained before the next command.
+* **Opening**: pyserial's ``SerialException`` carries the errno: EACCES is the
+  dialout group, ENOENT a UART that is not enabled, EBUSY/EAGAIN another
+  program holding the port.
+
+The library needs Blinka (``digitalio``), so it is Pi-only in practice and
+lives in the ``pi`` extra.
 """
 
 from __future__ import annotations
 
+import errno
 from typing import Any
 
 from hw.rfid.base import Reader, ReaderError
+
+INLISTPASSIVETARGET = 0x4A
+RFCONFIGURATION = 0x32
+MAX_RETRIES_ITEM = 0x05  # CfgItem: MxRtyATR, MxRtyPSL, MxRtyPassiveActivation
+ISO14443A_106 = 0x00
+
+
+def uart_port(port: str) -> str:
+    """``"auto"``: the header UART of this Pi (see :mod:`hw.board`)."""
+    if port != "auto":
+        return port
+    from hw.board import header_uart
+
+    return header_uart()
 
 
 class Backend(Reader):
@@ -25,23 +64,56 @@ class Backend(Reader):
 
     def open(self) -> None:
         interface = self.options.get("interface", "uart")
+        opener = _OPENERS.get(interface)
+        if opener is None:
+            raise ReaderError(f"Reader {self.point}: PN532 interface must be uart, i2c or spi, not {interface!r}.")
         try:
-            self.pn532 = _OPENERS[interface](self)
-        except KeyError:
-            raise ReaderError(f"Reader {self.point}: PN532 interface must be uart, i2c or spi, not {interface!r}.") from None
+            self.pn532 = opener(self)
+            self.configure()
+        except ReaderError:
+            self.close()
+            raise
         except ImportError as exc:
+            self.close()
             raise ReaderError(f"Reader {self.point} needs {exc.name}: pip install 'galapagos-companion[pi]'.") from None
-        except PermissionError as exc:
-            raise ReaderError(f"Reader {self.point}: no permission on {exc.filename}: add the user to group dialout (UART) or i2c/spi.") from None
-        except (OSError, ValueError, RuntimeError) as exc:
-            raise ReaderError(f"Reader {self.point}: the PN532 does not answer on {interface} ({exc}); check wiring and its mode switches.") from None
-        self.pn532.SAM_configuration()
+        except Exception as exc:
+            self.close()
+            raise ReaderError(self._open_error(interface, exc)) from None
+
+    def _open_error(self, interface: str, exc: BaseException) -> str:
+        """The sentence for what went wrong, from the real exception."""
+        where = f"Reader {self.point}"
+        code = getattr(exc, "errno", None)
+        name = getattr(exc, "filename", None) or (uart_port(self.options.get("port", "auto")) if interface == "uart" else "")
+        text = str(exc) or type(exc).__name__
+        if isinstance(exc, PermissionError) or code == errno.EACCES or "Permission denied" in text:
+            group = "dialout" if interface == "uart" else ("i2c" if interface == "i2c" else "spi and gpio")
+            return (f"{where}: no permission on {name or interface}: add the user to group {group} "
+                    f"(sudo usermod -aG {group.split()[0]} $USER), then log in again.")
+        if interface == "uart" and (code == errno.ENOENT or "No such file" in text):
+            from hw.board import uart_fix
+
+            return f"{where}: {name} does not exist: {uart_fix()}."
+        if code in (errno.EBUSY, errno.EAGAIN) or "exclusively lock" in text:
+            return f"{where}: {name} is held by another program (is a companion already running?)."
+        return (f"{where}: the PN532 does not answer on {interface} ({type(exc).__name__}: {text}); check its "
+                f"wiring, its power and its mode switches ({_MODE_SWITCHES[interface]}).")
+
+    def configure(self) -> None:
+        """SAM in normal mode, then bounded passive-activation retries."""
+        pn = self.pn532
+        pn.SAM_configuration()
+        retries = int(self.options.get("retries", 1))
+        pn.call_function(RFCONFIGURATION, params=[MAX_RETRIES_ITEM, 0xFF, 0x01, retries], timeout=0.5)
 
     def _open_uart(self) -> Any:
         import serial
+
+        port = uart_port(self.options.get("port", "auto"))
+        self._port = serial.Serial(port, baudrate=int(self.options.get("baudrate", 115200)), timeout=0.1,
+                                   exclusive=True)
         from adafruit_pn532.uart import PN532_UART
 
-        self._port = serial.Serial(self.options.get("port", "/dev/serial0"), baudrate=int(self.options.get("baudrate", 115200)), timeout=0.1)
         return PN532_UART(self._port, debug=False)
 
     def _open_i2c(self) -> Any:
@@ -57,17 +129,46 @@ class Backend(Reader):
         import digitalio
         from adafruit_pn532.spi import PN532_SPI
 
-        cs = digitalio.DigitalInOut(getattr(board, f"D{int(self.options.get('cs_pin', 8))}"))
+        pin = int(self.options.get("cs_pin", 0))
+        if pin in (0, 7, 8):
+            raise ReaderError(f"Reader {self.point}: a PN532 on SPI needs cs_pin = a free GPIO (CE0 and CE1, GPIO 8 "
+                              "and 7, belong to the kernel's spidev).")
+        cs = digitalio.DigitalInOut(getattr(board, f"D{pin}"))
         return PN532_SPI(busio.SPI(board.SCK, board.MOSI, board.MISO), cs, debug=False)
 
     def read_uid(self) -> bytes | None:
-        uid = self.pn532.read_passive_target(timeout=float(self.options.get("timeout", 0.05)))
-        return bytes(uid) if uid else None
+        """One InListPassiveTarget for one ISO 14443-A tag; its exceptions are the poll loop's."""
+        pn = self.pn532
+        if pn is None:
+            raise ReaderError(f"Reader {self.point} is not open.")
+        timeout = float(self.options.get("timeout", 0.05))
+        self._drain()
+        if not pn.send_command(INLISTPASSIVETARGET, params=[0x01, ISO14443A_106], timeout=timeout):
+            return None
+        # the retries are bounded, so the answer comes within a few ms; allow for a slow UART
+        response = pn.process_response(INLISTPASSIVETARGET, response_length=64, timeout=max(timeout, 0.1))
+        if not response or response[0] == 0:  # NbTg = 0: no tag
+            return None
+        # Tg, SENS_RES (2), SEL_RES, NFCIDLength, NFCID1
+        length = response[5]
+        if length not in (4, 7, 10) or len(response) < 6 + length:
+            raise RuntimeError(f"PN532 reported a UID of {length} bytes")
+        return bytes(response[6:6 + length])
+
+    def _drain(self) -> None:
+        """Drop a late frame still waiting on the UART (it would be read as the next ACK)."""
+        port = self._port
+        if port is not None and getattr(port, "in_waiting", 0):
+            port.reset_input_buffer()
 
     def close(self) -> None:
         if self._port is not None:
-            self._port.close()
+            try:
+                self._port.close()
+            finally:
+                self._port = None
         self.pn532 = None
 
 
 _OPENERS = {"uart": Backend._open_uart, "i2c": Backend._open_i2c, "spi": Backend._open_spi}
+_MODE_SWITCHES = {"uart": "both off: HSU", "i2c": "I0 on, I1 off", "spi": "I0 off, I1 on"}
