@@ -157,6 +157,10 @@ class GamePackage:
         path = os.path.join(self.folder, "templates")
         return path if os.path.isdir(path) else None
 
+    def palette(self) -> dict[str, dict[str, str]]:
+        """The pieces' own colours for the pictures: ``{"fill": {piece: css}, "ink": {piece: css}}``."""
+        return {"fill": {}, "ink": {}}
+
     def page(self, state: Any, public: dict[str, Any], me: str | None, lang: str = "en") -> dict[str, Any]:
         """Extras the page fragments read (an island picture, costs, odds)."""
         return {}

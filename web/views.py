@@ -58,6 +58,7 @@ def context(session: Session, who: Principal | None, view: str, language: str, s
         "has_player_tpl": bool(tpl and os.path.exists(os.path.join(tpl, "player.html"))),
         "has_mine_tpl": bool(tpl and os.path.exists(os.path.join(tpl, "mine.html"))),
         "wide_picture": bool(getattr(pkg, "wide_picture", False)),
+        "palette": pkg.palette(),
     }
     undoable = extras.to_undo(session)
     ctx["undo_what"] = pkg.describe(pkg.redact(undoable, viewer), language, me) if undoable else ""
