@@ -1,0 +1,65 @@
+"""The registry finds every game package by itself, and games other distributions declare."""
+
+from __future__ import annotations
+
+import os
+from importlib import metadata
+
+import pytest
+
+from companion import games
+from companion.gamepack import GamePackage
+from companion.games.pocket.rules import PocketRules
+from companion.rules import RuleError
+
+
+class _Solo(PocketRules):
+    id = "solo-from-elsewhere"
+    name = "Solo from elsewhere"
+
+
+class _EntryPoint:
+    name = "solo-from-elsewhere"
+
+    def load(self) -> GamePackage:
+        return GamePackage(_Solo(), os.path.dirname(__file__))
+
+
+class _Broken:
+    name = "broken"
+
+    def load(self) -> GamePackage:
+        raise ImportError("a distribution that lost a module")
+
+
+@pytest.fixture
+def fresh_registry(monkeypatch):
+    monkeypatch.setattr(games, "_packages", None)
+    yield
+    games._packages = None
+
+
+def test_the_packages_in_the_games_folder_are_found_by_scanning_it(fresh_registry) -> None:
+    folders = sorted(d for d in os.listdir(os.path.dirname(games.__file__))
+                     if os.path.exists(os.path.join(os.path.dirname(games.__file__), d, "__init__.py")))
+    found = {os.path.basename(pkg.folder) for pkg in games.packages()}
+    assert found == set(folders) and len(found) == 4
+
+
+def test_a_game_from_another_distribution_is_found_and_a_broken_one_left_out(fresh_registry, monkeypatch) -> None:
+    real = metadata.entry_points
+
+    def entry_points(**kw):
+        if kw.get("group") == games.ENTRY_POINTS:
+            return [_EntryPoint(), _Broken()]
+        return real(**kw)
+
+    monkeypatch.setattr(metadata, "entry_points", entry_points)
+    assert "solo-from-elsewhere" in games.ids()
+    assert games.get("solo-from-elsewhere").name == "Solo from elsewhere"
+    assert len(games.ids()) == 5  # the four of this folder still load
+
+
+def test_an_unknown_game_is_refused_with_the_known_ones_named(fresh_registry) -> None:
+    with pytest.raises(RuleError, match="the games are"):
+        games.get("chess")
