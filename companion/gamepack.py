@@ -40,9 +40,29 @@ class GamePackage:
     def __init__(self, rules: Rules, folder: str) -> None:
         self.rules = rules
         self.folder = folder
+        #: the package's import name (``companion.games.auction``): its modules by convention
+        self.package_name = type(rules).__module__.rsplit(".", 1)[0]
         localedir = os.path.join(folder, "locale")
         if os.path.isdir(localedir):
             texts.register(self.domain, localedir)
+
+    def _hook(self, module: str, name: str) -> Callable[..., Any] | None:
+        """``<package>.<module>.<name>`` when the package has it (moves.moves, narrate.narrate…).
+
+        By this convention a package needs no code in ``__init__`` to be heard: a
+        ``moves.py`` with ``moves(state, lang)`` is its moves, a ``narrate.py`` with
+        ``narrate(...)``/``describe(...)`` its story, a ``table.py`` its table inputs.
+        """
+        import importlib
+
+        try:
+            mod = importlib.import_module(f"{self.package_name}.{module}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{self.package_name}.{module}":
+                raise
+            return None
+        fn = getattr(mod, name, None)
+        return fn if callable(fn) else None
 
     # -- identity and texts -------------------------------------------------------
     @property
@@ -88,10 +108,14 @@ class GamePackage:
 
     def narrate(self, before: Any, action: Action, events: list[Event], after: Any, lang: str = "en") -> list[str]:
         """The sentences that tell what ``action`` did (one or more), in ``lang``."""
-        return []
+        fn = self._hook("narrate", "narrate")
+        return fn(before, action, events, after, lang) if fn else []
 
     def describe(self, action: Action, lang: str = "en", viewer: str | None = None) -> str:
         """A short line for an action in a log or an undo button ("Ann bids £300 on North")."""
+        fn = self._hook("narrate", "describe")
+        if fn:
+            return fn(action, lang)
         kind = str(action.get("type", "?"))
         who = action.get("player")
         label = self.t(kind.replace("_", " "), lang)
@@ -129,15 +153,18 @@ class GamePackage:
         fill fields of the move being dialled in (an animal token, a ball drawn
         for a wood gamble), or None when it means nothing now (the table says so).
         """
-        return None
+        fn = self._hook("table", "tag_action")
+        return fn(component, point, state, entry) if fn else None
 
     def die_face(self, face: int) -> Any:
         """The value of a die read by the firmware as face ``face`` (1-6)."""
-        return face
+        fn = self._hook("table", "die_face")
+        return fn(face) if fn else face
 
     def lane_action(self, seat_player: str, lanes: list[Any], state: Any) -> Action | None:
         """The action a seat button sends when dice lie in that seat's lanes (a dice plan)."""
-        return None
+        fn = self._hook("table", "lane_action")
+        return fn(seat_player, lanes, state) if fn else None
 
     def table_tags(self, action: Action) -> list[tuple[str, str, dict[str, Any]]] | None:
         """How a table enters ``action`` with tags: [(reader point, component kind, value)], or None.
@@ -145,11 +172,13 @@ class GamePackage:
         Used by ``companion replay --via table`` (and the docs): the components
         are enrolled for the occasion and laid on the simulated readers.
         """
-        return None
+        fn = self._hook("table", "table_tags")
+        return fn(action) if fn else None
 
     def component_kinds(self) -> dict[str, Any]:
         """The tagged components of this game (kind → description of its value) for enrolment."""
-        return {}
+        fn = self._hook("table", "component_kinds")
+        return fn() if fn else {}
 
     # -- the dashboard ---------------------------------------------------------------------
     def templates(self) -> str | None:
