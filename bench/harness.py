@@ -119,11 +119,22 @@ class LiveClient(threading.Thread):
         self.arrivals: dict[int, float] = {}
         self.connected = threading.Event()
         self.error: str | None = None
+        #: how often the server ended the stream and this client came back (streams rotate)
+        self.reconnects = 0
         self._stop = threading.Event()
         self._cond = threading.Condition()
         self._conn: http.client.HTTPConnection | None = None
 
     def run(self) -> None:
+        """Read the stream; when the server ends it (streams rotate), reconnect as a browser does."""
+        while not self._stop.is_set():
+            if not self._read_once():
+                return
+            self.reconnects += 1
+            time.sleep(0.05)
+
+    def _read_once(self) -> bool:
+        """One connection; True when the server closed it cleanly (reconnect), False to stop."""
         try:
             conn = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=60)
             self._conn = conn
@@ -132,25 +143,28 @@ class LiveClient(threading.Thread):
             resp = conn.getresponse()
             if resp.status != 200:
                 self.error = f"status {resp.status}"
-                return
+                return False
             self.connected.set()
             event_id: int | None = None
             while not self._stop.is_set():
-                line = resp.fp.readline()
+                line = resp.fp.readline()  # raw: chunk sizes are lines of their own
                 if not line:
-                    if not self._stop.is_set():
-                        self.error = "stream closed by the server"
-                    return
+                    return not self._stop.is_set()
                 text = line.decode("utf-8", "replace").rstrip("\r\n")
+                if text == "0":  # the last chunk: the server ended this stream (it rotates)
+                    conn.close()
+                    return not self._stop.is_set()
                 if text.startswith("id:"):
                     event_id = int(text[3:].strip())
                 elif text.startswith("data:") and event_id is not None:
                     with self._cond:
                         self.arrivals.setdefault(event_id, time.perf_counter())
                         self._cond.notify_all()
+            return False
         except Exception as exc:  # noqa: BLE001 - recorded and asserted on by the caller
             if not self._stop.is_set():
                 self.error = f"{type(exc).__name__}: {exc}"
+            return False
 
     def wait_for(self, version: int, timeout: float) -> float | None:
         """When ``version`` (or a later one: bursts are coalesced) arrived, or None on timeout."""

@@ -7,11 +7,18 @@ disk, simulated devices) driven over HTTP from this process:
 - ``rss_idle_mb``: the server's VmRSS after start-up and a game on the table;
 - ``rss_12_clients_mb``: the same with 12 live (SSE) pages open and 50 actions later;
 - ``sse_12_p99_ms`` / ``sse_100_p99_ms``: from sending an action to the moment the
-  *last* of 12 / 100 open SSE clients has the new state (p99 over the actions).
+  *last* of 12 / 100 open SSE clients has the new state (p99 over the actions);
+- ``rss_100_clients_2min_mb``: 100 live pages open, 2 actions a second for 2 minutes, every
+  page receiving every change: the server's resident memory at the end;
+- ``rss_growth_mb_per_min``: the slope (least squares) of the resident memory over that run
+  after its first 30 seconds, in MB per minute: what a long evening would add.
+
+``python -m bench.server --only rss`` runs just the memory run (``--clients N --seconds S``).
 """
 
 from __future__ import annotations
 
+import argparse
 import tempfile
 import time
 from pathlib import Path
@@ -49,6 +56,57 @@ def fan_out_ms(server: Server, game_id: str, clients: int, actions: int) -> list
             client.close()
 
 
+def slope_per_min(samples: list[tuple[float, float]]) -> float:
+    """Least-squares slope of (seconds, MB) samples, in MB per minute."""
+    n = len(samples)
+    if n < 2:
+        return 0.0
+    mx = sum(t for t, _ in samples) / n
+    my = sum(m for _, m in samples) / n
+    var = sum((t - mx) ** 2 for t, _ in samples)
+    return 60 * sum((t - mx) * (m - my) for t, m in samples) / var if var else 0.0
+
+
+def memory_run(tmp: Path, clients: int = 100, seconds: float = 120.0, rate: float = 2.0) -> dict[str, Any]:
+    """``clients`` live pages, ``rate`` actions a second for ``seconds``: memory at the end and its slope."""
+    server = Server(tmp / f"rss{clients}.db")
+    server.start()
+    try:
+        game_id = server.new_game("pocket-galapagos", ["Ann"])
+        live = open_clients(server, game_id, clients, timeout=60)
+        version = server.api("GET", f"/api/games/{game_id}")[1]["state"]["version"]
+        start_rss = server.rss_mb()
+        samples: list[tuple[float, float]] = []
+        began = time.monotonic()
+        i = missed = 0
+        while time.monotonic() - began < seconds:
+            status, body = server.api("POST", f"/api/games/{game_id}/actions", population_action(i))
+            if status != 200:
+                raise RuntimeError(f"action refused: {status} {body}")
+            i += 1
+            version += 1
+            for client in live:
+                if client.wait_for(version, timeout=10) is None:
+                    missed += 1
+            elapsed = time.monotonic() - began
+            samples.append((elapsed, server.rss_mb()))
+            time.sleep(max(0.0, i / rate - elapsed))
+        end_rss = server.rss_mb()
+        errors = [c.error for c in live if c.error]
+        for client in live:
+            client.close()
+        settled = [(t, m) for t, m in samples if t >= 30] or samples
+        return {
+            f"rss_{clients}_clients_2min_mb": metric(end_rss, "MB", "<= 80", start_mb=round(start_rss, 2),
+                                                     actions=i, seconds=seconds, missed=missed,
+                                                     stream_errors=len(errors)),
+            "rss_growth_mb_per_min": metric(max(0.0, slope_per_min(settled)), "MB/min", "<= 1", clients=clients,
+                                            raw_slope=round(slope_per_min(settled), 4)),
+        }
+    finally:
+        server.kill()
+
+
 def run() -> dict[str, Any]:
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -78,8 +136,22 @@ def run() -> dict[str, Any]:
                                                       median_ms=round(median(samples), 3), actions=len(samples))
         finally:
             server.kill()
+        out.update(memory_run(Path(tmp)))
     return out
 
 
-if __name__ == "__main__":
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", choices=["rss"], help="just the memory run")
+    parser.add_argument("--clients", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=120.0)
+    args = parser.parse_args()
+    if args.only == "rss":
+        with tempfile.TemporaryDirectory() as tmp:
+            emit(memory_run(Path(tmp), args.clients, args.seconds))
+        return
     emit(run())
+
+
+if __name__ == "__main__":
+    main()

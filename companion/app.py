@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import Config, DisplayConfig, ReaderConfig
-from companion.journal import Journal
+from companion.journal import open_checked
 from companion.session import Session
 
 log = logging.getLogger(__name__)
@@ -258,7 +258,8 @@ class Companion:
         self.sim = sim
         self.host, self.port = host, port
         self.db_path = db_path
-        self.journal = Journal(db_path)
+        #: what start-up found in the journal (damage recovered, an emptied file, a read-only card)
+        self.journal, self.notices = open_checked(db_path)
         self.hub = Hub(self.journal, max_feeds=MAX_LIVE, autotick=True)
         self.keys = Keys(load_secret(db_path.with_name(db_path.name + ".secret")))
         self.seats = SeatStore(db_path)
@@ -272,7 +273,10 @@ class Companion:
         self._oled_serial = -1
         self.server: Any = None
         self.dashboard = Dashboard(self.hub, self.keys, self.seats)
+        self.dashboard.extra["notices"] = self.notices
         self.app = create_app(self.dashboard)
+        self._last_backup = self._finished_checked = time.monotonic()
+        self._finished = len(self.journal.games(finished=True))
 
     # -- devices ------------------------------------------------------------
     def open_devices(self) -> None:
@@ -350,14 +354,57 @@ class Companion:
         self.server = make_server(self.app, self.host, self.port, max_body=4 * MAX_BODY)
         self.dashboard.base_url = self.base_url()
         self.open_devices()
-        unfinished = self.journal.games(finished=False)
-        self.hub.set_current(unfinished[0].id if unfinished else None)
+        self.resume()
         self.hub.start(interval=0.25)
         if self.devices is not None:
             self.devices.start()  # reader polling, and the bridge link when readers sit behind it
         loop = threading.Thread(target=self._loop, name="table-loop", daemon=True)
         loop.start()
         self._threads.append(loop)
+
+    def resume(self) -> Session | None:
+        """Put the game last acted on (by journal order) back on the table.
+
+        A game that cannot be resumed (its replay fails, its timer cannot start) is
+        reported and skipped: one broken game never keeps the table from starting.
+        """
+        for record in self.journal.last_acted(finished=False):
+            try:
+                session = self.hub.set_current(record.id)
+            except Exception as exc:  # noqa: BLE001 - any failure is this game's alone
+                log.exception("game %s cannot be resumed", record.id)
+                message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+                self.notices.append(f"Game {record.id} ({record.game}) could not be resumed: {message}")
+                continue
+            self._show_notices()
+            return session
+        self.hub.set_current(None)
+        self._show_notices()
+        return None
+
+    def _show_notices(self) -> None:
+        """Say on the OLED what start-up found (the dashboard shows ``notices`` too)."""
+        if not self.notices or self.devices is None:
+            return
+        text = self.notices[-1] if len(self.notices) == 1 else f"{len(self.notices)} problems: {self.notices[-1]}"
+        with self._lock:
+            controller = self.controller
+        if controller is None:
+            self._idle_screen(text)
+            return
+        controller.refuse(text)
+        if hasattr(controller, "_message_until"):
+            controller._message_until = controller.clock() + 60  # long enough to be read at the table
+
+    def backup(self) -> None:
+        """A backup of the journal now (at most hourly from the loop, and when a game ends)."""
+        self._last_backup = time.monotonic()
+        if self.journal.readonly:
+            return
+        try:
+            self.journal.backup()
+        except Exception as exc:  # noqa: BLE001 - a backup must never stop the table
+            log.warning("journal backup failed: %s", exc)
 
     def _loop(self) -> None:
         """A few times a second: the controller's tick (timer beep, messages), the OLED mirror."""
@@ -367,6 +414,14 @@ class Companion:
                     controller = self.controller
                 if controller is not None:
                     controller.tick()
+                if time.monotonic() - self._last_backup > 3600:
+                    self.backup()
+                if time.monotonic() - self._finished_checked > 30:  # a game just ended: back it up
+                    self._finished_checked = time.monotonic()
+                    finished = len(self.journal.games(finished=True))
+                    if finished != self._finished:
+                        self._finished = finished
+                        self.backup()
                 if self.devices is not None and self.devices.oled.sent != self._oled_serial:
                     self._oled_serial = self.devices.oled.sent
                     self.hub.broadcast("sim")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -37,7 +38,9 @@ def emit(obj: Any) -> None:
 
 
 def fail(message: str) -> int:
-    sys.stderr.write(f"companion: {message}\n")
+    from companion.jsoncheck import clean
+
+    sys.stderr.write(f"companion: {clean(message)}\n")  # a refusal never echoes raw CR/LF
     return 2
 
 
@@ -187,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
         return fail(exc.message if isinstance(exc, RuleError) else str(exc))
     except KeyboardInterrupt:
         return 130
+    except sqlite3.DatabaseError as exc:  # damage met while reading; `companion run` recovers it
+        return fail(f"The journal cannot be read ({exc}); `companion run` copies it aside and recovers what it can.")
     except Exception as exc:  # a bug of ours: one sentence for the user, the details in the log
         import logging
 

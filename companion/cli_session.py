@@ -11,6 +11,7 @@ import argparse
 import json
 from typing import Any
 
+from companion import jsoncheck
 from companion.cli import UsageError, command, emit, subcommands
 from companion.journal import Journal, default_db_path
 from companion.rules import RuleError
@@ -53,20 +54,28 @@ def open_session(args: argparse.Namespace) -> Session:
 
 
 def parse_option(text: str) -> tuple[str, Any]:
+    """``KEY=VALUE``: VALUE as JSON where it parses as JSON (finite numbers only), else as text."""
     key, sep, value = text.partition("=")
     if not sep or not key:
         raise UsageError(f"An option is written KEY=VALUE, not {text!r}.")
     try:
-        return key, json.loads(value)
-    except json.JSONDecodeError:
-        return key, value
+        return key, jsoncheck.loads(value, f"the option {key}")
+    except RuleError as err:
+        try:
+            json.loads(value)  # JSON, but not allowed (NaN, Infinity, a huge number): say so
+        except (ValueError, RecursionError):
+            return key, value  # plain text
+        raise err from None
 
 
 def parse_action(text: str) -> Any:
+    """The action's JSON, by the same check as every entry point (:mod:`companion.jsoncheck`)."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RuleError(f"The action is not valid JSON ({exc.msg} at column {exc.colno}).") from None
+        return jsoncheck.loads(text, "the action")
+    except RuleError as err:
+        if err.msgid.startswith("Not valid JSON"):
+            raise RuleError(f"The action is not valid JSON ({err.params['msg']} at column {err.params['col']}).") from None
+        raise
 
 
 @command("new")

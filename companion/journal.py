@@ -10,15 +10,27 @@ an action's status, so nothing a player did is ever deleted:
 
 Every mutation bumps ``games.rev`` in the same transaction, which lets a
 long-running process notice that another one (``companion act`` from a shell)
-changed the game and replay before acting.
+changed the game and replay before acting. It also sets ``games.touched`` to
+the next value of one counter over the whole file: "the game last acted on" is
+then a matter of journal order, never of a wall clock that a Pi without a
+battery-backed clock may have set back.
+
+A card that is full or read-only refuses every write with
+:class:`JournalUnavailable` ("Not recorded: ... Nothing changed."), and a
+read-only journal still opens for reading. :func:`open_checked` (used by
+``companion run``) checks the file at start, copies a damaged one aside and
+recovers what it can, reports an emptied journal, and keeps backups.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import secrets
+import shutil
 import sqlite3
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -28,6 +40,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.rules import RuleError
+
+log = logging.getLogger(__name__)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -51,6 +65,11 @@ CREATE TABLE IF NOT EXISTS actions (
 );
 CREATE INDEX IF NOT EXISTS actions_status ON actions (game_id, status, seq);
 """
+
+#: what a write on a full or read-only card answers, everywhere (API 503, OLED, CLI)
+NOT_RECORDED = "Not recorded: the card is full (or read-only). Nothing changed."
+#: backups kept beside the journal (``<db>.backups/``)
+KEEP_BACKUPS = 5
 
 
 def default_db_path(cli_value: str | None = None) -> Path:
@@ -102,34 +121,148 @@ class UnknownGame(RuleError):
         super().__init__(f"There is no game {game_id!r} in this journal.")
 
 
+class JournalUnavailable(RuleError):
+    """The card refused the write (full, read-only, failing): nothing was recorded, nothing changed."""
+
+    def __init__(self, detail: str = ""):
+        super().__init__(NOT_RECORDED)
+        self.detail = detail
+
+
+class JournalDamaged(RuleError):
+    """The journal file cannot be read as a database."""
+
+    def __init__(self, path: Path, detail: str):
+        super().__init__("The journal {path} is damaged ({detail}); `companion run` copies it aside and "
+                         "recovers what it can.", path=str(path), detail=detail)
+
+
+#: SQLite errors that mean "the card did not take the write"
+_WRITE_FAILURES = ("SQLITE_FULL", "SQLITE_READONLY", "SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_PERM")
+
+
+def _write_failure(exc: BaseException) -> bool:
+    if not isinstance(exc, sqlite3.OperationalError):
+        return False
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    text = str(exc)
+    return name.startswith(_WRITE_FAILURES) or "disk is full" in text or "readonly" in text or "disk I/O" in text
+
+
 class Journal:
-    """One SQLite file holding every game. Safe to share between threads of one process."""
+    """One SQLite file holding every game. Safe to share between threads of one process.
+
+    On a read-only card it opens read-only (``readonly`` is True): everything reads,
+    every write raises :class:`JournalUnavailable`.
+    """
 
     def __init__(self, path: str | Path, clock: Callable[[], float] = time.time):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._clock = clock
         self._lock = threading.RLock()
-        self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=30)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
+        self.readonly = False
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            pass  # a read-only card: opening tells
+        try:
+            self._db = self._connect()
+        except sqlite3.OperationalError as exc:
+            if not _write_failure(exc):
+                raise JournalDamaged(self.path, str(exc)) from None
+            self._db = self._connect_readonly(exc)
+        except sqlite3.DatabaseError as exc:
+            raise JournalDamaged(self.path, str(exc)) from None
+        self._touched = self._has_column("games", "touched")
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=30)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            with self._lock:
+                db.executescript(SCHEMA)
+                cols = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+                if "touched" not in cols:  # journals from before journal-order "last acted on"
+                    db.execute("ALTER TABLE games ADD COLUMN touched INTEGER NOT NULL DEFAULT 0")
+                    db.execute("UPDATE games SET touched = rowid")
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _connect_readonly(self, why: BaseException) -> sqlite3.Connection:
+        """Open for reading only (a read-only mount, a full card that cannot take the WAL's index)."""
+        if not self.path.exists():
+            raise JournalUnavailable(str(why))
+        uri = self.path.resolve().as_uri()
+        attempts = [f"{uri}?mode=ro"]
+        if not Path(str(self.path) + "-wal").exists():
+            attempts.append(f"{uri}?mode=ro&immutable=1")  # no WAL to read: nothing is lost this way
+        for attempt in attempts:
+            try:
+                db = sqlite3.connect(attempt, uri=True, isolation_level=None, check_same_thread=False, timeout=30)
+                db.execute("SELECT COUNT(*) FROM games").fetchone()
+            except sqlite3.DatabaseError:
+                continue
+            self.readonly = True
+            log.warning("journal %s opened read-only: %s", self.path, why)
+            return db
+        raise JournalUnavailable(str(why))
+
+    def _has_column(self, table: str, column: str) -> bool:
         with self._lock:
-            self._db.executescript(SCHEMA)
+            return any(row[1] == column for row in self._db.execute(f"PRAGMA table_info({table})"))
 
     # -- plumbing -----------------------------------------------------------
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """An IMMEDIATE transaction: one writer at a time, across processes too."""
+        """An IMMEDIATE transaction: one writer at a time, across processes too.
+
+        A card that refuses the write (full, read-only) raises :class:`JournalUnavailable`
+        after rolling back: the game is exactly as it was.
+        """
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            if self.readonly:
+                raise JournalUnavailable("the journal is open read-only")
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                if _write_failure(exc):
+                    raise JournalUnavailable(str(exc)) from None
+                raise
             try:
                 yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
+            except BaseException as exc:
+                self._rollback()
+                if _write_failure(exc):
+                    raise JournalUnavailable(str(exc)) from None
                 raise
             else:
-                self._db.execute("COMMIT")
+                try:
+                    self._db.execute("COMMIT")
+                except sqlite3.OperationalError as exc:
+                    self._rollback()
+                    if _write_failure(exc):
+                        raise JournalUnavailable(str(exc)) from None
+                    raise
+
+    @contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """A read transaction: one consistent snapshot, and it works on a read-only card too."""
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                yield self._db
+            finally:
+                self._rollback()
+
+    def _rollback(self) -> None:
+        try:
+            self._db.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass  # SQLite already rolled back (a full disk does that)
 
     def close(self) -> None:
         with self._lock:
@@ -153,6 +286,7 @@ class Journal:
                 "INSERT INTO games (id, game, players, options, created) VALUES (?, ?, ?, ?, ?)",
                 (game_id, game, _dumps(players), _dumps(options), now),
             )
+            self._touch(db, game_id)
         return self.game(game_id)
 
     def game(self, game_id: str) -> GameRecord:
@@ -172,6 +306,19 @@ class Journal:
             rows = self._db.execute(
                 f"SELECT id, game, players, options, created, finished, result, rev FROM games {where} "
                 "ORDER BY created DESC, rowid DESC"
+            ).fetchall()
+        return [_record(r) for r in rows]
+
+    def last_acted(self, finished: bool | None = False) -> list[GameRecord]:
+        """Games by the journal's order of the last change to each, the last acted on first.
+
+        Not by wall-clock time: after a power cut a Pi's clock may have gone back.
+        """
+        where = "" if finished is None else ("WHERE finished IS NOT NULL" if finished else "WHERE finished IS NULL")
+        order = "touched DESC, rowid DESC" if self._touched else "rowid DESC"
+        with self._lock:
+            rows = self._db.execute(
+                f"SELECT id, game, players, options, created, finished, result, rev FROM games {where} ORDER BY {order}"
             ).fetchall()
         return [_record(r) for r in rows]
 
@@ -237,6 +384,42 @@ class Journal:
 
     def _bump(self, db: sqlite3.Connection, game_id: str) -> None:
         db.execute("UPDATE games SET rev = rev + 1 WHERE id = ?", (game_id,))
+        self._touch(db, game_id)
+
+    def _touch(self, db: sqlite3.Connection, game_id: str) -> None:
+        if self._touched:
+            db.execute("UPDATE games SET touched = (SELECT COALESCE(MAX(touched), 0) + 1 FROM games) WHERE id = ?",
+                       (game_id,))
+
+    # -- backups ------------------------------------------------------------
+    def backup(self, keep: int = KEEP_BACKUPS) -> Path:
+        """A consistent copy of the whole journal (``VACUUM INTO``) in ``<db>.backups/``; the last ``keep`` stay."""
+        folder = backups_dir(self.path)
+        folder.mkdir(parents=True, exist_ok=True)
+        dest = folder / f"{self.path.name}.{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}"
+        try:
+            with self._lock:
+                self._db.execute("VACUUM INTO ?", (str(dest),))
+        except sqlite3.OperationalError as exc:
+            dest.unlink(missing_ok=True)
+            if _write_failure(exc):
+                raise JournalUnavailable(str(exc)) from None
+            raise
+        for old in backups(self.path)[:-keep]:
+            old.unlink(missing_ok=True)
+        return dest
+
+
+def backups_dir(path: Path) -> Path:
+    return path.with_name(path.name + ".backups")
+
+
+def backups(path: Path) -> list[Path]:
+    """The journal's backups, oldest first."""
+    folder = backups_dir(path)
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.name.startswith(path.name + ".") and p.is_file())
 
 
 def _dumps(obj: Any) -> str:
@@ -249,3 +432,196 @@ def _record(row: tuple[Any, ...]) -> GameRecord:
         gid, game, json.loads(players), json.loads(options), created, finished,
         json.loads(result) if result else None, int(rev),
     )
+
+
+# -- start-up: check, recover, report ----------------------------------------------------------
+
+def _stamp() -> str:
+    return time.strftime("%Y%m%d-%H%M%S")
+
+
+def _side_files(path: Path) -> list[Path]:
+    return [Path(str(path) + suffix) for suffix in ("-wal", "-shm")]
+
+
+def quick_check(path: Path) -> str | None:
+    """None when SQLite's ``PRAGMA quick_check`` finds the file sound, else what it found."""
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
+    except sqlite3.Error as exc:
+        return str(exc)
+    try:
+        rows = db.execute("PRAGMA quick_check").fetchall()
+        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if names and "games" in names:
+            db.execute("SELECT COUNT(*) FROM games").fetchone()
+            db.execute("SELECT COUNT(*), MAX(seq) FROM actions").fetchone()
+    except sqlite3.OperationalError as exc:
+        if _write_failure(exc):
+            return None  # a read-only card without the WAL's index: not damage; opening decides
+        return str(exc)
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    finally:
+        db.close()
+    found = [r[0] for r in rows]
+    return None if found == ["ok"] else "; ".join(found[:3])
+
+
+def recover(damaged: Path, into: Path) -> tuple[int, int]:
+    """What can be read of ``damaged`` written to a new journal ``into``: (games, actions) recovered.
+
+    SQLite's own ``.recover`` (the ``sqlite3`` command) when it is installed; otherwise the
+    same idea in Python: every row that can still be read, table by table.
+    """
+    into.unlink(missing_ok=True)
+    tool = shutil.which("sqlite3")
+    if tool:
+        try:
+            dump = subprocess.run([tool, str(damaged), ".recover"], capture_output=True, timeout=300, check=False)
+            if dump.stdout:
+                subprocess.run([tool, str(into)], input=dump.stdout, capture_output=True, timeout=300, check=False)
+        except (OSError, subprocess.SubprocessError):
+            log.exception("sqlite3 .recover failed; recovering in Python")
+    if not _counts(into):
+        into.unlink(missing_ok=True)
+        _recover_python(damaged, into)
+    with Journal(into):
+        pass  # the schema is complete again (tables .recover could not find are created empty)
+    return _counts(into) or (0, 0)
+
+
+def _counts(path: Path) -> tuple[int, int] | None:
+    if not path.exists():
+        return None
+    try:
+        db = sqlite3.connect(str(path))
+        try:
+            games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            actions = db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return None
+    return (games, actions) if games or actions else None
+
+
+def _recover_python(damaged: Path, into: Path) -> None:
+    """Copy every readable row of every readable table (row by row where a page is broken)."""
+    out = sqlite3.connect(str(into), isolation_level=None)
+    out.executescript(SCHEMA)
+    try:
+        src = sqlite3.connect(f"{damaged.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        out.close()
+        return
+    try:
+        try:
+            tables = src.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").fetchall()
+        except sqlite3.DatabaseError:
+            tables = [("games", None), ("actions", None)]
+        for name, sql in tables:
+            if sql:
+                try:
+                    out.execute(sql.replace("CREATE TABLE ", "CREATE TABLE IF NOT EXISTS ", 1))
+                except sqlite3.Error:
+                    continue
+            cols = [r[1] for r in out.execute(f'PRAGMA table_info("{name}")')]
+            if not cols:
+                continue
+            listed = ", ".join(f'"{c}"' for c in cols)
+            marks = ", ".join("?" for _ in cols)
+            insert = f'INSERT OR IGNORE INTO "{name}" ({listed}) VALUES ({marks})'
+            out.execute("BEGIN")
+            try:
+                out.executemany(insert, src.execute(f'SELECT {listed} FROM "{name}"'))
+            except sqlite3.DatabaseError:  # a broken page: read what is left row by row
+                misses, rowid = 0, 1
+                while misses < 5000 and rowid < 10_000_000:
+                    try:
+                        row = src.execute(f'SELECT {listed} FROM "{name}" WHERE rowid = ?', (rowid,)).fetchone()
+                    except sqlite3.DatabaseError:
+                        row = None
+                    if row is None:
+                        misses += 1
+                    else:
+                        misses = 0
+                        out.execute(insert, row)
+                    rowid += 1
+            out.execute("COMMIT")
+    finally:
+        src.close()
+        out.close()
+
+
+def open_checked(path: Path, keep: int = KEEP_BACKUPS) -> tuple[Journal, list[str]]:
+    """The journal for ``companion run``, checked first; the notices say what start-up found and did.
+
+    * a damaged file (``PRAGMA quick_check``) is copied aside as ``<db>.damaged-<time>``
+      and what can be read is recovered into a new journal;
+    * an empty (0-byte) or missing journal where games were recorded before (a backup
+      says so) is reported, and the newest backup put back;
+    * a read-only card opens read-only (the notice says nothing new is recorded);
+    * a backup is made with ``VACUUM INTO`` (the last ``keep`` are kept).
+    """
+    notices: list[str] = []
+    path = Path(path)
+    saved = backups(path)
+    wal = Path(str(path) + "-wal")
+    empty = (not path.exists() or path.stat().st_size == 0) and not (wal.exists() and wal.stat().st_size > 0)
+    if empty and saved:
+        newest = saved[-1]
+        state = "empty (0 bytes)" if path.exists() else "missing"
+        if path.exists():
+            kept = path.with_name(f"{path.name}.empty-{_stamp()}")
+            try:
+                os.replace(path, kept)
+            except OSError:
+                kept = path
+        try:
+            shutil.copyfile(newest, path)
+            for side in _side_files(path):
+                side.unlink(missing_ok=True)
+            notices.append(f"The journal was {state} although games "
+                           f"were recorded; the backup {newest.name} was put back (what was played after it is lost).")
+        except OSError as exc:
+            notices.append(f"The journal is empty although games were recorded, and the backup {newest} "
+                           f"could not be put back ({exc.strerror or exc}).")
+    elif path.exists() and path.stat().st_size > 0:
+        problem = quick_check(path)
+        if problem is not None:
+            notices.append(_recover_in_place(path, problem))
+    journal = Journal(path)
+    if journal.readonly:
+        notices.append("The card is read-only: the games can be seen, but nothing new is recorded.")
+    elif journal.games():
+        try:
+            journal.backup(keep)
+        except (JournalUnavailable, sqlite3.Error, OSError) as exc:
+            log.warning("no backup of %s: %s", path, exc)
+    for notice in notices:
+        log.warning("%s", notice)
+    return journal, notices
+
+
+def _recover_in_place(path: Path, problem: str) -> str:
+    aside = path.with_name(f"{path.name}.damaged-{_stamp()}")
+    try:
+        shutil.copyfile(path, aside)
+        for side in _side_files(path):
+            if side.exists():
+                shutil.copyfile(side, Path(str(aside) + side.name[len(path.name):]))
+    except OSError as exc:
+        return (f"The journal is damaged ({problem}) and could not be copied aside ({exc.strerror or exc}); "
+                "it was left as it is.")
+    fresh = path.with_name(path.name + ".recovering")
+    try:
+        games, actions = recover(aside, fresh)
+        for side in _side_files(path):
+            side.unlink(missing_ok=True)
+        os.replace(fresh, path)
+    except (OSError, sqlite3.Error, RuleError) as exc:
+        return (f"The journal is damaged ({problem}); it was copied to {aside.name}, but recovering it "
+                f"failed ({exc}).")
+    return (f"The journal was damaged ({problem}); it was copied to {aside.name} and {games} games with "
+            f"{actions} actions were recovered from it.")

@@ -6,12 +6,12 @@ scripts without a process or a database.
 
 from __future__ import annotations
 
-import json
+import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from companion import games
+from companion import games, jsoncheck
 from companion.rules import RuleError, Rules
 
 
@@ -47,11 +47,17 @@ def parse_header(obj: Any) -> tuple[Rules, list[str], dict[str, Any]]:
 
 
 def decode_line(text: str) -> Any:
-    """Parse one JSON line, turning a syntax error into one clear sentence."""
+    """Parse one JSON line, turning a syntax error into one clear sentence.
+
+    The same check as every other entry point (:mod:`companion.jsoncheck`): finite
+    numbers only, bounded depth and size, valid Unicode.
+    """
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RuleError(f"This line is not valid JSON ({exc.msg} at column {exc.colno}).") from None
+        return jsoncheck.loads(text, "this line")
+    except RuleError as err:
+        if err.msgid.startswith("Not valid JSON"):
+            raise RuleError(f"This line is not valid JSON ({err.params['msg']} at column {err.params['col']}).") from None
+        raise
 
 
 def run_lines(lines: Iterable[str]) -> ScriptResult:
@@ -72,6 +78,11 @@ def run_lines(lines: Iterable[str]) -> ScriptResult:
         except RuleError as err:
             before = rules.public_state(state) if rules is not None and state is not None else None
             return ScriptResult(False, {"error": {"line": number, "message": err.message}, "state": before}, rules, state)
+        except Exception as exc:  # a rules bug on strange input: still the contract's error shape, exit 2
+            logging.getLogger(__name__).debug("script line %d", number, exc_info=True)
+            before = rules.public_state(state) if rules is not None and state is not None else None
+            message = f"This line could not be applied ({type(exc).__name__}); nothing was changed."
+            return ScriptResult(False, {"error": {"line": number, "message": message}, "state": before}, rules, state)
     if rules is None:
         return ScriptResult(False, {"error": {"line": 1, "message": "The script is empty; its first line must name the game and players."}, "state": None})
     return ScriptResult(True, rules.public_state(state), rules, state)

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion import games
+from companion import games, jsoncheck
 from companion.journal import GameRecord, Journal, JournalEntry
 from companion.rules import Action, Event, Expected, RuleError, Rules
 from companion.timers import Clock, SandTimer
@@ -38,6 +38,10 @@ class Change:
     events: list[Event] = field(default_factory=list)
 
 
+class _NothingToUndo(Exception):
+    """Raised inside :meth:`Session.undo_last`'s transaction to roll it back."""
+
+
 class ReplayError(RuleError):
     """The journal holds an action today's rules refuse (it was written by another version)."""
 
@@ -52,7 +56,7 @@ class Session:
         self.rules = rules
         self.clock = clock
         self._wall = wall
-        #: the running sand timer (galapagos-dice), or None
+        #: the running sand timer (a game with one, such as the dice game), or None
         self.timer: SandTimer | None = None
         self._timer_turned: tuple[float, float] | None = None  # (journal time, seconds)
         #: when True a background timer journals ``timer_expired`` by itself (the live table);
@@ -74,6 +78,8 @@ class Session:
         options = dict(options or {})
         if not isinstance(players, list):
             raise RuleError("Players must be a list of names.")
+        jsoncheck.check(players, "the players")  # replayed for ever: only values JSON can write back
+        jsoncheck.check(options, "the options")
         rules.setup(players, options)  # raises RuleError before anything is stored
         record = journal.create_game(game, players, options)
         session = cls(journal, record, rules, **kwargs)
@@ -156,6 +162,7 @@ class Session:
     # -- writing ------------------------------------------------------------
     def act(self, action: Action, source: str = "cli") -> list[Event]:
         """Apply and journal one action; RuleError leaves the game and journal untouched."""
+        jsoncheck.check(action, "the action")
         with self._lock:
             with self.journal.transaction() as db:
                 self._sync_locked(db)
@@ -192,6 +199,35 @@ class Session:
         """Play again the last undone action; None when there is none."""
         return self._move("redo")
 
+    def undo_last(self, automatic: tuple[str, ...] = ()) -> Action | None:
+        """Take back the last action a person made, with the ``automatic`` ones after it, in ONE transaction.
+
+        The dice game's sand timer journals ``timer_expired`` by itself; undoing a
+        plan means undoing that expiry too. Done as two commits, a power cut between
+        them would leave the expiry undone and the plan standing (planning reopened,
+        a state nobody acknowledged). Here the journal flips them all or none.
+        Returns the person's action (None when there is nothing to undo).
+        """
+        with self._lock:
+            try:
+                with self.journal.transaction() as db:
+                    self._sync_locked(db)
+                    entry = self.journal.undo(db, self.id)
+                    while entry is not None and entry.action.get("type") in automatic:
+                        entry = self.journal.undo(db, self.id)
+                    if entry is None:
+                        raise _NothingToUndo  # rolls the transaction back: an expiry alone stays
+                    entries = self.journal.active(self.id, db)
+                    state = self._replay(entries)
+                    self._record_result(db, state)
+                    rev = self.journal.rev(self.id, db)
+            except _NothingToUndo:
+                return None
+            self.state, self.entries, self._rev = state, entries, rev
+            self._refresh_timer()
+        self._notify(Change(self, "undo", entry.action))
+        return entry.action
+
     def _move(self, kind: str) -> Action | None:
         with self._lock:
             with self.journal.transaction() as db:
@@ -209,9 +245,12 @@ class Session:
         return entry.action
 
     def sync(self) -> bool:
-        """Replay the journal if another process changed it; True when it did."""
+        """Replay the journal if another process changed it; True when it did.
+
+        A read transaction: reading needs no lock on writers, and a read-only card still reads.
+        """
         with self._lock:
-            with self.journal.transaction() as db:
+            with self.journal.reading() as db:
                 changed = self._sync_locked(db)
         if changed and self._rev > 0:
             self._notify(Change(self, "sync", None))
@@ -231,7 +270,13 @@ class Session:
         return True
 
     def _replay(self, entries: list[JournalEntry]) -> Any:
-        state = self.rules.setup(list(self.record.players), dict(self.record.options))
+        try:
+            state = self.rules.setup(list(self.record.players), dict(self.record.options))
+        except RuleError as err:
+            raise ReplayError(f"Game {self.id} cannot be set up again: {err.message}") from None
+        except Exception as exc:  # options an older version let in (a NaN timer): this game only
+            log.exception("setting up game %s again", self.id)
+            raise ReplayError(f"Game {self.id} cannot be set up again ({type(exc).__name__}).") from None
         self._timer_turned = None
         for entry in entries:
             try:
@@ -241,6 +286,11 @@ class Session:
             except RuleError as err:
                 raise ReplayError(
                     f"Game {self.id} cannot be replayed at journal entry {entry.seq}: {err.message}"
+                ) from None
+            except Exception as exc:  # a rules bug, or a value an older version let in: this game only
+                log.exception("replaying game %s at entry %s", self.id, entry.seq)
+                raise ReplayError(
+                    f"Game {self.id} cannot be replayed at journal entry {entry.seq} ({type(exc).__name__})."
                 ) from None
         return state
 
@@ -263,16 +313,30 @@ class Session:
         at, seconds = self._timer_turned  # type: ignore[misc]
         if self.timer is None or self.timer.seconds != seconds or self._timer_key != at:
             self.timer = SandTimer(seconds, clock=self.clock)
-            self.timer.start(elapsed=max(0.0, self._wall() - at))
+            self.timer.start(elapsed=self._sand_run(at, seconds))
             self._timer_key = at
             self._set_alarm(self.timer.remaining())
+
+    def _sand_run(self, turned: float, seconds: float) -> float:
+        """How much sand had run when this process took the game over, from the journaled times.
+
+        A Pi has no battery-backed clock: after a power cut its wall clock may start
+        behind the journal. Time never runs backwards past the newest journaled
+        moment (an action was journaled then, so "now" is at least that), and the
+        answer is bounded to [0, seconds]: a clock gone back cannot give sand back,
+        one gone forward cannot run out more than the whole timer.
+        """
+        newest = max((e.at for e in self.entries), default=turned)
+        now = max(self._wall(), newest)
+        return min(max(0.0, now - turned), max(0.0, seconds))
 
     def _set_alarm(self, delay: float | None) -> None:
         if self._alarm is not None:
             self._alarm.cancel()
             self._alarm = None
         if delay is not None and self.autotick:
-            self._alarm = threading.Timer(delay, self._ring)
+            # bounded: a timer of 10**12 s must not overflow the thread's wait (the ring re-arms)
+            self._alarm = threading.Timer(min(max(0.0, delay), 3600.0), self._ring)
             self._alarm.daemon = True
             self._alarm.start()
 

@@ -8,12 +8,14 @@ little plain JavaScript (``static/live.js``): no build step.
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 from urllib.parse import quote, urlencode
 
 from flask import Flask, redirect, render_template, request
 from werkzeug.exceptions import HTTPException
 
+from companion.journal import NOT_RECORDED, JournalUnavailable
 from web.context import Dashboard
 from web.validate import ApiError
 
@@ -83,6 +85,23 @@ def create_app(dashboard: Dashboard, **config: Any) -> Flask:
         if _wants_json():
             return api.error_response(ApiError(err.code or 500, message))
         return _page_error(err.code or 500, message)
+
+    @app.errorhandler(JournalUnavailable)
+    def not_recorded(err: JournalUnavailable):
+        """A full or read-only card: 503 with the one sentence, on every route."""
+        app.logger.warning("journal write refused: %s", err.detail)
+        error = ApiError(503, NOT_RECORDED, retry_after=30)
+        if _wants_json():
+            return api.error_response(error)
+        return _page_error(503, NOT_RECORDED)
+
+    @app.errorhandler(sqlite3.DatabaseError)
+    def unreadable(err: sqlite3.DatabaseError):
+        app.logger.error("journal error: %s", err)
+        message = "The journal cannot be read; restart the companion to check and recover it."
+        if _wants_json():
+            return api.error_response(ApiError(503, message))
+        return _page_error(503, message)
 
     @app.errorhandler(Exception)
     def crash(err: Exception):

@@ -11,9 +11,10 @@ from typing import Any
 from flask import Blueprint, jsonify, make_response, request
 
 from companion import extras
-from companion.journal import UnknownGame
+from companion.journal import JournalUnavailable, UnknownGame
+from companion.jsoncheck import clean
 from companion.rules import RuleError
-from companion.session import Session
+from companion.session import ReplayError, Session
 from web import views
 from web.access import TABLE_COOKIE, require, seat_cookie
 from web.context import dashboard
@@ -40,7 +41,9 @@ def open_game(game_id: str) -> Session:
     try:
         return dashboard().hub.session(game_id)
     except UnknownGame:
-        raise ApiError(404, f"There is no game {game_id!r}.") from None
+        raise ApiError(404, f"There is no game {clean(game_id)!r}.") from None
+    except ReplayError as err:  # this game only: the others play on
+        raise ApiError(409, err.message) from None
 
 
 def snapshot(session: Session, who: Principal) -> dict[str, Any]:
@@ -60,6 +63,8 @@ def create_game():
     game, players, options = game_header(body(GAME_LIMIT))
     try:
         session = dashboard().hub.new(game, players, options)
+    except JournalUnavailable:
+        raise  # 503, not a refusal of the rules
     except RuleError as err:
         raise ApiError(400, err.text(lang())) from None
     if request.args.get("current", "1") != "0":
@@ -88,7 +93,10 @@ def post_action(game_id: str):
     action = action_body(body(ACTION_LIMIT))
     kind = action["type"]
     if kind not in session.rules.actions:
-        raise ApiError(400, RuleError(f"{session.rules.name} has no action \"{kind}\".").message)
+        raise ApiError(400, RuleError(f"{session.rules.name} has no action \"{clean(kind)[:40]}\".").message)
+    unknown = sorted(set(action) - set(session.rules.actions[kind]) - {"type"})
+    if unknown:  # the body's shape, not the rules: 400 as docs/api.md says
+        raise ApiError(400, f"The \"{kind}\" action has no field \"{clean(unknown[0])[:40]}\".")
     if not who.is_table:
         if not extras.seat_may(session, kind):
             raise ApiError(403, f"\"{kind}\" is an action for the whole table; use the table's screen.")
@@ -98,6 +106,8 @@ def post_action(game_id: str):
             raise ApiError(403, f"{who.seat} cannot act for {action.get('player')}.")
     try:
         events = session.act(action, source=f"web:{who.seat or 'table'}")
+    except JournalUnavailable:
+        raise  # 503, not a refusal of the rules
     except RuleError as err:
         raise ApiError(409, err.text(lang())) from None
     return jsonify({**snapshot(session, who), "events": events if who.is_table or not _secret(session) else []})
@@ -124,6 +134,8 @@ def draw(game_id: str):
     try:
         action, seed = extras.draw(session, what, player if needs_player else None)
         events = session.act(action, source=f"web:{who.seat or 'table'}:digital:{seed}")
+    except JournalUnavailable:
+        raise  # 503, not a refusal of the rules
     except RuleError as err:
         raise ApiError(409, err.text(lang())) from None
     return jsonify({"drawn": action, **snapshot(session, who), "events": events if who.is_table or not _secret(session) else []})
@@ -253,7 +265,7 @@ def api_error(err: ApiError):
 
 
 def error_response(err: ApiError):
-    response = jsonify({"error": {"status": err.status, "message": err.message}})
+    response = jsonify({"error": {"status": err.status, "message": clean(err.message)}})  # never raw CR/LF
     response.status_code = err.status
     if err.status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="companion"'

@@ -21,8 +21,8 @@ from flask import (
     url_for,
 )
 
-from companion import extras, games
-from companion.journal import GameRecord
+from companion import extras, games, jsoncheck
+from companion.journal import GameRecord, JournalUnavailable
 from companion.rules import RuleError
 from web import views
 from web.access import csrf_for, optional, require
@@ -81,10 +81,10 @@ def _when(ts: float | None) -> str:
 def start_game():
     who = require(table=True)
     players = [p.strip() for p in request.form.get("players", "").replace(",", "\n").splitlines() if p.strip()]
-    try:
-        options = json.loads(request.form.get("options") or "{}")
-    except json.JSONDecodeError as exc:
-        raise ApiError(400, f"The options are not valid JSON ({exc.msg}).") from None
+    try:  # the one check of every entry point: finite numbers, bounded depth, valid Unicode
+        options = jsoncheck.loads(request.form.get("options") or "{}", "the options")
+    except RuleError as err:
+        raise ApiError(400, err.text(lang())) from None
     if isinstance(options, dict):  # the readings chosen in the form; the JSON box wins where it names one
         for key, raw in request.form.items():
             if key.startswith("opt:") and key[4:] not in options:
@@ -96,6 +96,8 @@ def start_game():
     options = games.package(game).default_options(options)  # e.g. a random island when none is given
     try:
         session = dashboard().hub.new(game, names, options)
+    except JournalUnavailable:
+        raise  # 503: the card is full or read-only
     except RuleError as err:
         raise ApiError(400, err.text(lang())) from None
     dashboard().hub.set_current(session.id)

@@ -27,6 +27,8 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.journal import JournalUnavailable
+
 SEAT_SCHEMA = """
 CREATE TABLE IF NOT EXISTS web_seats (
     game_id  TEXT NOT NULL,
@@ -46,11 +48,14 @@ def load_secret(path: Path) -> bytes:
             return bytes.fromhex(text)
     except (FileNotFoundError, ValueError):
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
     value = secrets.token_bytes(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as fh:
-        fh.write(value.hex() + "\n")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(value.hex() + "\n")
+    except OSError:  # a full or read-only card: this run's tokens last until it stops
+        pass
     return value
 
 
@@ -108,8 +113,21 @@ class SeatStore:
 
     def __init__(self, path: Path):
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=30)
-        self._db.executescript(SEAT_SCHEMA)
+        try:
+            self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False, timeout=30)
+            self._db.executescript(SEAT_SCHEMA)
+        except sqlite3.OperationalError:  # a read-only card: seats can be read, not claimed
+            uri = Path(path).resolve().as_uri() + "?mode=ro"
+            self._db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False, timeout=30)
+
+    def _write(self, sql: str, params: tuple) -> sqlite3.Cursor:
+        """One write; a full or read-only card is :class:`JournalUnavailable` (nothing changed)."""
+        try:
+            return self._db.execute(sql, params)
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.OperationalError as exc:
+            raise JournalUnavailable(str(exc)) from None
 
     @staticmethod
     def _digest(token: str) -> str:
@@ -120,7 +138,7 @@ class SeatStore:
         token = f"s.{game_id}.{secrets.token_urlsafe(24)}"
         with self._lock:
             try:
-                self._db.execute(
+                self._write(
                     "INSERT INTO web_seats (game_id, seat, digest, claimed) VALUES (?, ?, ?, ?)",
                     (game_id, seat, self._digest(token), time.time()),
                 )
@@ -130,7 +148,7 @@ class SeatStore:
 
     def release(self, game_id: str, seat: str) -> bool:
         with self._lock:
-            cur = self._db.execute("DELETE FROM web_seats WHERE game_id = ? AND seat = ?", (game_id, seat))
+            cur = self._write("DELETE FROM web_seats WHERE game_id = ? AND seat = ?", (game_id, seat))
         return cur.rowcount > 0
 
     def seat_of(self, token: str) -> tuple[str, str] | None:

@@ -42,8 +42,11 @@ def parse_body(raw: bytes, limit: int) -> Any:
         raise ApiError(400, "The request body is not UTF-8 text.") from None
     except json.JSONDecodeError as exc:
         raise ApiError(400, f"The body is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}).") from None
-    except ValueError as exc:
-        raise ApiError(400, str(exc)) from None
+    except RecursionError:
+        raise ApiError(400, f"The body is nested more than {MAX_DEPTH} levels deep.") from None
+    except ValueError as exc:  # NaN/Infinity (refused above), or an integer over 4,300 digits
+        text = str(exc)
+        raise ApiError(400, text if "JSON allows" in text else "A number in the body is out of range.") from None
     check_value(value)
     return value
 
@@ -64,6 +67,7 @@ def check_value(value: Any) -> None:
             raise ApiError(400, f"The body is nested more than {MAX_DEPTH} levels deep.")
         if isinstance(v, dict):
             for k, item in v.items():
+                _unicode(k)
                 if len(k) > MAX_KEY:
                     raise ApiError(400, f"The key \"{k[:20]}…\" is longer than {MAX_KEY} characters.")
                 walk(item, depth + 1)
@@ -71,6 +75,7 @@ def check_value(value: Any) -> None:
             for item in v:
                 walk(item, depth + 1)
         elif isinstance(v, str):
+            _unicode(v)
             if len(v) > MAX_STRING:
                 raise ApiError(400, f"A text in the body is longer than {MAX_STRING} characters.")
         elif isinstance(v, float):
@@ -85,12 +90,20 @@ def check_value(value: Any) -> None:
     walk(value, 0)
 
 
+def _unicode(text: str) -> None:
+    """Valid Unicode only: a lone surrogate (``"\\ud800"`` in JSON) cannot be stored or shown."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ApiError(400, "A text in the body is not valid Unicode (a lone surrogate).") from None
+
+
 def only_keys(obj: Any, allowed: set[str], what: str) -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise ApiError(400, f"{what} must be a JSON object.")
     extra = sorted(set(obj) - allowed)
     if extra:
-        raise ApiError(400, f"{what} has no field \"{extra[0]}\"; it takes {', '.join(sorted(allowed))}.")
+        raise ApiError(400, f"{what} has no field \"{extra[0][:MAX_KEY]}\"; it takes {', '.join(sorted(allowed))}.")
     return obj
 
 
@@ -99,7 +112,7 @@ def game_header(obj: Any) -> tuple[str, list[str], dict[str, Any]]:
     only_keys(obj, {"game", "players", "options"}, "The game")
     game = obj.get("game")
     if not isinstance(game, str) or not game:
-        raise ApiError(400, "The game needs a \"game\" id, such as \"galapagos-auction\".")
+        raise ApiError(400, "The game needs a \"game\" id (companion games lists them).")
     players = obj.get("players")
     if not isinstance(players, list) or not players:
         raise ApiError(400, "The game needs \"players\": a list of names in seating order.")
