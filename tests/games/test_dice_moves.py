@@ -195,14 +195,16 @@ def test_moves_are_fast():
 
 # -- the rulebook's sentences, as the forms show them ------------------------------
 
-def form(state: Any, kind: str, player: str | None = None, hidden: bool = False) -> dict[str, Any]:
-    found = [f for f in GAME.moves(state) if f["type"] == kind and f["player"] == player and bool(f.get("hidden")) == hidden]
-    assert len(found) == 1, [(f["type"], f["player"]) for f in GAME.moves(state)]
+def form(state: Any, kind: str, player: str | None = None, alias: bool = False) -> dict[str, Any]:
+    """The one form of ``kind`` for ``player``: as screens show it, or with its alias spellings."""
+    forms = GAME.moves(state) if alias else M.visible(GAME.moves(state))
+    found = [f for f in forms if f["type"] == kind and f["player"] == player]
+    assert len(found) == 1, [(f["type"], f["player"]) for f in forms]
     return found[0]
 
 
 def kinds(state: Any) -> set[tuple[str, str | None]]:
-    return {(f["type"], f["player"]) for f in GAME.moves(state) if not f.get("hidden")}
+    return {(f["type"], f["player"]) for f in M.visible(GAME.moves(state))}
 
 
 def test_set_up_offers_each_pawn_and_the_first_turtles():
@@ -274,8 +276,9 @@ def test_the_first_planner_moves_first_with_every_path_his_dice_allow():
     paths = sorted(c["value"] for c in form(state, "move", "Ann")["fields"][0]["choices"])
     assert paths == [[], [2], [2, 3], [2, 9], [8], [8, 9], [8, 21]]
     assert kinds(state) == {("move", "Ann"), ("timer_expired", None)}
-    spelt = sorted(c["value"] for c in form(state, "move", "Ann", hidden=True)["fields"][0]["choices"])
-    assert spelt == [[1, *p] for p in paths]  # the same walks, starting from the pawn's field
+    spelt = [c for c in form(state, "move", "Ann", alias=True)["fields"][0]["choices"] if c.get("alias")]
+    assert sorted(c["value"] for c in spelt) == [[1, *p] for p in paths]  # the same walks, from the pawn's field
+    assert all(c["value"][1:] == c["canonical"] for c in spelt)
 
 
 def test_a_path_preview_names_the_turtles_and_points_it_takes():

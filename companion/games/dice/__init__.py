@@ -7,11 +7,13 @@ rules' public names are re-exported here for older imports.
 from __future__ import annotations
 
 import os
+import random
 from typing import Any
 
 from companion.gamepack import GamePackage
 from companion.games.dice.rules import *  # noqa: F403
-from companion.games.dice.rules import DiceRules
+from companion.games.dice.rules import DiceRules, hint, roll_dice
+from companion.rules import RuleError
 
 
 class Package(GamePackage):
@@ -46,6 +48,96 @@ class Package(GamePackage):
         if public.get("timer") == "running":
             return "timer"
         return None
+
+    # -- the table's inputs (see companion/games/dice/table.py) ---------------------------
+    def tag_action(self, component: Any, point: str, state: Any, entry: Any = None) -> dict[str, Any] | None:
+        """A turtle scanned at the bag (placing turtles, a pawn's start) or a die on the scan pad (a roll)."""
+        from companion.games.dice import table
+
+        return table.tag_action(component, point, state, entry)
+
+    def die_face(self, face: int) -> Any:
+        """Faces 1..6 are the colours in DESIGN order: black, white, red, green, yellow, blue."""
+        from companion.games.dice import table
+
+        return table.die_face(face)
+
+    def lane_action(self, seat_player: str, lanes: list[Any], state: Any) -> dict[str, Any] | None:
+        """During planning, dice in the seat's lanes are its plan, in slot order (none: the seat is selected)."""
+        from companion.games.dice import table
+
+        return table.lane_action(seat_player, lanes, state)
+
+    def table_tags(self, action: dict[str, Any], state: Any = None) -> list[tuple[str, str, dict[str, Any]]] | None:
+        from companion.games.dice import table
+
+        return table.table_tags(action, state)
+
+    def component_kinds(self) -> dict[str, Any]:
+        from companion.games.dice import table
+
+        return table.component_kinds()
+
+    # -- the dashboard ----------------------------------------------------------------------
+    def palette(self) -> dict[str, dict[str, str]]:
+        from companion.games.dice import pictures
+
+        return {"fill": dict(pictures.COLOUR_FILL), "ink": dict(pictures.COLOUR_INK)}
+
+    def page(self, state: Any, public: dict[str, Any], me: str | None, lang: str = "en") -> dict[str, Any]:
+        """The island picture (pawns and turtles), and for a seat that rolled and has not planned, the plan hint."""
+        import json
+
+        from companion.games.dice import pictures
+        from companion.games.dice.narrate import colours
+
+        out: dict[str, Any] = {"island": pictures.of_public(public, lang)}
+        rolled = (public.get("rolls") or {}).get(me) if me else None
+        if rolled and me not in (public.get("plans") or []) and public.get("phase") == "plan":
+            try:
+                best = hint(state, me, rolled)
+            except RuleError:  # no pawn yet, odd dice: no hint rather than no page
+                best = None
+            if best is not None:
+                plan = {"type": "plan", "player": me, "dice": best["order"]}
+                text = self.t("Best: {order} (+{points})", lang, order=colours(best["order"], lang) or self.t("no dice", lang),
+                              points=best["points"])
+                out["hint"] = {**best, "json": json.dumps(plan), "text": text}
+        return out
+
+    def draws(self) -> dict[str, dict[str, Any]]:
+        """Five dice thrown for a player whose dice are missing (once a round, before the plan)."""
+        return {"dice": {
+            "fn": lambda state, rng, player=None: roll_dice(rng, player),
+            "player": True, "action": "roll", "label": "Roll the dice",
+            "done": lambda public, player: player in (public.get("rolls") or {}),
+        }}
+
+    def setup_helpers(self, seed: int) -> dict[str, Any]:
+        """A random island to build (its seed, its layout and its picture) - the rulebook's "built randomly"."""
+        from companion.games.dice import pictures
+        from companion.games.dice.island import generate_layout
+
+        layout = generate_layout(seed)
+        return {"seed": seed, "layout": layout, "island": pictures.island(layout)}
+
+    def option_specs(self, lang: str = "en") -> list[dict[str, Any]]:
+        """The two readings a table chooses: the two-player variant and the sand timer's length."""
+        return [
+            {"name": "two_player_variant", "label": self.t("Two-player variant", lang),
+             "choices": [{"value": False, "label": self.t("no", lang)}, {"value": True, "label": self.t("yes", lang)}],
+             "default": False,
+             "note": self.t("\"if a player collects 5 turtles of the same color, he/she immediately wins\" (2 players only)", lang)},
+            {"name": "timer_seconds", "label": self.t("Sand timer", lang),
+             "choices": [{"value": n, "label": self.t("{seconds} s", lang, seconds=n)} for n in (30, 45, 60, 90)],
+             "default": 30, "note": self.t("The published sand timer runs 30 seconds.", lang)},
+        ]
+
+    def default_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """A new game with no island given gets a random one ("The island is built randomly")."""
+        if "layout" in options or "layout_seed" in options:
+            return options
+        return {**options, "layout_seed": random.SystemRandom().randrange(1, 1_000_000)}
 
 
 GAME = Package(DiceRules(), os.path.dirname(__file__))

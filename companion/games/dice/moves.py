@@ -17,8 +17,9 @@ both directions over random games and every scenario):
 * ``move`` for the player whose turn it is: every path the planned dice allow
   (:func:`paths.walks`, exhaustive), each with a preview of the turtles and
   points it takes. The rules also read a path that repeats the pawn's own
-  field first as the same walk; those spellings are a second ``move`` form
-  marked ``"hidden": true`` (matched and accepted, not for showing).
+  field first as the same walk; those spellings are offered too, as choices
+  marked ``"alias": true`` (screens hide them, :func:`companion.moves.visible`)
+  whose ``"canonical"`` is the walk as shown.
 
 Sizes stay small: the longest lists are the 36 fields, the bag's numbers, six
 colours and the walks (a few dozen on a printed island).
@@ -163,7 +164,7 @@ def _timer(s: DiceState, lang: str) -> m.Form:
 
 
 def _move(s: DiceState, i: int, lang: str) -> list[m.Form]:
-    """Every walk the planned dice allow; the same walks spelt from the pawn's field, hidden."""
+    """Every walk the planned dice allow, best first; the same walks spelt from the pawn's field as aliases."""
     who = s.table.players[i]
     here = s.pawns[i]
     found = sorted(walks(s, i), key=lambda w: (-w["points"], len(w["path"]), w["path"]))
@@ -173,12 +174,10 @@ def _move(s: DiceState, i: int, lang: str) -> list[m.Form]:
         pv = m.preview(_walk_text(s, w, lang), turtles=w["turtles"], points=w["points"], wins=w["wins"],
                        ends=w["ends"], colours=[s.table.turtles[n] for n in w["turtles"]])
         shown.append(m.choice(w["path"], label, pv))
-        spelt.append(m.choice([here, *w["path"]], label, pv))
-    label = t("Move", lang)
-    return [
-        m.form("move", who, label, [m.pick("path", t("Path", lang), shown)], confirm=True),
-        m.form("move", who, label, [m.pick("path", t("Path", lang), spelt)], confirm=True, hidden=True),
-    ]
+        alias = m.choice([here, *w["path"]], label, pv)
+        alias.update(alias=True, canonical=w["path"])
+        spelt.append(alias)
+    return [m.form("move", who, t("Move", lang), [m.pick("path", t("Path", lang), shown + spelt)], confirm=True)]
 
 
 def _walk_text(s: DiceState, w: dict[str, Any], lang: str) -> str:

@@ -507,7 +507,8 @@ class DiceRules(Rules):
             return None
         if s.sudden:
             col = next(c for c, k in zip(COLOURS, _counts(s.table, s.hauls[s.table.players.index(s.sudden)]), strict=True) if k >= SUDDEN_WIN)
-            return Outcome("five_of_a_colour", (s.sudden,), f"{s.sudden} collected five {col} turtles and wins at once.")
+            return Outcome("five_of_a_colour", (s.sudden,), "{player} collected five {colour} turtles and wins at once.",
+                           {"player": s.sudden, "colour": term(col)})
         return Outcome("island_empty", tuple(self.winners(s)), "Every turtle has been collected.")
 
     # -- playouts ---------------------------------------------------------------

@@ -1,0 +1,156 @@
+"""galapagos-dice at the table: dice faces, lanes, turtles scanned at the bag, and whole games via the table.
+
+The rulebook's table: "Each player receives 5 dice" and sorts them "from left to
+right on their segment of the board" (the seat's lane slots); "All turtles are
+placed in the cloth bag" and are drawn from it (the bag reader). Every dice
+scenario is then played through the simulated table only (``replay --via
+table``): buttons, encoder and tags, first as the replay calls the package
+today (plans dialled), then with the dice laid in the lanes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_dice_support import RULES, act, new, plan_all, play, ready
+
+from companion import replay
+from companion.games.dice import GAME, table
+from companion.rules import RuleError
+
+SCENARIOS = sorted((Path(__file__).parent.parent / "scenarios").glob("dice_*.jsonl"))
+
+
+@dataclass
+class Tag:
+    kind: str
+    value: dict[str, Any]
+
+
+def turtle(n: int) -> Tag:
+    return Tag("turtle", {"number": n})
+
+
+def die(colour: str) -> Tag:
+    return Tag("die", {"die": 1, "bottom": table.opposite(colour), "up": colour})
+
+
+def test_firmware_faces_are_the_colours_in_design_order():
+    assert [GAME.die_face(f) for f in range(1, 7)] == ["black", "white", "red", "green", "yellow", "blue"]
+    assert GAME.die_face(0) is None and GAME.die_face(7) is None and GAME.die_face(True) is None
+    assert [table.opposite(c) for c in ("black", "white", "red")] == ["blue", "yellow", "green"]
+
+
+def test_the_seat_button_sends_the_dice_in_its_lanes_left_to_right():
+    """"...placing the dice from left to right on their segment of the board.\""""
+    state = ready()
+    assert GAME.lane_action("Ann", [3, "blue", None, 1], state) == act("plan", "Ann", dice=["red", "blue", "black"])
+    assert GAME.lane_action("Ann", [], state) is None  # no dice laid: the button selects the seat
+    moving = plan_all(state, ("Ann", ["white"]), ("Bob", []))
+    assert GAME.lane_action("Ann", ["white"], moving) is None  # outside planning it selects the seat
+    odd = GAME.lane_action("Bob", [9], state)
+    with pytest.raises(RuleError) as err:
+        RULES.apply(state, odd)
+    assert "Bob" in err.value.message
+
+
+def test_turtles_scanned_at_the_bag_gather_into_the_draw_and_the_last_sends_it():
+    """"...five turtles (with 2 players) ... are drawn from the bag and placed\""""
+    state = new()
+    assert GAME.tag_action(turtle(3), "bag", state) == {"fill": {"numbers": 3}, "send": False}
+    dialled = {"type": "place_turtles", "player": None, "values": {"numbers": [3, 4, 5, 6]}}
+    assert GAME.tag_action(turtle(7), "bag", state, entry=dialled) == {"fill": {"numbers": 7}, "send": True}
+    assert GAME.tag_action(turtle(4), "bag", state, entry=dialled) == {"fill": {}}  # scanned twice: nothing
+    assert GAME.tag_action(turtle(3), "scan", state) is None  # turtles are read at the bag
+
+
+def test_a_turtle_not_in_the_bag_is_sent_so_the_rules_say_where_it_is():
+    state = play(new(), act("place_turtles", numbers=[4, 5, 8, 9, 10]), act("start", "Ann", field=1),
+                 act("start", "Bob", field=2))
+    state = plan_all(state, ("Ann", ["white"]), ("Bob", []))
+    state = play(state, act("move", "Ann", path=[8]), act("move", "Bob", path=[]))  # field 8 is white, beside 1
+    assert state.phase == "place"
+    action = GAME.tag_action(turtle(8), "bag", state)
+    assert action == {"type": "place_turtles", "numbers": [8]}
+    with pytest.raises(RuleError) as err:
+        RULES.apply(state, action)
+    assert "Turtle 8 is not in the bag (it is already collected)" in err.value.message
+
+
+def test_once_the_first_turtles_are_out_a_drawn_turtle_places_a_pawn():
+    """"Each player then draws a turtle from the bag and places his/her pawn on that island tile (number).\""""
+    state = play(new(), act("place_turtles", numbers=[3, 4, 5, 6, 7]))
+    assert GAME.tag_action(turtle(12), "bag", state) == {"fill": {"field": 12}, "send": True}
+    before = new()  # turtles not yet placed: a scanned turtle is one of the first draw, unless a start is dialled
+    assert GAME.tag_action(turtle(12), "bag", before) == {"fill": {"numbers": 12}, "send": False}
+    starting = {"type": "start", "player": "Ann", "values": {}}
+    assert GAME.tag_action(turtle(12), "bag", before, entry=starting) == {"fill": {"field": 12}, "send": True}
+
+
+def test_dice_on_the_scan_pad_are_a_roll_and_the_fifth_sends_it():
+    """"All players roll their 5 dice.\""""
+    state = ready()
+    assert GAME.tag_action(die("red"), "scan", state) == {"fill": {"dice": "red"}, "send": False}
+    rolling = {"type": "roll", "player": "Bob", "values": {"dice": ["red", "red", "blue", "black"]}}
+    assert GAME.tag_action(die("green"), "scan", state, entry=rolling) == {"fill": {"dice": "green"}, "send": True}
+    assert GAME.tag_action(die("green"), "scan", new()) is None  # not while setting up
+
+
+def test_table_tags_lay_turtles_at_the_bag_and_dice_in_the_players_lanes():
+    assert GAME.table_tags(act("place_turtles", numbers=[3, 9])) == [("bag", "turtle", {"number": 3}),
+                                                                      ("bag", "turtle", {"number": 9})]
+    state = ready(("Ann", "Bob", "Cy"), pawns=(1, 2, 3))
+    lanes = GAME.table_tags(act("plan", "Bob", dice=["red", "blue"]), state)
+    assert [(p, k, v["up"]) for p, k, v in lanes] == [("seat2.slot1", "die", "red"), ("seat2.slot2", "die", "blue")]
+    assert GAME.table_tags(act("plan", "Bob", dice=["red"])) is None  # without the seating: dialled
+    assert GAME.table_tags(act("plan", "Bob", dice=[]), state) is None  # an empty plan is dialled
+    assert GAME.table_tags(act("move", "Bob", path=[8])) is None
+    assert set(GAME.component_kinds()) == {"turtle", "die"}
+
+
+def playable(script: Path) -> list[str]:
+    lines = script.read_text().splitlines()
+    import json
+
+    head = json.loads(lines[0])
+    try:
+        RULES.setup(head["players"], head.get("options", {}))
+    except RuleError:
+        pytest.skip("the header itself is refused: there is nothing to enter")
+    return lines
+
+
+@pytest.mark.parametrize("script", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_every_scenario_plays_through_the_table(script):
+    report = replay.replay_via_table(playable(script))
+    assert report["ok"], report
+
+
+@pytest.mark.parametrize("script", [p for p in SCENARIOS if "full_game" in p.name or "four_players" in p.name
+                                    or "corner" in p.name or "variant" in p.name],
+                         ids=lambda p: p.stem)
+def test_scenarios_play_with_the_dice_laid_in_the_lanes(script, monkeypatch):
+    """As the replay would with the seating at hand: each plan is laid die by die, then the seat button."""
+    current: dict[str, Any] = {}
+    init = replay.TableReplay.__init__
+
+    def remember(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        current["table"] = self
+
+    laid = []
+
+    def with_state(action, state=None):
+        tags = table.table_tags(action, current["table"].session.state)
+        if tags and action["type"] == "plan":
+            laid.append(action)
+        return tags
+
+    monkeypatch.setattr(replay.TableReplay, "__init__", remember)
+    monkeypatch.setattr(GAME, "table_tags", with_state)
+    report = replay.replay_via_table(playable(script))
+    assert report["ok"], report
+    assert laid
