@@ -14,6 +14,16 @@ sending only the changed page spans.
   frame is 1,024 bytes plus addressing.
 * ``button_to_photons_p99_ms``: from the press edge on the pin to the last
   byte of the changed pages on a 400 kHz bus (``dtparam=i2c_arm_baudrate=400000``).
+  Everything up to the first byte on the bus is measured on the wall clock
+  (gpiozero's callback, the event worker, the controller's render, the
+  pusher thread's wake-up and page diff); the bus itself is the model's
+  timeline, which queues transfers back to back, so the figure is that
+  latency plus the exact bus time of every byte sent, without this (shared,
+  busy) machine's sleep jitter between transfers charged to the bus.
+
+The dial is turned on the bid amount, what the encoder is for ("a rotary
+encoder for amounts", DESIGN.md); a turn that changes a field's choice and
+its preview line is reported beside it (``dial_choice_turn_median_bytes``).
 """
 
 from __future__ import annotations
@@ -95,21 +105,22 @@ def timer_ticks(folder: Path) -> list[int]:
     return sizes
 
 
-def dial_turns(folder: Path) -> list[int]:
-    """Bytes sent for each detent of the dial on a bid amount."""
+def dial_turns(folder: Path, field: int = 2) -> list[int]:
+    """Bytes sent for each detent of the dial on the bid's ``field``-th item (2: the amount, 1: the square)."""
     from companion.controller import TableController
     from companion.journal import Journal
     from companion.session import Session
 
     clock = Clock()
-    session = Session.new(Journal(folder / "dial.db"), "galapagos-auction", ["Ann", "Bob", "Cy"], clock=clock)
+    session = Session.new(Journal(folder / f"dial{field}.db"), "galapagos-auction", ["Ann", "Bob", "Cy"], clock=clock)
     for direction, animals in TILES.items():
         session.act({"type": "tile", "direction": direction, "animals": animals})
     oled, _ = model_oled(block=False, threaded=False)
     ctl = TableController(session, oled, clock=clock)
     sizes = []
     try:
-        ctl.handle(ButtonEvent("down"))  # from the action's kind to its first field
+        for _ in range(field):  # Down walks from the move to its fields
+            ctl.handle(ButtonEvent("down"))
         for i in range(TURNS):
             pushed = oled.pushed
             ctl.handle(EncoderEvent(+1 if i % 4 < 2 else -1))
@@ -123,8 +134,8 @@ def dial_turns(folder: Path) -> list[int]:
     return sizes
 
 
-def press_to_photons(folder: Path) -> list[float]:
-    """Milliseconds from the press edge to the last byte of the frame it caused."""
+def press_to_photons(folder: Path) -> tuple[list[float], list[int]]:
+    """Milliseconds from the press edge to the last byte of the frame it caused, and its bytes."""
     from companion.config import Config
     from companion.controller import TableController
     from companion.devices import open_devices
@@ -138,15 +149,16 @@ def press_to_photons(folder: Path) -> list[float]:
         session.act({"type": "tile", "direction": direction, "animals": animals})
     devices = open_devices(cfg, db_path=str(folder / "press.db"))
     devices.oled.close()
-    devices.oled, _ = model_oled(block=True, threaded=True)
+    devices.oled, bus = model_oled(block=False, threaded=True)
     ctl = TableController(session, devices.oled, beeper=devices.beeper, leds=devices.leds, registry=devices.registry)
     devices.attach(ctl)
     devices.start()
     oled = devices.oled
     pins = {name: Device.pin_factory.pin(cfg.buttons()[name]) for name in ("up", "down")}
-    samples = []
+    samples, sizes = [], []
     try:
         oled.flush(5)
+        time.sleep(max(0.0, bus.busy_until - time.perf_counter()))
         for i in range(PRESSES):
             pin = pins["up" if i % 2 else "down"]
             before = oled.sent
@@ -154,32 +166,34 @@ def press_to_photons(folder: Path) -> list[float]:
             pin.drive_low()
             if not oled.wait_pushed(before, 5):
                 raise RuntimeError(f"press {i} put no new frame on the glass")
-            samples.append((oled.last_push_end - start) * 1000)
+            samples.append((bus.busy_until - start) * 1000)  # the last byte, on the bus's timeline
+            sizes.append(oled.last_push_bytes)
             pin.drive_high()
             oled.flush(5)
-            time.sleep(0.005)  # presses a few ms apart: each one measured on its own
+            time.sleep(max(0.0, bus.busy_until - time.perf_counter()) + 0.005)  # the bus idle again, then a pause
     finally:
         ctl.close()
         devices.close()
         session.close()
-    return samples
+    return samples, sizes
 
 
 def run() -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        ticks, turns = timer_ticks(folder), dial_turns(folder)
-        photons = press_to_photons(folder)
+        ticks, turns, choices = timer_ticks(folder), dial_turns(folder, 2), dial_turns(folder, 1)
+        photons, press_bytes = press_to_photons(folder)
     tick, turn = median(ticks), median(turns)
     full = full_frame_bytes()
     ms_per_byte = BITS_PER_BYTE / RATE_HZ * 1000
     return {
         "oled_bytes_per_timer_tick": metric(
             max(tick, turn), "bytes", "<= 256", timer_tick_median_bytes=tick, dial_turn_median_bytes=turn,
-            full_frame_bytes=full, timer_tick_ms_at_400khz=round(tick * ms_per_byte, 3),
+            dial_choice_turn_median_bytes=median(choices), full_frame_bytes=full, timer_tick_ms_at_400khz=round(tick * ms_per_byte, 3),
             full_frame_ms_at_400khz=round(full * ms_per_byte, 3), full_frame_ms_at_100khz=round(full * ms_per_byte * 4, 3)),
         "button_to_photons_p99_ms": metric(
             percentile(photons, 99), "ms", "<= 10", median_ms=round(median(photons), 4), presses=PRESSES,
+            press_median_bytes=median(press_bytes), press_bus_ms=round(median(press_bytes) * ms_per_byte, 3),
             bus_hz=RATE_HZ, bits_per_byte=BITS_PER_BYTE),
     }
 

@@ -406,7 +406,9 @@ class Oled:
             return (self.bus.bytes if self.bus else 0) - before
         oriented = frame.transpose(Image.Transpose.ROTATE_180) if getattr(self.device, "rotate", 0) == 2 else frame
         pages = page_bytes(oriented)
-        changed = [(p, *_changed_span(self._glass[p], new)) for p, new in enumerate(pages) if self._glass[p] != new]
+        overhead = 7 if self.kind == "sh1106" else 10  # bytes a window costs besides its data
+        changed = [(p, first, last) for p, new in enumerate(pages) if self._glass[p] != new
+                   for first, last in _changed_runs(self._glass[p], new, overhead)]
         count = 0
         for first_page, last_page, first, last in self._windows(changed):
             window = self._window(first_page, first, last, last_page)
@@ -415,8 +417,8 @@ class Oled:
                 self.device.command(*window)
                 self.device.data(list(data))
             count += 2 + len(window) + 2 + len(data)
-            for p in range(first_page, last_page + 1):
-                self._glass[p] = pages[p]
+        for p, new in enumerate(pages):
+            self._glass[p] = new
         if self.kind == "dummy":
             self.device.display(frame)
         return count
@@ -433,8 +435,10 @@ class Oled:
             return [(p, p, first, last) for p, first, last in changed]
         out: list[tuple[int, int, int, int]] = []
         run: list[tuple[int, int, int]] = []
+        pages = [c[0] for c in changed]
         for item in [*changed, None]:
-            if item is not None and run and item[0] == run[-1][0] + 1:
+            alone = item is not None and pages.count(item[0]) == 1
+            if alone and run and item[0] == run[-1][0] + 1 and pages.count(run[-1][0]) == 1:
                 run.append(item)
                 continue
             if run:
@@ -485,13 +489,20 @@ class Oled:
                 log.exception("display status listener")
 
 
-def _changed_span(old: bytes | None, new: bytes) -> tuple[int, int]:
-    """First and last column that differ (the whole page when the old one is unknown)."""
+def _changed_runs(old: bytes | None, new: bytes, overhead: int) -> list[tuple[int, int]]:
+    """The column spans of a page to send: runs of changed columns, two runs joined when the
+    unchanged gap between them costs fewer bytes than another window would (the whole page when
+    the old one is unknown)."""
     if old is None:
-        return 0, len(new) - 1
-    first = next(i for i in range(len(new)) if old[i] != new[i])
-    last = next(i for i in range(len(new) - 1, -1, -1) if old[i] != new[i])
-    return first, last
+        return [(0, len(new) - 1)]
+    runs: list[list[int]] = []
+    for i in range(len(new)):
+        if old[i] != new[i]:
+            if runs and i - runs[-1][1] - 1 <= overhead:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i])
+    return [(a, b) for a, b in runs]
 
 
 def open_oled(kind: str = "dummy", *, port: int = 1, address: int = 0x3C, rotate: int = 0, serial: Any = None,
