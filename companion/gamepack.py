@@ -114,8 +114,9 @@ class GamePackage:
     def describe(self, action: Action, lang: str = "en", viewer: str | None = None) -> str:
         """A short line for an action in a log or an undo button ("Ann bids £300 on North")."""
         fn = self._hook("narrate", "describe")
-        if fn:
-            return fn(action, lang)
+        line = fn(action, lang) if fn else None
+        if line:
+            return line
         kind = str(action.get("type", "?"))
         who = action.get("player")
         label = self.t(kind.replace("_", " "), lang)

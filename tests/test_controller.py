@@ -137,8 +137,10 @@ def test_the_encoder_and_ok_enter_a_bid(table_for):
     t.press("down")  # highlight the amount
     t.turn(+4)  # £100 -> £400
     t.turn(-1)  # -> £300
-    segments = t.ctl.entry_segments()
-    assert [label for label, _ in segments][1:] == ["South", "300"] and segments[-1][1]
+    assert t.ctl.entry_segments() == (("300", True),)  # the amount under the dial
+    assert t.ctl.heading() == "Ann: Bid"
+    t.press("up")  # back on the direction
+    assert t.ctl.entry_segments() == (("South", True),)
     t.press("ok")
     assert t.session.public()["bids"] == [{"player": "Ann", "direction": "S", "amount": 300}]
 
