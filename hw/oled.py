@@ -424,33 +424,37 @@ class Oled:
         return count
 
     def _windows(self, changed: list[tuple[int, int, int]]) -> list[tuple[int, int, int, int]]:
-        """Group changed pages into windows ``(first_page, last_page, first_col, last_col)``.
+        """Group the changed runs into windows ``(first_page, last_page, first_col, last_col)``.
 
-        The SH1106 addresses one page at a time. The SSD1306 takes a window of
-        several pages: neighbouring changed pages go as one window (one command
-        and one data transaction) when that costs no more bytes than one
-        window each, which also saves a transaction's latency.
+        The SH1106 addresses one page at a time: one window a run. The SSD1306
+        takes a window over several pages, so neighbouring pages may go as one
+        box (one command and one data transaction, fewer bytes of addressing,
+        some unchanged bytes inside): the cheapest grouping of the pages is
+        found by a small dynamic programme over the 8 pages.
         """
-        if self.kind == "sh1106":
+        if self.kind == "sh1106" or not changed:
             return [(p, p, first, last) for p, first, last in changed]
-        out: list[tuple[int, int, int, int]] = []
-        run: list[tuple[int, int, int]] = []
-        pages = [c[0] for c in changed]
-        for item in [*changed, None]:
-            alone = item is not None and pages.count(item[0]) == 1
-            if alone and run and item[0] == run[-1][0] + 1 and pages.count(run[-1][0]) == 1:
-                run.append(item)
-                continue
-            if run:
-                first, last = min(r[1] for r in run), max(r[2] for r in run)
-                apart = sum(10 + r[2] - r[1] + 1 for r in run)
-                together = 10 + (last - first + 1) * len(run)
-                if together <= apart:
-                    out.append((run[0][0], run[-1][0], first, last))
+        runs: dict[int, list[tuple[int, int]]] = {}
+        for p, first, last in changed:
+            runs.setdefault(p, []).append((first, last))
+        pages = sorted(runs)
+        best: dict[int, tuple[int, list[tuple[int, int, int, int]]]] = {-1: (0, [])}
+        for i, last_page in enumerate(pages):
+            options = []
+            for j in range(i + 1):
+                first_page = pages[j]
+                before = best[pages[j - 1]] if j else best[-1]
+                if j == i:
+                    group = [(last_page, last_page, a, b) for a, b in runs[last_page]]
+                    cost = sum(10 + b - a + 1 for _, _, a, b in group)
                 else:
-                    out += [(p, p, f, la) for p, f, la in run]
-            run = [item] if item is not None else []
-        return out
+                    inside = [r for p in pages[j:i + 1] for r in runs[p]]
+                    lo, hi = min(a for a, _ in inside), max(b for _, b in inside)
+                    group = [(first_page, last_page, lo, hi)]
+                    cost = 10 + (hi - lo + 1) * (last_page - first_page + 1)
+                options.append((before[0] + cost, before[1] + group))
+            best[last_page] = min(options, key=lambda o: o[0])
+        return best[pages[-1]][1]
 
     def _window(self, page: int, first: int, last: int, last_page: int | None = None) -> tuple[int, ...]:
         if self.kind == "sh1106":
