@@ -430,7 +430,10 @@ class DiceRules(Rules):
             acts = (("start",) if waiting else ()) + (() if s.seeded else ("place_turtles",))
             return Expected(waiting, acts, "Place the pawns and the first turtles.")
         if s.phase == "place":
-            return Expected((), ("place_turtles",), "Draw {count} turtles and place them.", {"count": min(s.table.per_round, len(s.bag))})
+            count = min(s.table.per_round, len(s.bag))
+            if count == 1:
+                return Expected((), ("place_turtles",), "Draw the last turtle and place it.")
+            return Expected((), ("place_turtles",), "Draw {count} turtles and place them.", {"count": count})
         if s.phase == "plan":
             waiting = tuple(p for p, d in zip(names, s.plans, strict=True) if d is None)
             timer = ("timer_expired",) if s.timer == "running" else ()
