@@ -129,6 +129,10 @@ class LinkCore:
         self._sync: _Sync | None = None
         self._commands: dict[int, _Command] = {}
         self._failed: str | None = None
+        #: readers the device says do not answer (READER_STATUS); after a snapshot the device
+        #: repeats the absent ones, and those it does not repeat before its next heartbeat are back
+        self.absent_readers: set[int] = set()
+        self._unconfirmed: set[int] | None = None
 
     # ---- driving ------------------------------------------------------------------------------
     def connect(self, now: float) -> None:
@@ -311,6 +315,18 @@ class LinkCore:
                 self._finish(acked, status == proto.ACK_OK)
         elif ftype == proto.STATE:
             self._on_state(body, now)
+        elif ftype == proto.READER_STATUS:
+            reader, ok = proto.unpack_reader_status(body)
+            if self._unconfirmed is not None and not ok:
+                self._unconfirmed.discard(reader)  # still out, as we knew
+            if ok != (reader not in self.absent_readers):
+                (self.absent_readers.discard if ok else self.absent_readers.add)(reader)
+                self._emit(LinkEvent("reader", {"reader": reader, "ok": ok}, now))
+        elif ftype == proto.HEARTBEAT and self._unconfirmed is not None:
+            for reader in sorted(self._unconfirmed):  # not repeated after the snapshot: back
+                self.absent_readers.discard(reader)
+                self._emit(LinkEvent("reader", {"reader": reader, "ok": True}, now))
+            self._unconfirmed = None
         elif ftype != proto.HEARTBEAT:
             self.counters.unknown_types += 1
 
@@ -370,6 +386,7 @@ class LinkCore:
                 self._emit(DiceEvent(slot, new.dice.get(slot, 0), None, now, True))
         self.view = new
         self.phase = "up"
+        self._unconfirmed = set(self.absent_readers)  # the device repeats those still out
         self.counters.resyncs += 1
         tags = {str(r): u for r, u in sorted(new.tags.items())}
         self._emit(LinkEvent("resync", {"reason": sync.reason, "tags": tags}, now))

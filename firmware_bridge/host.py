@@ -27,7 +27,8 @@ read the same device.
 ``on_event`` receives TagEvent(reader, uid, present), ButtonEvent(button, pressed),
 DiceEvent(slot, face) and LinkEvent(kind, detail) - kinds: "hello" (device info), "resync"
 (reason and the tags seen), "lost" (reason), "incompatible" (protocol version), "overflow"
-(the listener was too slow and events were dropped: read present_tags()). It is called from one
+(the listener was too slow and events were dropped: read present_tags()), "reader" ({"reader":
+index, "ok": bool}: one of the device's readers stopped answering or answers again). It is called from one
 dispatcher thread, in order, never from the serial thread, so a slow listener does not stall the
 link; the buffer between them is bounded (``queue_size``). After a resync, events with
 ``resync=True`` report the changes the host missed, so a listener that applies every event ends

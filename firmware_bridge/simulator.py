@@ -14,7 +14,7 @@ the device now and then (new boot id, sequence numbers from 0, a silent boot sca
 
 In tests, use the class: ``Simulator(...).start()``, ``.path``, ``.place(reader, uid)``,
 ``.remove(reader)``, ``.press(button, pressed)``, ``.roll(slot, face)``, ``.reboot()``,
-``.unplug()`` / ``.replug()`` (the pty goes away and a new one comes back, with ``link``
+``.reader_fails(reader, failing)``, ``.unplug()`` / ``.replug()`` (the pty goes away and a new one comes back, with ``link``
 re-pointed like a /dev/serial/by-id symlink), ``.drop_next(direction, n, types)``,
 ``.executed`` (commands run), ``.truth()`` (what physically sits on the readers), ``.stop()``.
 """
@@ -168,6 +168,13 @@ class Simulator:
 
     def roll(self, slot: int, face: int) -> None:
         self.apply(DiceEvent(slot, face))
+
+    def reader_fails(self, reader: int, failing: bool = True) -> None:
+        """Reader ``reader`` stops answering (its connector came loose), or answers again."""
+        with self._lock:
+            if self.device is not None:
+                self.device.reader_status(reader, not failing)
+            self._pump_out()
 
     # ---- faults and power -----------------------------------------------------------------------
     def drop_next(self, direction: str, count: int = 1, types: Iterable[int] | None = None) -> None:

@@ -59,6 +59,9 @@ class Firmware:
         index = self._next
         self._next = (index + 1) % len(self.presence)
         self.reader_polled(index, board.poll_reader(index))
+        present = getattr(board, "present", None)
+        if present is not None:
+            self.device.reader_status(index, bool(present[index]))
         self.buttons_sampled(board.button_levels(), now)
         self.device.tick(now)
         for frame in self.device.take():

@@ -44,6 +44,7 @@ class Device:
         self.tags = {}  # reader -> uid bytes
         self.pressed = set()
         self.dice = {}  # slot -> face (1..255)
+        self.absent = set()  # readers that do not answer
         self.tx_seq = 0
         self.tx_dropped = 0
         self._out = []
@@ -81,6 +82,13 @@ class Device:
         else:
             self.dice.pop(slot, None)
         self._send(proto.DICE, proto.pack_dice(slot, face))
+
+    def reader_status(self, reader, ok):
+        """A reader stopped answering or answers again; said once per change."""
+        if ok == (reader not in self.absent):
+            return
+        (self.absent.discard if ok else self.absent.add)(reader)
+        self._send(proto.READER_STATUS, proto.pack_reader_status(reader, ok))
 
     # ---- protocol ----------------------------------------------------------------------------
     @property
@@ -136,6 +144,8 @@ class Device:
             records = proto.state_records(self.tags, self.buttons, self.pressed, self.dice)
             for part in proto.pack_state(seq, records, wire.MAX_BODY):
                 self._send(proto.STATE, part)
+            for reader in sorted(self.absent):  # a host that resyncs learns which readers are out
+                self._send(proto.READER_STATUS, proto.pack_reader_status(reader, False))
         elif seq in self._done:
             self._send(proto.ACK, proto.pack_ack(seq, self._done[seq]))
         else:

@@ -25,6 +25,7 @@ TAG_PRESENT = 0x90
 TAG_REMOVED = 0x91
 BUTTON = 0x92
 DICE = 0x93
+READER_STATUS = 0x94
 HEARTBEAT = 0xA0
 
 NAMES = {
@@ -40,6 +41,7 @@ NAMES = {
     TAG_REMOVED: "TAG_REMOVED",
     BUTTON: "BUTTON",
     DICE: "DICE",
+    READER_STATUS: "READER_STATUS",
     HEARTBEAT: "HEARTBEAT",
 }
 
@@ -172,6 +174,18 @@ def pack_dice(slot, face) -> bytes:
 def unpack_dice(body) -> tuple:
     _need(body, 2)
     return body[0], body[1]
+
+
+def pack_reader_status(reader, ok) -> bytes:
+    """A reader stopped answering (``ok`` False: absent at boot, an SPI error) or answers again."""
+    return bytes((_byte("reader", reader), 1 if ok else 0))
+
+
+def unpack_reader_status(body) -> tuple:
+    _need(body, 2)
+    if body[1] > 1:
+        raise BodyError("reader status must be 0 or 1")
+    return body[0], body[1] == 1
 
 
 def pack_heartbeat(boot_id, uptime_ms, rx_bad, tx_dropped) -> bytes:

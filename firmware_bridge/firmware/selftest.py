@@ -55,6 +55,8 @@ def pack_fields(ftype, f):
         return P.pack_button(f["button"], f["pressed"])
     if ftype == P.DICE:
         return P.pack_dice(f["slot"], f["face"])
+    if ftype == P.READER_STATUS:
+        return P.pack_reader_status(f["reader"], f["ok"])
     if ftype == P.HEARTBEAT:
         return P.pack_heartbeat(f["boot_id"], f["uptime_ms"], f["rx_bad"], f["tx_dropped"])
     if ftype == P.STATE:

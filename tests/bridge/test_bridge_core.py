@@ -85,3 +85,37 @@ def test_finder_prefers_the_udev_symlink_then_by_id_then_vid_pid(tmp_path) -> No
     assert finder() == str(target)
     os.symlink(target, tmp_path / "galapagos-bridge")
     assert finder() == str(target)
+
+
+def reader_events(core: LinkCore) -> list[tuple[int, bool]]:
+    return [(e.detail["reader"], e.detail["ok"]) for e in core.take_events() if getattr(e, "kind", "") == "reader"]
+
+
+def test_reader_status_frames_become_link_events_once_per_change() -> None:
+    core, dev = connected()
+    core.take_events()
+    dev.reader_status(1, False)
+    core.feed(b"".join(dev.take()), 0.1)
+    assert reader_events(core) == [(1, False)] and core.absent_readers == {1}
+    dev.reader_status(1, True)
+    core.feed(b"".join(dev.take()), 0.2)
+    assert reader_events(core) == [(1, True)] and core.absent_readers == set()
+
+
+def test_after_a_resync_a_reader_the_device_no_longer_lists_is_back() -> None:
+    """The device repeats the absent readers after STATE; one it does not repeat came back while
+    its own READER_STATUS was lost."""
+    core, dev = connected()
+    dev.reader_status(1, False)
+    dev.reader_status(3, False)
+    core.feed(b"".join(dev.take()), 0.1)
+    core.take_events()
+    dev.reader_status(3, True)
+    dev.take()  # that frame is lost on the wire
+    core.resync("test", 0.2)
+    dev.feed(core.take_output())
+    core.feed(b"".join(dev.take()), 0.3)
+    assert reader_events(core) == []  # reader 1 repeated as absent: no news
+    dev.tick(1000)
+    core.feed(b"".join(dev.take()), 1.0)
+    assert reader_events(core) == [(3, True)] and core.absent_readers == {1}

@@ -313,3 +313,60 @@ class TestMFRC522:
         assert mfrc522.uid_from_levels([b"\x88\x01\x02\x03", b"\x04\x05\x06\x07"]) == bytes(range(1, 8))
         assert mfrc522.uid_from_levels([b"\x11\x01\x02\x03", b"\x04\x05\x06\x07"]) is None
         assert mfrc522.uid_from_levels([b"\x88\x01\x02\x03"]) is None
+
+
+class TestReaderStatus:
+    def test_a_reader_that_stops_answering_is_said_once_and_again_after_a_snapshot(self) -> None:
+        dev = Device(0x1, readers=4, buttons=1, slots=0)
+        dev.take()
+        dev.reader_status(2, True)  # no change: nothing sent
+        dev.reader_status(2, False)
+        dev.reader_status(2, False)
+        sent = frames(dev.take())
+        assert [(t, b) for t, _, b in sent] == [(proto.READER_STATUS, proto.pack_reader_status(2, False))]
+        dev.feed(wire.encode_frame(proto.GET_STATE, 7, b""))
+        after = [(t, b) for t, _, b in frames(dev.take())]
+        assert after[-1] == (proto.READER_STATUS, proto.pack_reader_status(2, False))  # repeated after STATE
+        assert [t for t, _ in after[:-1]] == [proto.STATE]
+
+    def test_the_firmware_loop_reports_the_boards_reader_state(self) -> None:
+        class Board:
+            present = [True, False]
+
+            def boot_id(self):
+                return 5
+
+            def now_ms(self):
+                return 0
+
+            def read_host(self):
+                return b""
+
+            def poll_reader(self, index):
+                return None
+
+            def button_levels(self):
+                return []
+
+            def command(self, ftype, args):
+                return proto.ACK_OK
+
+            def write_host(self, frame):
+                self.out.append(frame)
+
+            def service(self, now):
+                pass
+
+            def feed_watchdog(self):
+                pass
+
+        board = Board()
+        board.out = []
+        fw = Firmware(board, readers=2, buttons=0)
+        for _ in range(4):
+            fw.step(board)
+        board.present[1] = True
+        for _ in range(2):
+            fw.step(board)
+        statuses = [b for t, _, b in frames(board.out) if t == proto.READER_STATUS]
+        assert statuses == [proto.pack_reader_status(1, False), proto.pack_reader_status(1, True)]

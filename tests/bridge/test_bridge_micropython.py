@@ -43,4 +43,4 @@ def test_selftest_passes_under_micropython() -> None:
     )
     lines = done.stdout.splitlines()
     assert lines[:1] == ["micropython"], done.stdout + done.stderr
-    assert lines[-2:] == ["compiled board main", "checks 92"], done.stdout + done.stderr
+    assert lines[-2:] == ["compiled board main", "checks 95"], done.stdout + done.stderr

@@ -159,3 +159,16 @@ def test_a_board_plugged_in_after_the_start_is_found_by_its_by_id_link(tmp_path,
         devices.close()
         if sim is not None:
             sim.stop()
+
+
+def test_a_bridge_reader_that_stops_answering_is_reported_by_its_point(table):
+    sim, hub, points, events = table
+    status = []
+    hub.on_event = status.append
+    sim.reader_fails(2)
+    assert wait_until(lambda: StatusEvent("reader S", False, "reader S stopped answering; the bridge retries it")
+                      in status, 5.0)
+    assert not points["S"].healthy
+    sim.reader_fails(2, failing=False)
+    assert wait_until(lambda: StatusEvent("reader S", True, "reader S answers again") in status, 5.0)
+    assert points["S"].healthy

@@ -20,7 +20,8 @@ asking ``port`` anew each time: with ``[bridge] port = "auto"`` that is a
 :class:`~hw.events.StatusEvent` for the device ``"bridge"``: « bridge lost »
 when an established link drops, « bridge not found; retrying » when none came
 up within ``report_after`` seconds of the start, « bridge connected » when it
-is (back) up.
+is (back) up; and for one of its readers (READER_STATUS from the firmware)
+« reader N stopped answering; the bridge retries it » / « reader N answers again ».
 """
 
 from __future__ import annotations
@@ -153,10 +154,21 @@ class BridgeHub:
                 point = self.dice.get(event.slot)
                 if point is not None:
                     self._emit(DieEvent(point, event.face))
+            elif isinstance(event, bridge.LinkEvent) and event.kind == "reader":
+                self._reader_changed(int(event.detail["reader"]), bool(event.detail["ok"]))
             elif isinstance(event, bridge.LinkEvent):
                 self._link_changed(event.kind)
                 if event.kind in ("resync", "overflow"):
                     self._reconcile()
+
+    def _reader_changed(self, index: int, ok: bool) -> None:
+        """The firmware says one of its readers stopped answering (it retries it) or answers again."""
+        reader = self.readers.get(index)
+        device = reader.device if reader is not None else f"bridge reader {index}"
+        if reader is not None:
+            reader.healthy = ok
+        message = f"{device} answers again" if ok else f"{device} stopped answering; the bridge retries it"
+        self._emit(StatusEvent(device, ok, message))
 
     def _reconcile(self) -> None:
         """Make every point agree with the tags the bridge says are present now."""
