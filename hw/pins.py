@@ -83,6 +83,11 @@ def make_factory(name: str, chip: int | None = None) -> Factory:
     """
     if name not in FACTORIES:
         raise PinFactoryError(f"Unknown GPIO pin factory {name!r}; use one of {', '.join(FACTORIES)}.")
+    if name in ("lgpio", "rpigpio"):
+        # lgpio creates its notification pipes (.lgd-nfy*) in $LG_WD, else in the working
+        # directory - the checkout, or a read-only one under systemd. The unit sets LG_WD to its
+        # runtime directory; by hand, the user's runtime directory (or /tmp) keeps the checkout clean.
+        os.environ.setdefault("LG_WD", os.environ.get("XDG_RUNTIME_DIR") or "/tmp")
     (ep,) = [e for e in entry_points(group="gpiozero_pin_factories") if e.name == name]
     try:
         cls = ep.load()
@@ -90,11 +95,6 @@ def make_factory(name: str, chip: int | None = None) -> Factory:
         module = exc.name or str(exc)
         raise PinFactoryError(f"The {name} pin factory needs the {module} module, which is not installed.",
                               _install_fix(name, module)) from None
-    if name in ("lgpio", "rpigpio"):
-        # lgpio creates its notification pipes (.lgd-nfy*) in $LG_WD, else in the working
-        # directory - the checkout, or a read-only one under systemd. The unit sets LG_WD to its
-        # runtime directory; by hand, the user's runtime directory (or /tmp) keeps the checkout clean.
-        os.environ.setdefault("LG_WD", os.environ.get("XDG_RUNTIME_DIR") or "/tmp")
     kwargs: dict[str, int] = {}
     if name == "lgpio":
         found = header_chip() if chip is None else chip
