@@ -1,8 +1,10 @@
 """RFID readers: one abstraction, one folder per backend (see :mod:`hw.rfid.base`).
 
-Backends: ``sim`` (simulated), ``mfrc522`` (SPI, razrc522), ``pn532``
-(adafruit-circuitpython-pn532) and ``bridge`` (readers behind the firmware
-bridge). ``template`` is the starting point for a new one.
+Backends: ``sim`` (simulated), ``mfrc522`` (the Pi's SPI, with the firmware's
+own driver over spidev), ``pn532`` (adafruit-circuitpython-pn532) and
+``bridge`` (readers behind the firmware bridge). ``template`` is the starting
+point for a new one. Whatever a backend raises ends one poll, never its
+reader's polling thread (see :class:`ReaderGroup`).
 """
 
 from __future__ import annotations

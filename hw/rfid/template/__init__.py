@@ -14,7 +14,10 @@ Rules for a backend:
   that says how to fix the problem ("enable SPI: sudo raspi-config ...");
 * ``read_uid`` returns the UID on the antenna *now* (str, bytes or a list of
   ints) or None; it must return within a few tens of milliseconds and never
-  debounce by itself (the base class does);
+  debounce by itself (the base class does). It may raise whatever its chip's
+  library raises: the poll counts it as a missed read, and after several in
+  a row the reader is re-opened (``reopen``, by default ``close`` + ``open``)
+  and reported as not answering;
 * a push source sets ``polled = False`` and calls ``self.report(uid)`` /
   ``self.report(None)`` from its own callback instead;
 * import the chip's library inside ``open`` so the module imports anywhere.
