@@ -253,3 +253,32 @@ def test_i2c_is_probed_with_a_quick_write_and_a_wrong_address_names_the_ones_tha
     assert ok.ok
     wrong = doctor.probe_i2c("display ssd1306", 1, 0x3C, QuickWriteBus)
     assert not wrong.ok and "0x3d" in wrong.detail and "address printed on the module" in wrong.fix
+
+
+def test_doctor_finds_an_auto_bridge_by_its_link_and_shakes_hands(capsys, tmp_path):
+    from firmware_bridge.simulator import Simulator
+
+    link = tmp_path / "galapagos-bridge"
+    sim = Simulator(readers=1, link=str(link)).start()
+    try:
+        path = tmp_path / "auto.toml"
+        path.write_text(f"[[readers]]\npoint = 'N'\nbackend = 'bridge'\nreader = 0\n\n"
+                        f"[bridge]\nport = 'auto'\nsymlink = '{link}'\nby_id = '{tmp_path}/none-*'\n\n[web]\nport = 0\n")
+        code, rows = run_json(capsys, "--config", str(path))
+    finally:
+        sim.stop()
+    found = {r["check"]: r for r in rows if r["device"] == "bridge"}
+    assert code == 0, rows
+    assert found["find the board"]["ok"] and found["find the board"]["detail"] == f"found {sim.path}"
+    assert found["handshake"]["ok"]
+
+
+def test_doctor_says_where_it_looked_when_no_board_is_found(capsys, tmp_path):
+    path = tmp_path / "auto.toml"
+    path.write_text(f"[[readers]]\npoint = 'N'\nbackend = 'bridge'\nreader = 0\n\n"
+                    f"[bridge]\nport = 'auto'\nsymlink = '{tmp_path}/absent'\nby_id = '{tmp_path}/none-*'\n"
+                    f"usb_id = 'FFFF:FFFE'\n\n[web]\nport = 0\n")
+    code, rows = run_json(capsys, "--config", str(path))
+    (row,) = [r for r in rows if r["check"] == "find the board"]
+    assert code == 1 and not row["ok"]
+    assert f"{tmp_path}/absent" in row["detail"] and "USB FFFF:FFFE" in row["detail"] and "by-id" in row["fix"]
