@@ -167,14 +167,14 @@ class GamePackage:
         fn = self._hook("table", "lane_action")
         return fn(seat_player, lanes, state) if fn else None
 
-    def table_tags(self, action: Action) -> list[tuple[str, str, dict[str, Any]]] | None:
+    def table_tags(self, action: Action, state: Any = None) -> list[tuple[str, str, dict[str, Any]]] | None:
         """How a table enters ``action`` with tags: [(reader point, component kind, value)], or None.
 
         Used by ``companion replay --via table`` (and the docs): the components
         are enrolled for the occasion and laid on the simulated readers.
         """
         fn = self._hook("table", "table_tags")
-        return fn(action) if fn else None
+        return fn(action, state) if fn else None
 
     def component_kinds(self) -> dict[str, Any]:
         """The tagged components of this game (kind → description of its value) for enrolment."""
@@ -220,3 +220,38 @@ class GamePackage:
     def default_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """Options completed before a new game starts (a seed turned into a layout)."""
         return options
+
+    # -- secrets at undo, acting for a seat, tournaments (issue 13) ---------------------------------
+    def undo_refusal(self, before: Any, action: Action, after: Any, by_table: bool, lang: str = "en") -> str | None:
+        """Why undoing ``action`` (played on ``before``, giving ``after``) is refused, or None.
+
+        A game whose secret came out with this action (a ballot revealed) refuses a seat's
+        undo, so that nobody re-votes knowing the others' votes.
+        """
+        return None
+
+    def undo_span(self, before: Any, action: Action, after: Any, by_table: bool) -> int:
+        """How many of the newest journal actions an undo of ``action`` takes back (1: only it);
+        a game may take back the whole ballot ``action`` revealed."""
+        return 1
+
+    def undo_notice(self, before: Any, action: Action, lang: str = "en") -> str | None:
+        """What every screen says after that undo (why everyone votes again), or None."""
+        return None
+
+    def table_may_act(self, action: Action, phone_held: bool) -> bool:
+        """May the table send ``action`` for its player, whose seat is held by a phone or not?
+
+        Never a secret move (a vote) for a seat that has a phone; other moves for such a seat
+        only through an explicit « act for », which the interfaces ask for and the log shows.
+        """
+        return not (phone_held and str(action.get("type", "")) in self.secret_fields)
+
+    def match_totals(self, records: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """A tournament's running totals from its games (``public_state`` of each, with ``options``),
+        or None when the game has no tournaments or the records are not one match."""
+        return None
+
+    def next_manche(self, options: dict[str, Any], public: dict[str, Any]) -> dict[str, Any] | None:
+        """The options of the next game of this game's match, or None when the match is over or there is none."""
+        return None

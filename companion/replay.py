@@ -80,7 +80,7 @@ class TableReplay:
         if action.get("type") in self.pkg.automatic:
             return self._let_time_pass(before)
         laid: list[tuple[str, str]] = []
-        for point, kind, value in self.pkg.table_tags(action) or []:
+        for point, kind, value in self.pkg.table_tags(action, self.session.state) or []:
             laid.append((point, self.lay(point, kind, value)))
         if self.session.version == before and laid and action.get("player") in self.session.players:
             self._seat(action["player"])  # e.g. dice laid in a seat's lanes: its button sends them
@@ -171,11 +171,21 @@ class TableReplay:
                 if moves.same(entry.values.get(name), have):
                     break
             return f"the dial cannot reach {name}={want!r}"
+        want = self._canonical(f, want)
         for equal in (moves.same, _same_move):  # the script's own spelling, else the same move spelt otherwise
             if self._turn_until(lambda equal=equal: name in entry.values and equal(entry.values[name], want),
                                 len(f.get("choices", [])) + 2):
                 return None
         return f"the dial does not offer {name}={want!r}"
+
+    def _canonical(self, f: dict[str, Any], want: Any) -> Any:
+        """The value the dial shows for ``want`` when the script spells it as an alias (a path from the pawn)."""
+        full = next((x for form in self.pkg.moves(self.session.state) for x in _walk_fields(form)
+                     if x["name"] == f["name"] and "choices" in x), None)
+        if full is None:
+            return want
+        hit = next((c for c in full["choices"] if c.get("alias") and moves.same(c["value"], want)), None)
+        return hit.get("canonical", want) if hit else want
 
     def _turn_until(self, done: Any, limit: int) -> bool:
         for _ in range(limit + 1):
@@ -183,6 +193,16 @@ class TableReplay:
                 return True
             self.turn(1)
         return done()
+
+
+def _walk_fields(node: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every field of a form, those under its choices included."""
+    out = []
+    for f in node.get("fields") or []:
+        out.append(f)
+        for c in f.get("choices") or []:
+            out.extend(_walk_fields(c))
+    return out
 
 
 def _same_move(have: Any, want: Any) -> bool:

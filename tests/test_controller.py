@@ -223,6 +223,7 @@ def test_in_planning_the_first_seat_button_starts_the_sand_timer_for_that_seat(t
 
 def test_the_sand_timer_beeps_when_it_runs_out(table_for):
     t = dice_planning(table_for)
+    t.ctl.handle(DieEvent("seat1.slot1", 3))  # a red die in Ann's first lane
     t.press("seat1")  # Ann plans first: the timer turns
     frame_at_start = t.frame()
     for seconds in (26.0, 3.5):
@@ -302,6 +303,7 @@ def test_the_sand_timer_running_out_on_another_thread_while_the_table_is_busy_do
     import time
 
     t = dice_planning(table_for)
+    t.ctl.handle(DieEvent("seat1.slot1", 3))  # a red die in Ann's first lane
     t.press("seat1")  # Ann plans first: the timer turns
     t.mono.advance(31.0)
     t.wall.advance(31.0)
