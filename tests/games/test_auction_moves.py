@@ -179,7 +179,8 @@ def test_the_bid_preview_says_what_takes_the_lead() -> None:
     assert squares["W"]["total"] == 300 and squares["W"]["lead"] == 100
     assert squares["N"]["lead"] == 400  # N needs more than W's 300, which was reached first
     assert squares["N"]["text"] == "sea lion + iguana"
-    assert squares["W"]["text"] == "penguin + crab · £300 bid"
+    assert squares["W"]["text"] == "penguin + crab · £300 bid, leads" and squares["W"]["leads"]
+    assert not squares["N"]["leads"]
 
 
 def test_the_direction_is_chosen_only_when_nobody_bid() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.gamepack import GamePackage
 from companion.games.auction.rules import *  # noqa: F403
-from companion.games.auction.rules import AuctionRules, costs
+from companion.games.auction.rules import SHARED_FIELD, AuctionRules, costs
 
 
 class Package(GamePackage):
@@ -66,6 +66,28 @@ class Package(GamePackage):
         from companion.games.auction import table
 
         return {"tile": {"fn": table.draw_tile, "player": False, "action": "tile", "label": "Draw a species tile"}}
+
+    def option_specs(self, lang: str = "en") -> list[dict[str, Any]]:
+        """The one reading a table chooses at set-up: are the tokens sharing the chosen animal's field paid?
+
+        It changes money often in mid-game (two tokens stacked just ahead: £400
+        or £200), so the table sees it before the first bid; the default is the
+        companion's reading of "up to and including" (docs/rules-notes.md).
+        """
+        from companion.games.auction.words import t
+
+        return [{
+            "name": "shared_field",
+            "label": t("Tokens sharing the chosen animal's field", lang),
+            "choices": [
+                {"value": SHARED_FIELD[0], "label": t("paid too, £200 each", lang)},
+                {"value": SHARED_FIELD[1], "label": t("not paid: only the chosen animal's token", lang)},
+            ],
+            "default": SHARED_FIELD[0],
+            "note": t("The rulebook: \"you have to pay £200 for each animal token up to and including the chosen "
+                      "animal token\". Penguin and crab both on field 15, your figure on 12: a crab costs £400 if "
+                      "the penguin is paid too, £200 if not.", lang),
+        }]
 
     def screens(self) -> dict[str, Any]:
         from companion.games.auction import oled

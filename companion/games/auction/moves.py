@@ -44,8 +44,12 @@ from companion.games.auction.rules import (
     TRACK_END,
     AuctionState,
     animal_cost,
+    bid_of,
+    bid_totals,
     face_up,
+    free_money,
     fulfils,
+    standing,
 )
 from companion.moves import Choice, Field, Form, choice, form, items, number, pick, preview
 
@@ -102,19 +106,21 @@ def _bid_forms(state: AuctionState, lang: str) -> list[Form]:
     out: list[Form] = []
     have = me.money - me.money % BID_UNIT
     if have >= BID_UNIT:
-        totals = [0, 0, 0, 0]
-        for _s, d, amount in state.bids:
-            if d >= 0:
-                totals[d] += amount
+        totals = bid_totals(state)
+        standing_ = standing(state.bids)
+        leader = standing_[0] if standing_ else None
         squares = []
         for d in range(4):
             pair = [ANIMALS[a] for a in state.tiles[d]]
             others = max(totals[e] for e in range(4) if e != d)
             lead = max(BID_UNIT, -(-(others - totals[d] + 1) // BID_UNIT) * BID_UNIT)
             text = words.pair(pair, lang)
-            if totals[d]:
+            if d == leader:
+                text = t("{tile} · {money} bid, leads", lang, tile=text, money=words.money(totals[d], lang))
+            elif totals[d]:
                 text = t("{tile} · {money} bid", lang, tile=text, money=words.money(totals[d], lang))
-            squares.append(pick_direction(d, lang, preview(text, tile=pair, total=totals[d], lead=lead)))
+            squares.append(pick_direction(d, lang, preview(text, tile=pair, total=totals[d], lead=lead,
+                                                           leads=d == leader)))
         amount = number("amount", t("Amount", lang), BID_UNIT, have, BID_UNIT,
                         preview=preview(t("{low} to {high}", lang, low=words.money(BID_UNIT, lang),
                                           high=words.money(have, lang)), money=me.money))
@@ -169,9 +175,13 @@ def _enabled_any(choices: list[Choice]) -> bool:
     return any(not c.get("disabled") for c in choices)
 
 
-def _cannot_pay(have: int, cost: int, lang: str) -> str | None:
+def _cannot_pay(have: int, cost: int, lang: str, bid: int = 0) -> str | None:
+    """Why ``cost`` cannot be paid from ``have`` (None: it can); ``bid``: money of his lying on the compass."""
     if cost <= have:
         return None
+    if bid:
+        return t("{cost} is more than the {money} not bid", lang, cost=words.money(cost, lang),
+                 money=words.money(have, lang))
     return t("{cost} is more than the {money} in hand", lang, cost=words.money(cost, lang), money=words.money(have, lang))
 
 
@@ -290,15 +300,13 @@ def _exchange_forms(state: AuctionState, seat: int, lang: str) -> list[Form]:
     if sum(me.animals) < 2:
         return []
     held = [a for a in range(6) if me.animals[a]]
-    spendable = me.money
-    if state.phase == BIDDING:
-        spendable -= sum(amount for s, _d, amount in state.bids if s == seat)
+    spendable = free_money(state, seat)  # money lying beside the compass board cannot pay
     takes: list[Choice] = []
     back: list[Form] = []
     label = t("Exchange", lang)
     for a in range(6):
         cost = animal_cost(state, seat, a)
-        why = _cannot_pay(spendable, cost, lang)
+        why = _cannot_pay(spendable, cost, lang, bid=bid_of(state, seat))
         take = choice(ANIMALS[a], words.animal(ANIMALS[a], lang), preview(words.price(cost, lang), cost=cost),
                       why or (None if state.supply[a] else t("none left in the supply", lang)))
         takes.append(take)

@@ -15,7 +15,14 @@ from typing import Any
 
 from companion import texts
 from companion.games.auction import words
-from companion.games.auction.rules import ANIMALS, DIRECTIONS, INCOME, TRACK_END, AuctionState
+from companion.games.auction.rules import (
+    ANIMALS,
+    DIRECTIONS,
+    INCOME,
+    TRACK_END,
+    AuctionRules,
+    AuctionState,
+)
 
 t = words.t
 
@@ -165,22 +172,14 @@ def _upkeep(before: AuctionState, after: AuctionState, lang: str) -> str:
 def _final(before: AuctionState, after: AuctionState, lang: str) -> list[str]:
     """The last round's end, each player's final score and the winners."""
     out = [t("End of round {n}: the game is over.", lang, n=before.round)]
-    totals = []
     for player, (edu, animals, cash) in zip(after.players, after.final, strict=True):
         total = player.points + edu + animals + cash
-        totals.append(total)
         out.append(t("{p}: {points} from exhibitions, {edu} for education, {animals} for animals and {cash} for money: "
                      "{total}.", lang, p=player.name, points=words.points(player.points, lang), edu=edu,
                      animals=animals, cash=cash, total=words.points(total, lang)))
-    top = max(totals)
-    tied = [p.name for p, total in zip(after.players, totals, strict=True) if total == top]
-    richest = max(p.money for p, total in zip(after.players, totals, strict=True) if total == top)
-    winners = [p.name for p, total in zip(after.players, totals, strict=True) if total == top and p.money == richest]
-    msg = "{names} wins with {points}." if len(winners) == 1 else "{names} win with {points}."
-    line = t(msg, lang, names=texts.join(winners, lang), points=words.points(top, lang))
-    if len(tied) > len(winners):
-        line = t("{line} The tie goes to the most money.", lang, line=line)
-    out.append(line)
+    outcome = AuctionRules().outcome(after)
+    if outcome is not None:  # the same sentence as the script's outcome: the winners and any tie-break
+        out.append(outcome.sentence(lang, words.DOMAIN))
     return out
 
 

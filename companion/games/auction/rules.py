@@ -37,7 +37,7 @@ from companion.rules import (
     require_int,
     require_player,
 )
-from companion.texts import Message, Term, gettext_
+from companion.texts import Message, Term, gettext_, join
 
 #: the gettext domain of this game's texts (its catalogs are in ``locale/``)
 DOMAIN = "galapagos-auction"
@@ -50,6 +50,8 @@ TOKENS = (13, 12, 11, 10, 9, 8)
 TRACK_START = (0, 3, 6, 9, 12, 15)
 TRACK_END = 25
 DIRECTIONS = ("N", "E", "S", "W")
+#: the squares spelled out (message ids of this game's catalog)
+DIRECTION_NAMES = ("North", "East", "South", "West")
 EDUCATION_PRICE = {1: 100, 2: 300, 3: 600, 4: 1000}
 START_MONEY = 1500
 ROUNDS = 12
@@ -60,6 +62,11 @@ SALE_PRICE = 600
 CARD_PRICE = 100
 INCOME = 200
 REQUIREMENTS = ("1", "2", "3", "4", "5", "6") + ANIMALS
+#: Option ``shared_field``: do the other tokens on the chosen animal's field count in its price?
+#: "counted" (the default): "up to and including the chosen animal token" takes in the whole
+#: field; "not_counted": only the chosen token of that field is paid (docs/rules-notes.md).
+SHARED_FIELD = ("counted", "not_counted")
+OPTIONS = ("bonus_order", "shared_field")
 #: Default flip order: the six number tiles 1..6, then the six animal tiles in
 #: the order of the component list (see docs/rules-notes.md).
 DEFAULT_BONUS_ORDER = REQUIREMENTS
@@ -109,6 +116,8 @@ class AuctionState:
     cards: int = 0
     bank: int = 0
     final: tuple[tuple[int, int, int], ...] = ()
+    #: option ``shared_field``: True when the tokens sharing the chosen animal's field are paid too
+    shared_counted: bool = True
 
 
 # -- texts: refusals and prompts are message ids with parameters ---------------
@@ -144,6 +153,32 @@ def say(msgid: str, **params: Any) -> Message:
     return Message(msgid, DOMAIN, **params)
 
 
+class Names(Message):
+    """Player names joined in the reader's language ("Ann and Bob", « Ann et Bob »), never translated."""
+
+    __slots__ = ("names",)
+
+    def __init__(self, names: list[str] | tuple[str, ...]) -> None:
+        super().__init__("", DOMAIN)
+        self.names = tuple(names)
+
+    def text(self, lang: str = "en") -> str:
+        if len(self.names) <= 1:
+            return "".join(self.names)
+        return join(list(self.names), lang)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Names) and self.names == other.names
+
+    def __hash__(self) -> int:
+        return hash(self.names)
+
+
+def points_phrase(n: int) -> Message:
+    """"1 point" / "52 points"."""
+    return say("{n} point", n=n) if n == 1 else say("{n} points", n=n)
+
+
 def steps_phrase(steps: int) -> Message:
     return say("1 education step") if steps == 1 else say("{n} education steps", n=steps)
 
@@ -157,14 +192,64 @@ def money(amount: int) -> str:
 def animal_cost(state: AuctionState, seat: int, animal: int) -> int:
     """£200 for every track token the figure has not reached, up to and including ``animal``.
 
-    A token is reached when the figure stands on its field or beyond; tokens
-    sharing the chosen animal's field count as "up to and including" it.
+    A token is reached when the figure stands on its field or beyond. The other
+    tokens on the chosen animal's own field count as "up to and including" it
+    unless the table chose ``shared_field: "not_counted"``; then only the
+    chosen one of that field is paid (tokens on earlier fields always are).
     """
     education = state.players[seat].education
     target = state.track[animal]
     if target <= education:
         return 0
-    return ANIMAL_PRICE * sum(1 for field in state.track if education < field <= target)
+    if state.shared_counted:
+        return ANIMAL_PRICE * sum(1 for field in state.track if education < field <= target)
+    return ANIMAL_PRICE * (1 + sum(1 for field in state.track if education < field < target))
+
+
+def bid_totals(state: AuctionState) -> list[int]:
+    """The money bid on each square this round (N, E, S, W), passes left out."""
+    totals = [0, 0, 0, 0]
+    for _seat, square, amount in state.bids:
+        if square >= 0:
+            totals[square] += amount
+    return totals
+
+
+def standing(bids: tuple[tuple[int, int, int], ...]) -> tuple[int, int, int] | None:
+    """Who leads the bids so far: (square, its total, the seat that would take the start player).
+
+    The rulebook's settlement applied to the bids made so far: "the direction
+    receiving the highest total amount of bids. If more directions are tied for
+    the highest amount, early bids beat later bids" (the square whose last bid
+    came earliest), then "the player placing the highest bid in this direction
+    gets the Starting Player figure. Again, in the event of a tie, early bids
+    beat later bids." None while nobody has bid.
+    """
+    totals = [0, 0, 0, 0]
+    reached = [0, 0, 0, 0]
+    for index, (_seat, square, amount) in enumerate(bids):
+        if square >= 0:
+            totals[square] += amount
+            reached[square] = index
+    if not any(totals):
+        return None
+    best = max(totals)
+    square = min((reached[d], d) for d in range(4) if totals[d] == best)[1]
+    winning = [(seat, amount) for seat, d, amount in bids if d == square]
+    top = max(amount for _seat, amount in winning)
+    return square, best, next(seat for seat, amount in winning if amount == top)
+
+
+def bid_of(state: AuctionState, seat: int) -> int:
+    """The money ``seat`` has lying beside the compass board (only while the bidding lasts)."""
+    if state.phase != BIDDING:
+        return 0
+    return sum(amount for s, _d, amount in state.bids if s == seat)
+
+
+def free_money(state: AuctionState, seat: int) -> int:
+    """Money not bid: what an exchange can be paid with now (all of it outside the bidding)."""
+    return state.players[seat].money - bid_of(state, seat)
 
 
 def face_up(state: AuctionState) -> list[int]:
@@ -205,7 +290,12 @@ def costs(state: AuctionState, player: str) -> dict[str, Any]:
     ``expedition``: each animal of the round's tile → price, ``None`` when the
     supply has none left (empty before the direction is chosen);
     ``by_direction``: the same for every tile on the board (to weigh a bid);
-    ``exchange``: each animal → price of taking it for two tokens.
+    ``exchange``: each animal → price of taking it for two tokens;
+    ``free``: the money not bid (what an exchange can be paid with now) and
+    ``bid``: the money lying beside the compass board (both while bidding);
+    ``totals`` and ``leader``: the money on each square and who leads, while
+    bidding (see :func:`standing`); ``cards_used`` of ``hand``: the cards this
+    player has used in his card-play turn (None when it is not his turn).
     """
     seat = seat_of(state, player)
     me = state.players[seat]
@@ -216,16 +306,30 @@ def costs(state: AuctionState, player: str) -> dict[str, Any]:
             return {}
         return {ANIMALS[a]: animal_cost(state, seat, a) if state.supply[a] else None for a in pair}
 
+    lead = standing(state.bids) if state.phase == BIDDING else None
     return {
         "player": me.name,
         "money": me.money,
+        "free": free_money(state, seat),
+        "bid": bid_of(state, seat),
         "education": {str(s): p for s, p in EDUCATION_PRICE.items() if me.education + s <= TRACK_END},
         "expedition": tile_costs(state.direction) if state.direction is not None else {},
         "by_direction": {DIRECTIONS[d]: tile_costs(d) for d in range(4) if state.tiles[d]},
         "exchange": {ANIMALS[a]: animal_cost(state, seat, a) for a in range(6)},
         "sale": SALE_PRICE,
         "sell_card": CARD_PRICE,
+        "totals": dict(zip(DIRECTIONS, bid_totals(state), strict=True)) if state.phase == BIDDING else {},
+        "leader": _leader(state, lead),
+        "cards_used": state.cards if state.phase == ACTIONS and seat == state.turn else None,
+        "hand": HAND,
     }
+
+
+def _leader(state: AuctionState, lead: tuple[int, int, int] | None) -> dict[str, Any] | None:
+    if lead is None:
+        return None
+    square, total, seat = lead
+    return {"direction": DIRECTIONS[square], "total": total, "player": state.players[seat].name}
 
 
 def cost_lines(state: AuctionState, player: str) -> list[str]:
@@ -316,16 +420,22 @@ class AuctionRules(Rules):
     # -- set-up -------------------------------------------------------------
     def setup(self, players: list[str], options: dict[str, Any]) -> AuctionState:
         names = self.check_players(players)
-        unknown = sorted(set(options) - {"bonus_order"})
+        unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
-            raise refusal("{game} has no option \"{option}\"; it takes bonus_order.", game=self.name, option=unknown[0])
+            raise refusal("{game} has no option \"{option}\"; it takes bonus_order and shared_field.",
+                          game=self.name, option=unknown[0])
+        shared = options.get("shared_field", SHARED_FIELD[0])
+        if shared not in SHARED_FIELD:
+            raise refusal("\"shared_field\" is \"counted\" (the tokens sharing the chosen animal's field are paid "
+                          "too) or \"not_counted\", not {value}.", value=json.dumps(shared, default=str))
         order = options.get("bonus_order", list(DEFAULT_BONUS_ORDER))
         if not isinstance(order, list):
             raise refusal("\"bonus_order\" must be a list of the 12 bonus tiles in flip order.")
         order = [_requirement(r) for r in order]
         if sorted(order) != sorted(REQUIREMENTS):
             raise refusal("\"bonus_order\" must list each of the 12 bonus tiles (1 to 6 and the six animals) once.")
-        return AuctionState(players=tuple(Player(n) for n in names), bonus_order=tuple(order))
+        return AuctionState(players=tuple(Player(n) for n in names), bonus_order=tuple(order),
+                            shared_counted=shared == "counted")
 
     # -- dispatch -------------------------------------------------------------
     def step(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
@@ -407,20 +517,12 @@ class AuctionRules(Rules):
 
     def _resolve(self, state: AuctionState, events: list[Event]) -> tuple[AuctionState, list[Event]]:
         """Highest total wins, ties to the square that reached it first; its top bid, earliest, starts."""
-        totals = [0, 0, 0, 0]
-        reached = [0, 0, 0, 0]
-        for index, (_seat, square, amount) in enumerate(state.bids):
-            if square >= 0:
-                totals[square] += amount
-                reached[square] = index
-        if not any(totals):
+        lead = standing(state.bids)
+        if lead is None:
             events.append({"type": "no_bids", "start_player": state.players[state.start].name})
             return replace(state, phase=DIRECTION, turn=state.start), events
-        best = max(totals)
-        square = min((reached[d], d) for d in range(4) if totals[d] == best)[1]
+        square, _best, start = lead
         winning = [(seat, amount) for seat, d, amount in state.bids if d == square]
-        top = max(amount for _seat, amount in winning)
-        start = next(seat for seat, amount in winning if amount == top)
         players = state.players
         for seat, amount in winning:
             players = _pay(players, seat, -amount)
@@ -474,10 +576,7 @@ class AuctionRules(Rules):
 
     def _spendable(self, state: AuctionState, seat: int) -> int:
         """Money not lying beside the compass board as a bid."""
-        held = 0
-        if state.phase == BIDDING:
-            held = sum(amount for s, _d, amount in state.bids if s == seat)
-        return state.players[seat].money - held
+        return free_money(state, seat)
 
     def _bank(self, state: AuctionState, seat: int, delta: int, reason: str, cards: int, **changes: Any) -> tuple[AuctionState, list[Event]]:
         """Move ``delta`` between bank and ``seat`` (plus other player changes), count ``cards``."""
@@ -652,11 +751,35 @@ class AuctionRules(Rules):
         return [p.name for p, key in zip(state.players, ranked, strict=True) if key == best]
 
     def outcome(self, state: AuctionState) -> Outcome | None:
+        """The winners and a sentence that names the tie-break when points were tied.
+
+        "The player with the most exhibition points wins the game. In the case of
+        a tie, the tied player with the most money wins the game." So the
+        sentence says who else had the top score and lost on money ("Ann wins
+        with 52 points; Bob also has 52 and loses on money."), and, when the
+        money ties too, that the winners share the win.
+        """
         if state.phase != OVER:
             return None
         names = self.winners(state)
-        top = max(self.points(state))
-        return Outcome("twelve_rounds", tuple(names), f"{' and '.join(names)} win{'s' if len(names) == 1 else ''} with {top} points.")
+        pts = self.points(state)
+        top = max(pts)
+        others = [p.name for p, x in zip(state.players, pts, strict=True) if x == top and p.name not in names]
+        cash = state.players[seat_of(state, names[0])].money
+        if len(names) == 1:
+            msgid = "{names} wins with {points}."
+            if others:
+                msgid = ("{names} wins with {points}; {others} also has {n} and loses on money." if len(others) == 1
+                         else "{names} wins with {points}; {others} also have {n} and lose on money.")
+        else:
+            msgid = "{names} share the win with {points} and {money} each."
+            if others:
+                msgid = ("{names} share the win with {points} and {money} each; {others} also has {n} and loses on money."
+                         if len(others) == 1 else
+                         "{names} share the win with {points} and {money} each; {others} also have {n} and lose on money.")
+        params = {"names": Names(names), "points": points_phrase(top), "n": top, "others": Names(others),
+                  "money": say("£{amount}", amount=cash)}
+        return Outcome("twelve_rounds", tuple(names), text=msgid, params=params)
 
     def expected(self, state: AuctionState) -> Expected:
         turn = (state.players[state.turn].name,)
@@ -664,7 +787,12 @@ class AuctionRules(Rules):
             return Expected((), ("tile", "exchange"), "Lay a species tile on the {squares} square.",
                             {"squares": self._empty_squares(state)})
         if state.phase == BIDDING:
-            return Expected(turn, ("bid", "pass", "exchange"), "{p}: bid or pass.", {"p": turn[0]})
+            lead = standing(state.bids)
+            if lead is None:
+                return Expected(turn, ("bid", "pass", "exchange"), "{p}: bid or pass.", {"p": turn[0]})
+            # Who leads so far, so the bidder (and every screen showing the prompt) sees what he must beat.
+            return Expected(turn, ("bid", "pass", "exchange"), "{p}: bid or pass. {square} leads with £{total}.",
+                            {"p": turn[0], "square": Term(DIRECTION_NAMES[lead[0]]), "total": lead[1]})
         if state.phase == DIRECTION:
             return Expected(turn, ("direction", "exchange"), "No bids: {p} chooses the direction.", {"p": turn[0]})
         if state.phase == ACTIONS:
@@ -684,6 +812,7 @@ class AuctionRules(Rules):
                 entry["final"] = {"exhibitions": p.points, "education_bonus": bonus, "animals": animal_pts, "money": money_pts}
             players.append(entry)
         acting = state.phase in (BIDDING, DIRECTION, ACTIONS)
+        lead = standing(state.bids) if state.phase == BIDDING else None
         return {
             "game": self.id,
             "round": state.round,
@@ -701,6 +830,13 @@ class AuctionRules(Rules):
                      for s, d, a in state.bids],
             "supply": dict(zip(ANIMALS, state.supply, strict=True)),
             "bank": state.bank,
+            # Money not lying beside a compass board: what each player can pay an exchange with now.
+            "free_money": {p.name: free_money(state, i) for i, p in enumerate(state.players)},
+            "bid_totals": dict(zip(DIRECTIONS, bid_totals(state), strict=True)),
+            "leader": _leader(state, lead),
+            "cards_used": state.cards if state.phase == ACTIONS else None,
+            "hand": HAND,
+            "shared_field": SHARED_FIELD[0] if state.shared_counted else SHARED_FIELD[1],
         }
 
     def dump(self, state: AuctionState) -> dict[str, Any]:
@@ -708,7 +844,8 @@ class AuctionRules(Rules):
         out = self.view(state)
         out["_internal"] = {"used_tiles": sorted(state.used_tiles), "bonus_used": sorted(state.bonus_used),
                             "flipped": state.flipped, "acted": state.acted, "cards": state.cards,
-                            "bonus_order": list(state.bonus_order), "final": [list(f) for f in state.final]}
+                            "bonus_order": list(state.bonus_order), "final": [list(f) for f in state.final],
+                            "shared_counted": state.shared_counted}
         return out
 
     # -- playouts -------------------------------------------------------------------
