@@ -165,7 +165,7 @@ def test_device_callbacks_only_enqueue_so_a_slow_listener_does_not_hold_gpiozero
     press(factory, "down")
     took = time.perf_counter() - started
     release.set()
-    assert took < 0.1, f"the edges waited {took:.3f} s for the listener"
+    assert took < 0.5, f"the edges waited {took:.3f} s for the listener"  # inline it would be >= 2 s
     assert wait_until(lambda: len(got) == 4)
     assert got == [ButtonEvent("up"), EncoderEvent(-1), EncoderEvent(-1), ButtonEvent("down")]  # in order
 

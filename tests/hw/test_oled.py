@@ -120,7 +120,7 @@ def test_show_returns_at_once_while_a_slow_bus_sends_and_the_latest_frame_wins()
     for img in frames:
         assert oled.show(img)
     took = time.perf_counter() - started
-    assert took < 0.05, f"show blocked {took:.3f} s"
+    assert took < 0.3, f"show blocked {took:.3f} s"  # a blocking show: 10 frames x ~90 ms
     assert oled.flush(5)
     assert ram.pages() == page_bytes(frames[-1])
     assert oled.pushed < len(frames)  # intermediate frames were skipped, not queued
