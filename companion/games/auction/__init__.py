@@ -44,7 +44,7 @@ class Package(GamePackage):
 
         return table.tag_action(component, point, state)
 
-    def table_tags(self, action: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]] | None:
+    def table_tags(self, action: dict[str, Any], state: Any = None) -> list[tuple[str, str, dict[str, Any]]] | None:
         from companion.games.auction import table
 
         return table.table_tags(action)

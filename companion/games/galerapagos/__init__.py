@@ -48,13 +48,18 @@ class Package(GamePackage):
     def screens(self) -> dict[str, Any]:
         from companion.games.galerapagos import oled
 
-        return {"rations": oled.rations}
+        return {"rations": oled.rations, "match": oled.match}
 
     def choose_screen(self, public: dict[str, Any], ctx: Any) -> str | None:
-        if public.get("over") or ctx.editing:
+        if ctx.editing:
             return None
+        if public.get("over"):
+            return "match" if public.get("match") else None
+        if public.get("match") and public["match"].get("manche") and public.get("phase") == "weather" \
+                and public.get("round") == 1:
+            return "match"
         expected = set((public.get("expected") or {}).get("actions") or ())
-        return "prompt" if expected & {"vote", "tiebreak"} else "rations"
+        return "prompt" if expected & {"vote", "tiebreak", "survival", "no_card", "close"} else "rations"
 
 
     # -- the table's inputs ------------------------------------------------------------
@@ -64,7 +69,7 @@ class Package(GamePackage):
 
         return table.tag_action(component, point, state, entry)
 
-    def table_tags(self, action: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]] | None:
+    def table_tags(self, action: dict[str, Any], state: Any = None) -> list[tuple[str, str, dict[str, Any]]] | None:
         from companion.games.galerapagos import table
 
         return table.table_tags(action)
@@ -76,10 +81,16 @@ class Package(GamePackage):
 
     # -- the dashboard ----------------------------------------------------------------------
     def page(self, state: Any, public: dict[str, Any], me: str | None, lang: str = "en") -> dict[str, Any]:
-        """The odds (snake risk per extra ball, expected catch, rations after the round) and the last chances."""
-        from companion.games.galerapagos.narrate import chances
+        """The odds (snake risk and wood per announcement, catch, rations after the round, the hurricane's
+        chance, what the raft lacks), the moment to show cards in a sentence, a dead castaway's line."""
+        from companion.games.galerapagos.narrate import chances, death_line
 
-        return {"odds": odds(state), "chances": chances(state, lang)}
+        extra: dict[str, Any] = {"odds": odds(state), "chances": chances(state, lang)}
+        if me in state.names:
+            i = state.names.index(me)
+            if not state.alive[i]:
+                extra["death"] = death_line(state.died[i], lang, state.opts.dead_vote)
+        return extra
 
     def screen_data(self, state: Any, lang: str = "en") -> dict[str, Any]:
         from companion.games.galerapagos.narrate import chances
@@ -91,6 +102,49 @@ class Package(GamePackage):
         return {"weather": {"fn": lambda state, rng, player=None: draw_weather(state, rng), "player": False,
                             "action": "weather", "label": "Draw a weather card"}}
 
+    def option_specs(self, lang: str = "en") -> list[dict[str, Any]]:
+        """The readings the table chooses at set-up, each with its default (docs/rules-notes.md)."""
+        from companion.games.galerapagos.options import option_specs
+
+        return option_specs(lang)
+
+    # -- secrets at undo, acting for a seat, tournaments -------------------------------------------
+    def undo_refusal(self, before: Any, action: dict[str, Any], after: Any, by_table: bool,
+                     lang: str = "en") -> str | None:
+        """A revealed ballot: no seat may take back the vote (or card) that revealed it."""
+        if by_table or not _reveals(self.rules, before, action):
+            return None
+        return self.t("The votes are revealed: a vote can no longer be taken back. The table may take back "
+                      "the whole ballot, and everyone votes again.", lang)
+
+    def undo_span(self, before: Any, action: dict[str, Any], after: Any, by_table: bool) -> int:
+        """The table takes back the whole ballot the action revealed (every vote hidden again)."""
+        from companion.games.galerapagos.rules import ballot_span
+
+        if by_table and _reveals(self.rules, before, action):
+            return ballot_span(before)
+        return 1
+
+    def undo_notice(self, before: Any, action: dict[str, Any], lang: str = "en") -> str | None:
+        if _reveals(self.rules, before, action):
+            return self.t("The table took the ballot back: every vote is hidden again and everyone votes anew.",
+                          lang)
+        return None
+
+    def table_may_act(self, action: dict[str, Any], phone_held: bool) -> bool:
+        """Never a vote for a seat held by a phone; its other moves only through an explicit « act for »."""
+        return not (phone_held and action.get("type") == "vote")
+
+    def match_totals(self, records: list[dict[str, Any]]) -> dict[str, Any] | None:
+        from companion.games.galerapagos.options import match_totals
+
+        return match_totals(records)
+
+    def next_manche(self, options: dict[str, Any], public: dict[str, Any]) -> dict[str, Any] | None:
+        from companion.games.galerapagos.options import next_manche
+
+        return next_manche(options, public)
+
     def setup_helpers(self, seed: int) -> dict[str, Any]:
         """The weather deck's cards and one order built the set-up's way (for a table that shuffles by hand)."""
         cards = [{"water": w, "hurricane": False} for w in WEATHER_CARDS]
@@ -98,6 +152,15 @@ class Package(GamePackage):
         order = [{"water": a["water"], "hurricane": a["hurricane"]}
                  for a in weather_deck_order(random.Random(seed))]
         return {"deck": {"seed": seed, "cards": cards, "order": order, "bottom": BOTTOM_CARDS + 1}}
+
+
+def _reveals(rules: Any, before: Any, action: dict[str, Any]) -> bool:
+    """Did ``action`` reveal a ballot? (Played again on ``before``: the rules are pure.)"""
+    try:
+        _, events = rules.apply(before, action)
+    except Exception:  # noqa: BLE001 - a journal entry that no longer applies reveals nothing
+        return False
+    return any(e.get("event") == "reveal" for e in events)
 
 
 GAME = Package(GalerapagosRules(), os.path.dirname(__file__))
