@@ -91,7 +91,7 @@ def _card_action(before: AuctionState, action: dict[str, Any], money: dict[str, 
         cost = -money.get("expedition", 0)
         if cost:
             return [t("{p} takes {animal} for {money}.", lang, p=who, animal=words.a_animal(action["animal"], lang),
-                      money=words.money(cost, lang))]
+                      money=words.money(cost, lang))] + _shared_field(before, who, action["animal"], lang)
         return [t("{p} takes {animal} for free.", lang, p=who, animal=words.a_animal(action["animal"], lang))]
     if kind == "sale":
         return [t("{p} sells {animal} for {money}.", lang, p=who, animal=words.a_animal(action["animal"], lang),
@@ -106,8 +106,30 @@ def _card_action(before: AuctionState, action: dict[str, Any], money: dict[str, 
                 else texts.join([words.a_animal(a, lang) for a in give], lang))
         cost = -money.get("exchange", 0)
         msg = "{p} exchanges {give} for {animal} ({price})."
-        return [t(msg, lang, p=who, give=gave, animal=words.a_animal(action["take"], lang), price=words.price(cost, lang))]
+        line = t(msg, lang, p=who, give=gave, animal=words.a_animal(action["take"], lang), price=words.price(cost, lang))
+        return [line] + (_shared_field(before, who, action["take"], lang) if cost else [])
     return []
+
+
+def _shared_field(before: AuctionState, who: str, animal: str, lang: str) -> list[str]:
+    """The bank explains a price the table may read two ways: the other tokens on the chosen animal's field.
+
+    Said only when there are some, not yet reached by the figure, so the story
+    tells which reading of "up to and including the chosen animal token" was
+    applied (the ``shared_field`` option, shown at set-up).
+    """
+    seat = _seat(before, who)
+    target = before.track[ANIMALS.index(animal)]
+    figure = before.players[seat].education
+    others = [a for i, a in enumerate(ANIMALS) if a != animal and before.track[i] == target and target > figure]
+    if not others:
+        return []
+    many = len(others) > 1
+    if before.shared_counted:
+        msg = "The {animals} on the same field are paid too." if many else "The {animals} on the same field is paid too."
+    else:
+        msg = "The {animals} on the same field are not paid." if many else "The {animals} on the same field is not paid."
+    return [t(msg, lang, animals=words.animal_list(others, lang))]
 
 
 def _seat(state: AuctionState, name: str) -> int:
