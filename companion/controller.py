@@ -36,7 +36,7 @@ from typing import Any
 from companion import extras, games, moves, screens, texts
 from companion.rules import RuleError
 from companion.session import Change, Session
-from hw.events import ButtonEvent, DeviceEvent, DieEvent, EncoderEvent, TagEvent
+from hw.events import ButtonEvent, DeviceEvent, DieEvent, EncoderEvent, StatusEvent, TagEvent
 from hw.oled import Oled
 from hw.outputs import Beeper, StatusLeds
 from hw.tags import TagRegistry
@@ -146,6 +146,8 @@ class TableController:
         self.lang = lang
         self.phone_seats = phone_seats or (lambda: ())
         self.message: str | None = None
+        #: devices that stopped answering (device → sentence), shown on the OLED until they are back
+        self.failing: dict[str, str] = {}
         #: the story of the last action, shown a few seconds on the prompt (the OLED's toast)
         self.toast: str | None = None
         self._toast_until = 0.0
@@ -186,6 +188,8 @@ class TableController:
                 self._tag(event)
             elif isinstance(event, DieEvent):
                 self._die(event)
+            elif isinstance(event, StatusEvent):
+                self._health(event)
             self.refresh()
 
     def tick(self) -> None:
@@ -198,6 +202,8 @@ class TableController:
             self.session.tick()
             if self.message and self.clock() >= self._message_until:
                 self.message = None
+                if self.failing:  # a device still down stays on the screen
+                    self.refuse(next(iter(self.failing.values())))
             if self.toast and self.clock() >= self._toast_until:
                 self.toast = None
             self.refresh()
@@ -360,6 +366,14 @@ class TableController:
                 self._submit()
             return
         self.act(meaning)
+
+    def _health(self, event: StatusEvent) -> None:
+        """A device stopped answering (« bridge lost ») or is back: the table must know."""
+        if event.ok:
+            self.failing.pop(event.device, None)
+        else:
+            self.failing[event.device] = event.message or self._t("{device} stopped answering", device=event.device)
+            self.refuse(self.failing[event.device])
 
     def _fill(self, values: dict[str, Any], comp: Any) -> None:
         """A component fills fields of the move being dialled in (switching to a move that takes them)."""
@@ -531,7 +545,7 @@ class TableController:
         if f["name"] in entry.values:
             label, text = _choice_label(f, entry.values[f["name"]])
             return text or f"{f['label']}: {label}"
-        return str(f["label"])
+        return ""  # nothing chosen yet: the value line asks for the field ("Direction?")
 
     def context(self) -> screens.ScreenContext:
         entry = self.entry

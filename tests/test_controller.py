@@ -322,3 +322,19 @@ def test_the_sand_timer_running_out_on_another_thread_while_the_table_is_busy_do
     assert not loop.is_alive() and not alarm.is_alive(), "the session and the controller wait for each other"
     assert t.session.history()[-1].action == {"type": "timer_expired"}
     assert t.devices.beeper.played[-1] == "timer"
+
+
+def test_a_device_that_stops_answering_is_on_the_oled_until_it_is_back(table_for):
+    from hw.events import StatusEvent
+
+    t = table_for("pocket-galapagos", ["Ann"])
+    t.ctl.handle(StatusEvent("bridge", False, "bridge lost"))
+    assert t.ctl.message == "bridge lost"
+    assert t.ctl.frame_name(t.session.public(), t.ctl.context()) == "error"
+    t.mono.advance(10)
+    t.ctl.tick()
+    assert t.ctl.message == "bridge lost"  # still down: still said
+    t.ctl.handle(StatusEvent("bridge", True))
+    t.mono.advance(10)
+    t.ctl.tick()
+    assert t.ctl.message is None and not t.ctl.failing

@@ -40,13 +40,16 @@ def prompt(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
     size = "medium" if c.width(top, "medium") <= WIDTH - 4 else "small_bold"  # a long move's name still reads
     c.text(2, HEADER_H + 1 + (2 if size != "medium" else 0), c.fit(top, size, WIDTH - 4), size)
     text = ctx.status or (s.get("expected") or {}).get("prompt", "")
-    if ctx.entry and ctx.preview:  # what the choice under the dial does ("£1000", "food 5→8")
+    if ctx.entry and ctx.editing:  # what the choice under the dial does ("£1000", "food 5→8"), or nothing
         text = ctx.preview
-    lines = c.wrap(text, "small", WIDTH - 4, 1 if ctx.entry else 3)
-    for i, line in enumerate(lines):
-        c.text(2, 30 + 11 * i, line)
     if ctx.entry:
-        c.segments(2, 46, list(ctx.entry), "medium")
+        # the preview and the value sit on whole display pages (rows 32-47 and 48-63), so a
+        # turn or a press sends only those pages' changed columns over the bus
+        c.text(2, 33, c.wrap(text, "small", WIDTH - 4, 1)[0] if text else "")
+        c.segments(2, 48, list(ctx.entry), "medium")
+        return
+    for i, line in enumerate(c.wrap(text, "small", WIDTH - 4, 3)):
+        c.text(2, 30 + 11 * i, line)
 
 
 def scores(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
