@@ -1,7 +1,10 @@
 """The dashboard in a real browser: Debian's Chromium driven by Playwright, against `companion run --sim`.
 
-One server and one browser per module keep these fast. Screenshots of the main
-pages go to docs/screenshots/ (the README and docs/api.md show them).
+One server and one browser per module keep these fast. Moves are entered
+through the game package's move forms only (test_phone_moves.py's helpers:
+choose in the selects, fill a range, Send, answer the question); the API only
+sets a game up. Screenshots of the main pages go to docs/screenshots/ (the
+README and docs/api.md show them): phone 390×844, tablet 1280×800.
 """
 
 from __future__ import annotations
@@ -9,20 +12,24 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from tests.web.conftest import TO_THE_VOTE
 from tests.web.runner import Server, free_port, start_server
+from tests.web.test_phone_moves import (
+    PHONE,
+    SHOTS,
+    TABLET,
+    field,
+    fill,
+    move_form,
+    play,
+    send,
+    synced,
+)
 
 pytestmark = pytest.mark.browser
-
-ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "docs" / "screenshots"
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1,
-         "bypass_csp": True}  # Playwright's wait_for_function evaluates strings
-TABLET = {"viewport": {"width": 1180, "height": 820}, "bypass_csp": True}
 RECORD = """document.addEventListener('companion:state', function (e) {
   (window.__seen = window.__seen || []).push(JSON.stringify(e.detail));
 });"""
@@ -54,7 +61,7 @@ def phone_joins(browser, server: Server, code: str, seat: str):
 
 def shot(page, name: str, full: bool = True) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.evaluate("window.scrollTo(0, 0)")  # the sticky header back on top
+    page.evaluate("window.scrollTo(0, 0); document.getElementById('toast').hidden = true")  # header on top, no toast
     page.screenshot(path=str(SHOTS / name), full_page=full)
 
 
@@ -72,13 +79,16 @@ def test_a_phone_joins_acts_and_the_table_view_updates_within_a_second(browser, 
     phone = phone_joins(browser, server, code, "Bob")
     assert "£1500" in phone.inner_text(".mine")
     shot(phone, "phone-seat-auction.png")
-    phone.fill("form.act[data-action='bid'] input[data-field='amount']", "400")
-    phone.select_option("form.act[data-action='bid'] select[data-field='direction']", "E")
+    bid = move_form(phone, "bid", "Bob")
+    fill(bid, {"direction": "E", "amount": 400})
+    bid.locator("button.primary").click()
+    dialog = phone.wait_for_selector("dialog#confirm[open]")  # a bid spends money: the phone asks first
+    assert "Bid?" in dialog.inner_text() and "400" in dialog.inner_text()
     started = time.monotonic()
-    phone.click("form.act[data-action='bid'] button")
+    phone.click("dialog#confirm button[value='ok']")
     tablet.wait_for_function("document.querySelector('.banner.prompt b').textContent.includes('Cleo')", timeout=1000)
     assert time.monotonic() - started < 1.0
-    assert "bid · Bob · E · £400" in tablet.inner_text("ol.log")
+    assert "Bob bids £400 on East" in tablet.inner_text("ol.log")  # the game's narration
     phone.wait_for_selector(".toast.good")
     shot(tablet, "table-auction.png")
     tablet.click("button[data-move='undo']")  # undo asks first: Cancel keeps the bid
@@ -88,7 +98,7 @@ def test_a_phone_joins_acts_and_the_table_view_updates_within_a_second(browser, 
     assert server.api("GET", f"/api/games/{gid}")["state"]["version"] == 6
     tablet.click("button[data-move='undo']")
     dialog = tablet.wait_for_selector("dialog#confirm[open]")
-    assert "Undo the last action?" in dialog.inner_text()
+    assert "Undo the last action?" in dialog.inner_text() and "Bob bids £400 on East" in dialog.inner_text()
     tablet.click("dialog#confirm button[value='ok']")
     tablet.wait_for_function("document.querySelector('.banner.prompt b').textContent.includes('Bob')", timeout=2000)
     phone.wait_for_selector(".banner.yours")  # Bob's phone: his turn again
@@ -100,10 +110,23 @@ def test_a_refused_action_shows_the_rules_sentence_on_the_phone(browser, server:
     gid, code = server.new_game("galapagos-auction", ["Ann", "Bob"])
     lay_tiles(server, gid)
     phone = phone_joins(browser, server, code, "Ann")
-    phone.fill("form.act[data-action='bid'] input[data-field='amount']", "3000")
-    phone.click("form.act[data-action='bid'] button")
-    toast = phone.wait_for_selector(".toast.bad")
-    assert toast.inner_text() == "Ann has £1500 and cannot bid £3000."
+    bid = move_form(phone, "bid", "Ann")
+    fill(bid, {"direction": "N", "amount": 3000})  # beyond the range offered: the browser keeps it
+    bid.locator("button.primary").click()
+    phone.wait_for_timeout(300)
+    assert field(bid, "amount").evaluate("i => i.validity.rangeOverflow")
+    assert phone.locator("dialog#confirm[open]").count() == 0
+    assert server.api("GET", f"/api/games/{gid}")["state"]["bids"] == []
+    phone.context.close()
+    gid, code = server.new_game("galapagos-dice", ["Ann", "Bob"], {"layout_seed": 7})
+    for action in ({"type": "start", "player": "Ann", "field": 1}, {"type": "start", "player": "Bob", "field": 19},
+                   {"type": "place_turtles", "numbers": [2, 3, 8, 20, 36]},
+                   {"type": "roll", "player": "Ann", "dice": ["white", "red", "red", "blue", "black"]}):
+        server.act(gid, action)
+    phone = phone_joins(browser, server, code, "Ann")
+    sent = play(phone, "plan", {"dice": ["red", "red", "red"]}, good=False)  # three reds from a roll with two
+    assert sent.toast == "Ann rolled white, red, red, blue, black: not enough red dice for this plan."
+    assert server.api("GET", f"/api/games/{gid}")["state"]["plans"] == []  # nothing changed
     phone.context.close()
 
 
@@ -113,18 +136,17 @@ def test_two_phones_vote_and_neither_sees_the_other_vote_before_the_reveal(brows
         server.act(gid, action)
     ann = phone_joins(browser, server, code, "Ann")
     bob = phone_joins(browser, server, code, "Bob")
-    ann.select_option("form.act[data-action='vote'] select[data-field='target']", "Cleo")
-    ann.click("form.act[data-action='vote'] button")
+    assert field(move_form(ann, "vote", "Ann"), "target").input_value() == ""  # nobody is preselected
+    play(ann, "vote", {"target": "Cleo"})
     ann.wait_for_selector(".vote-mine")
     assert "Cleo" in ann.inner_text(".vote-mine")
     shot(ann, "phone-vote.png")
-    bob.wait_for_function("document.querySelector('ol.log').textContent.includes('vote · Ann')")
+    bob.wait_for_function("document.querySelector('ol.log').textContent.includes('Ann votes')")
     seen = " ".join(bob.evaluate("window.__seen || []"))
     assert seen and '"vote":"Cleo"' not in seen and '"target":"Cleo"' not in seen
-    assert "vote · Ann · target hidden" in bob.content()
+    assert "Cleo" not in bob.inner_text("ol.log") and "Cleo" not in bob.inner_text(".mine")
     assert bob.query_selector(".vote-mine") is None
-    bob.select_option("form.act[data-action='vote'] select[data-field='target']", "Cleo")
-    bob.click("form.act[data-action='vote'] button")
+    play(bob, "vote", {"target": "Cleo"})
     bob.wait_for_selector(".vote-mine")
     for payload in ann.evaluate("window.__seen || []"):  # everything Ann's phone received
         data = json.loads(payload)
@@ -192,7 +214,8 @@ def test_a_page_reconnects_after_the_server_restarts(browser, tmp_path) -> None:
     try:
         assert second.token == first.token  # the printed link and the cookies survive a restart
         page.wait_for_selector("#live-status.ok", timeout=10000)
-        second.act(gid, {"type": "end_turn"})
+        synced(second, gid, page)
+        send(page, move_form(page, "end_turn", "Ann"))  # Ann has no phone: the tablet plays her seat
         page.wait_for_function("document.querySelector('.track-turns .now').textContent.trim() === '2'", timeout=2000)
     finally:
         page.context.close()

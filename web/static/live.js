@@ -85,11 +85,13 @@
       if (!el) return;
       if (part === "actions" && busy(el)) { deferred = true; return; }
       var open = Array.prototype.map.call(el.querySelectorAll("details[open]"), function (d) { return d.querySelector("summary").textContent; });
+      var kept = keep(el);
       el.innerHTML = html[part];
       el.querySelectorAll("details").forEach(function (d) {
         var s = d.querySelector("summary");
         if (s && open.indexOf(s.textContent) >= 0) d.open = true;
       });
+      restore(el, kept);
     });
     pending = deferred ? html : null;
     startTimers();
@@ -148,28 +150,87 @@
     var action = {type: form.dataset.action};
     if (form.dataset.player !== undefined) action.player = form.dataset.player;
     form.querySelectorAll("[data-field]").forEach(function (el) {
-      var sub = el.closest(".sub");
-      if (sub && sub.hidden) return;  /* a field of a choice not taken */
+      if (el.closest(".sub[hidden]")) return;  /* a field of a choice not taken (or of one inside it) */
       var v = readField(el);
       if (v !== undefined) action[el.dataset.field] = v;
     });
     return action;
   }
 
-  /* a choice's own fields show only while it is chosen (a bid's amount for its direction) */
+  /* a choice's own fields show only while it is chosen (a bid's amount for its direction).
+     A .sub follows the label of the field that opens it, in the same box (the form, or the
+     .sub of an outer choice: a card's destination under its species), so several fields may
+     share a name (each species' "icons") without one opening another's fields. */
+  function controlOf(sub) {
+    var ctl = null;
+    Array.prototype.forEach.call(sub.parentElement.children, function (c) {
+      if (c.tagName !== "LABEL") return;
+      var f = c.querySelector('[data-field="' + sub.dataset.whenField + '"]');
+      if (f) ctl = f;
+    });
+    return ctl;
+  }
+
   function showSubs(form) {
+    /* document order: an outer .sub is settled before the ones inside it */
     form.querySelectorAll(".sub").forEach(function (sub) {
-      var sel = null;
-      var fields = form.querySelectorAll('[data-field="' + sub.dataset.whenField + '"]');
-      fields.forEach(function (f) { var s = f.closest(".sub"); if (!s || !s.hidden) sel = f; });
-      sub.hidden = !(sel && sel.value === sub.dataset.when);
+      var outer = sub.parentElement.closest(".sub"), ctl = controlOf(sub);
+      sub.hidden = !!(outer && outer.hidden) || !(ctl && ctl.value === sub.dataset.when);
+      /* a hidden field is neither sent nor checked by the browser (a required select of a choice not taken) */
       sub.querySelectorAll("select, input").forEach(function (i) { i.disabled = sub.hidden; });
     });
   }
+
+  function showAllSubs(root) { (root || document).querySelectorAll("form.act").forEach(showSubs); }
+
   document.addEventListener("change", function (ev) {
+    if (ev.target.matches && ev.target.matches("form.act select, form.act input")) ev.target.dataset.touched = "1";
     var form = ev.target.closest && ev.target.closest("form.act");
-    if (form) { showSubs(form); showSubs(form); }
+    if (form) showSubs(form);
   });
+
+  /* -- what a player has chosen survives a live update: each touched field is put back
+        where the new form still offers that value (a choice no longer legal is dropped) -- */
+  function controlKey(i) {
+    var parts = [], s = i.closest(".sub");
+    while (s) { parts.unshift(s.dataset.whenField + "=" + s.dataset.when); s = s.parentElement.closest(".sub"); }
+    var seq = i.closest('[data-kind="items"]');
+    if (seq) parts.push(seq.dataset.field + "#" + Array.prototype.indexOf.call(seq.querySelectorAll("select"), i));
+    else parts.push(i.dataset.field);
+    return parts.join("/");
+  }
+
+  function formKey(f) { return f.dataset.action + "|" + (f.dataset.player || ""); }
+
+  function keep(el) {
+    var kept = {};
+    el.querySelectorAll("form.act").forEach(function (f) {
+      f.querySelectorAll("select[data-touched], input[data-touched]").forEach(function (i) {
+        (kept[formKey(f)] = kept[formKey(f)] || {})[controlKey(i)] = i.value;
+      });
+    });
+    return kept;
+  }
+
+  function restore(el, kept) {
+    el.querySelectorAll("form.act").forEach(function (f) {
+      var mine = kept[formKey(f)];
+      if (mine) {
+        /* outer fields first: their choice opens the .sub whose fields follow */
+        f.querySelectorAll("select, input").forEach(function (i) {
+          var k = controlKey(i);
+          if (!(k in mine)) return;
+          if (i.tagName === "SELECT") {
+            var ok = Array.prototype.some.call(i.options, function (o) { return o.value === mine[k] && !o.disabled; });
+            if (!ok) return;
+          }
+          i.value = mine[k];
+          i.dataset.touched = "1";
+        });
+      }
+      showSubs(f);
+    });
+  }
 
   function act(action, button, label) {
     if (button) button.disabled = true;
@@ -194,12 +255,47 @@
     ev.preventDefault();
     var action = readForm(form), button = form.querySelector("button");
     var label = (form.querySelector(".act-name") || button).textContent.trim();
-    var send = function () { act(action, button, label); };
+    var send = function () {
+      /* sent: the next live update brings this move's form afresh, with nothing carried over */
+      form.querySelectorAll("[data-touched]").forEach(function (i) { delete i.dataset.touched; });
+      act(action, button, label);
+    };
     var empty = Object.keys(action).some(function (k) { return Array.isArray(action[k]) && !action[k].length; });
-    if (form.dataset.confirm) confirmThen(form.dataset.confirm, send);  /* spends money or ends a turn */
-    else if (empty) confirmThen(body.dataset.emptyText || "Send with nothing chosen?", send);  // e.g. a plan with no dice
+    var question = [];
+    if (form.dataset.confirm) question.push(ask(form.dataset.confirm), summary(form));  /* spends money or ends a turn */
+    if (empty) question.push(body.dataset.emptyText || "Send with nothing chosen?");  /* e.g. a plan with no dice */
+    question = question.filter(Boolean);
+    if (question.length) confirmThen(question.join("\n"), send);
     else send();
   });
+
+  /* "Bid" → "Bid?" ("Enchérir ?" in French); a label that is already a question stays as it is */
+  function ask(label) {
+    label = label.trim();
+    if (/[?？]$/.test(label)) return label;
+    return label + (document.documentElement.lang === "fr" ? "\u00a0?" : "?");
+  }
+
+  /* what is about to be sent, in the form's own words: "Direction: East · Amount: 400" */
+  function summary(form) {
+    var parts = [];
+    form.querySelectorAll("label.fld").forEach(function (l) {
+      if (l.closest(".sub[hidden]")) return;
+      var ctl = l.querySelector("[data-field]");
+      if (!ctl) return;
+      var name = (l.firstChild && l.firstChild.nodeType === 3 ? l.firstChild.textContent : "").trim();
+      var shown;
+      if (ctl.tagName === "SELECT") shown = ctl.value === "" ? "" : ctl.options[ctl.selectedIndex].textContent.trim();
+      else if (ctl.dataset.kind === "items") {
+        shown = Array.prototype.filter.call(ctl.querySelectorAll("select"), function (s) { return s.value; })
+          .map(function (s) { return s.options[s.selectedIndex].textContent.trim(); }).join(", ");
+      } else shown = ctl.value.trim();
+      if (shown) parts.push((name ? name + ": " : "") + shown);
+    });
+    var pv = form.querySelector(".act-preview");  /* what the move would bring (the end of a turn) */
+    if (pv && pv.textContent.trim()) parts.push(pv.textContent.trim());
+    return parts.join(" · ");
+  }
 
   document.addEventListener("click", function (ev) {
     var b = ev.target.closest("button");
@@ -254,6 +350,7 @@
     });
   }
 
+  showAllSubs();
   startTimers();
   connect();
 })();

@@ -1,0 +1,394 @@
+"""A round of each game played on phones through the move forms only (issue 12).
+
+Against a real ``companion run --sim`` in Debian's Chromium: every seat has a
+phone, and each move is entered the way a player enters it, by choosing in the
+selects the game package offers (a choice's own fields appear once it is
+chosen), filling a range and pressing Send, answering the question a form asks
+first. The tablet only enters what the table does (a species tile, a weather
+card, the turtles drawn from the bag). After each step the API must hold the
+exact action the form meant (so each value was read back as its JSON) and the
+state it leads to. Galèrapagos's vote form preselects nobody: pressing Send
+without choosing sends nothing.
+
+The helpers here (``move_form``, ``fill``, ``send``, ``play``) are the only way
+the browser tests enter a move; test_browser.py and test_walkthrough.py use them.
+Screenshots go to docs/screenshots/ (phone 390×844, tablet 1280×800).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.runner import Server, start_server
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "docs" / "screenshots"
+# bypass_csp: Playwright's wait_for_function evaluates strings, which the dashboard's CSP forbids
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1,
+         "bypass_csp": True}
+TABLET = {"viewport": {"width": 1280, "height": 800}, "bypass_csp": True}
+
+
+# -- entering a move through its form -------------------------------------------------------
+def json_value(value: Any) -> str:
+    """A choice's value as its <option> carries it (web/forms.py's value_json)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def move_form(page, action: str, player: str | None = None, table: bool = False):
+    """The form of ``action`` on the page (``player``'s, or the table's own), "More actions" opened if need be."""
+    sel = f"form.act[data-action='{action}']"
+    if player is not None:
+        sel += f"[data-player='{player}']"
+    elif table:
+        sel += ":not([data-player])"
+    form = page.locator(sel).first
+    form.wait_for(state="attached", timeout=5000)
+    if not form.is_visible():
+        page.locator(f"details:has({sel}) > summary").first.click()
+    return form
+
+
+def field(form, name: str):
+    """The field ``name`` as shown now (a choice's own fields are hidden until it is chosen)."""
+    box = form.locator(f"[data-field='{name}']:visible")
+    assert box.count() == 1, f"{box.count()} visible fields {name!r}"
+    return box
+
+
+def fill(form, values: dict[str, Any]) -> None:
+    """Choose each value in its select (by the choice's JSON), fill a range, pick an items list; in order."""
+    for name, value in values.items():
+        box = field(form, name)
+        if box.get_attribute("data-kind") == "items":
+            slots = box.locator("select")
+            assert slots.count() >= len(value)
+            for i, v in enumerate(value):
+                slots.nth(i).select_option(value=json_value(v))
+        elif box.evaluate("e => e.tagName") == "SELECT":
+            box.select_option(value=json_value(value))
+        else:
+            box.fill(str(value))
+
+
+@dataclass
+class Sent:
+    toast: str
+    question: str | None  # what the form asked first (None: it sent at once)
+
+
+def version(page) -> int:
+    return page.evaluate("Number(document.body.dataset.version)")
+
+
+def send(page, form, good: bool = True, answer: str = "ok") -> Sent:
+    """Press the form's button; answer its question if it asks one; read the toast (and wait for the update)."""
+    page.evaluate("document.getElementById('toast').hidden = true")
+    before = version(page)
+    form.locator("button.primary").last.click()
+    page.wait_for_selector("dialog#confirm[open], #toast:not([hidden])", timeout=5000)
+    question = None
+    if page.locator("dialog#confirm[open]").count():
+        question = page.inner_text("dialog#confirm .q")
+        page.click(f"dialog#confirm button[value='{answer}']")
+        if answer != "ok":
+            return Sent("", question)
+    toast = page.wait_for_selector(".toast.good:not([hidden]), .toast.bad:not([hidden])")
+    assert ("good" in toast.get_attribute("class")) == good, f"{question!r} answered: {toast.inner_text()!r}"
+    if good:
+        page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=5000)
+    return Sent(toast.inner_text(), question)
+
+
+def play(page, action: str, values: dict[str, Any] | None = None, *, player: str | None = None,
+         table: bool = False, good: bool = True, answer: str = "ok") -> Sent:
+    """Fill the form of ``action`` with ``values`` (in order: a choice before its own fields) and send it."""
+    form = move_form(page, action, player, table)
+    fill(form, values or {})
+    return send(page, form, good, answer)
+
+
+def synced(server: Server, gid: str, *pages) -> None:
+    """Wait until every page shows the game's latest version (live updates are asynchronous)."""
+    latest = server.api("GET", f"/api/games/{gid}")["state"]["version"]
+    for page in pages:
+        page.wait_for_function(f"Number(document.body.dataset.version) === {latest}", timeout=5000)
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")  # the sticky header back on top
+    page.screenshot(path=str(SHOTS / name), full_page=True)
+
+
+# -- one table, its phones and the API ----------------------------------------------------------
+@dataclass
+class Round:
+    server: Server
+    gid: str
+    code: str
+
+    def state(self) -> dict[str, Any]:
+        return self.server.api("GET", f"/api/games/{self.gid}")["state"]
+
+    def last(self) -> dict[str, Any]:
+        return self.server.api("GET", f"/api/games/{self.gid}")["last_actions"][0]["action"]
+
+    def player(self, name: str) -> dict[str, Any]:
+        return next(p for p in self.state()["players"] if p["name"] == name)
+
+    def step(self, page, action: str, values: dict[str, Any] | None = None, *, also: dict[str, Any] | None = None,
+             player: str | None = None, table: bool = False) -> Sent:
+        """Play a move through its form; the API must have recorded exactly that action.
+
+        ``also``: what the API shows besides ``values`` (a default the form preselected; a secret as "hidden").
+        """
+        seat = page.evaluate("document.body.dataset.seat || ''") or None
+        sent = play(page, action, values, player=player, table=table)
+        who = player or (None if table else seat)
+        expected = {"type": action, **({"player": who} if who else {}), **(values or {}), **(also or {})}
+        assert self.last() == expected
+        return sent
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[Server]:
+    srv = start_server(tmp_path_factory.mktemp("moves") / "journal.db", 0)
+    yield srv
+    srv.stop()
+
+
+def begin(browser, server: Server, game: str, players: list[str], options: dict | None = None):
+    """A new game on the table: its Round, the tablet and one phone per seat."""
+    out = server.api("POST", "/api/games", {"game": game, "players": players, "options": options or {}})
+    game_round = Round(server, out["id"], out["join_code"])
+    tablet = browser.new_context(**TABLET).new_page()
+    tablet.goto(f"{server.base}/g/{game_round.gid}/table?token={server.token}")
+    tablet.wait_for_selector("#live-status.ok")
+    phones = {}
+    for name in players:
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(f"{server.base}/join?code={game_round.code}")
+        page.click(f"button.seat-button[value='{name}']")
+        page.wait_for_selector("#live-status.ok")
+        phones[name] = page
+    synced(server, game_round.gid, tablet, *phones.values())
+    return game_round, tablet, phones
+
+
+def close(*pages) -> None:
+    for p in pages:
+        p.context.close()
+
+
+# -- the four games -------------------------------------------------------------------------------
+def test_an_auction_round_on_two_phones(browser, server: Server) -> None:
+    g, tablet, ph = begin(browser, server, "galapagos-auction", ["Ann", "Bob"])
+    ann, bob = ph["Ann"], ph["Bob"]
+    assert ann.locator("form.act").count() == 0  # the tiles are the table's to lay
+    for square, pair in zip("NESW", (["sea_lion", "iguana"], ["tortoise", "booby"], ["penguin", "crab"],
+                                     ["sea_lion", "crab"]), strict=True):
+        g.step(tablet, "tile", {"direction": square, "animals": pair}, table=True)
+    assert g.state()["tiles"] == {"N": ["sea_lion", "iguana"], "E": ["tortoise", "booby"],
+                                  "S": ["penguin", "crab"], "W": ["sea_lion", "crab"]}
+    synced(server, g.gid, ann, bob)
+    bid = move_form(ann, "bid", "Ann")
+    assert field(bid, "direction").input_value() == ""  # nothing chosen for the player
+    assert bid.locator("[data-field='amount']").get_attribute("max") == "1500"
+    sent = g.step(ann, "bid", {"direction": "E", "amount": 300})
+    assert sent.question is not None and sent.question.startswith("Bid?") and "£300" not in sent.toast
+    assert "East" in sent.question and "300" in sent.question  # the question repeats what is sent
+    synced(server, g.gid, bob)
+    g.step(bob, "bid", {"direction": "E", "amount": 400})
+    s = g.state()
+    assert s["phase"] == "actions" and s["direction"] == "E" and s["turn"] == "Bob"
+    assert (g.player("Ann")["money"], g.player("Bob")["money"]) == (1200, 1100)  # both bids on East are paid
+    synced(server, g.gid, bob)
+    expedition = move_form(bob, "expedition", "Bob")
+    options = expedition.locator("select[data-field='animal'] option").all_inner_texts()
+    assert options == ["– choose –", "tortoise — £400", "booby — £600"]  # the tile's animals, priced
+    assert field(expedition, "wildcard").input_value() == "false"  # the form's own default: one card
+    g.step(bob, "expedition", {"animal": "tortoise"}, also={"wildcard": False})
+    assert g.player("Bob")["money"] == 700 and g.player("Bob")["animals"]["tortoise"] == 1
+    synced(server, g.gid, bob)
+    exhibition = move_form(bob, "exhibition", "Bob")
+    fill(exhibition, {"animals": ["tortoise"]})  # the bonus tile it fulfils is offered once the animals are chosen
+    assert field(exhibition, "bonus").locator("option").all_inner_texts()[1:] == ["bonus tile 1 — 3 points (bonus 1)"]
+    g.step(bob, "exhibition", {"animals": ["tortoise"], "bonus": "1"}, also={"wildcard": False})
+    assert g.player("Bob")["points"] == 3 and g.state()["bonus_face_up"] == []
+    synced(server, g.gid, bob)
+    shot(bob, "phone-moves-auction.png")
+    g.step(bob, "done")
+    synced(server, g.gid, ann)
+    g.step(ann, "education", {"steps": 2}, also={"wildcard": False})
+    assert (g.player("Ann")["money"], g.player("Ann")["education"]) == (900, 2)
+    synced(server, g.gid, ann)
+    g.step(ann, "expedition", {"animal": "booby"}, also={"wildcard": False})
+    synced(server, g.gid, ann)
+    sell = move_form(ann, "sell_cards", "Ann")
+    assert sell.locator("[data-field='count']").get_attribute("max") == "5"  # 7 cards, two played
+    g.step(ann, "sell_cards", {"count": 2})
+    assert g.player("Ann")["money"] == 500
+    synced(server, g.gid, ann)
+    g.step(ann, "done")
+    s = g.state()  # the round's upkeep: £200 each, the tile's animals advance, a bonus tile turns
+    assert s["round"] == 2 and s["phase"] == "tile" and s["bonus_face_up"] == ["2"]
+    assert (g.player("Ann")["money"], g.player("Bob")["money"]) == (700, 900)
+    assert s["education_track"]["tortoise"] == 7 and s["education_track"]["booby"] == 10
+    synced(server, g.gid, tablet, ann, bob)
+    assert "Bob" in tablet.inner_text("ol.log") and ann.locator("form.act").count() == 0
+    shot(tablet, "table-moves-auction.png")
+    close(tablet, ann, bob)
+
+
+def test_a_dice_round_on_two_phones(browser, server: Server) -> None:
+    g, tablet, ph = begin(browser, server, "galapagos-dice", ["Ann", "Bob"], {"layout_seed": 7, "timer_seconds": 120})
+    ann, bob = ph["Ann"], ph["Bob"]
+    g.step(ann, "start", {"field": 1})
+    g.step(bob, "start", {"field": 19})
+    assert [p["field"] for p in g.state()["players"]] == [1, 19]
+    synced(server, g.gid, tablet)
+    g.step(tablet, "place_turtles", {"numbers": [2, 3, 8, 20, 36]}, table=True)
+    assert sorted(g.state()["island"]) == ["2", "20", "3", "36", "8"]
+    synced(server, g.gid, ann, bob)
+    g.step(ann, "roll", {"dice": ["white", "red", "red", "blue", "black"]})
+    assert g.state()["rolls"]["Ann"] == ["white", "red", "red", "blue", "black"]
+    synced(server, g.gid, ann)
+    plan = move_form(ann, "plan", "Ann")
+    slot = plan.locator("[data-field='dice'] select").first
+    assert plan.locator("[data-field='dice'] select").count() == 5 and slot.input_value() == ""
+    assert {json.loads(v) for v in slot.locator("option").evaluate_all("os => os.map(o => o.value)") if v} == \
+        {"white", "red", "blue", "black"}  # only the colours Ann rolled
+    sent = g.step(ann, "plan", {"dice": ["white", "red"]})
+    assert sent.question is not None  # planning is final: the form asks first
+    assert g.state()["timer"] == "running"  # the first plan turned the sand timer
+    synced(server, g.gid, bob)
+    g.step(bob, "roll", {"dice": ["white", "green", "yellow", "blue", "black"]})
+    synced(server, g.gid, bob)
+    g.step(bob, "plan", {"dice": ["white", "black"]})
+    s = g.state()
+    assert s["phase"] == "move" and s["mover"] == "Ann"
+    synced(server, g.gid, ann)
+    path = field(move_form(ann, "move", "Ann"), "path")
+    offered = [json.loads(v) for v in path.locator("option").evaluate_all("os => os.map(o => o.value)") if v]
+    assert [] in offered and all(len(p) <= 2 for p in offered)  # at most one step a planned die; staying is offered
+    walk = next(p for p in offered if p)
+    shot(ann, "phone-moves-dice.png")
+    g.step(ann, "move", {"path": walk})
+    assert g.player("Ann")["field"] == walk[-1] and sum(g.player("Ann")["turtles"].values()) >= 1
+    synced(server, g.gid, bob)
+    path = field(move_form(bob, "move", "Bob"), "path")
+    walk = next(json.loads(v) for v in path.locator("option").evaluate_all("os => os.map(o => o.value)") if v)
+    g.step(bob, "move", {"path": walk})
+    s = g.state()  # both moved: the round ends and the table draws turtles from the bag again
+    assert (s["round"], s["phase"], s["plans"], s["timer"]) == (2, "place", [], "idle")
+    synced(server, g.gid, tablet)
+    assert tablet.locator("form.act[data-action='place_turtles']:not([data-player])").count() == 1
+    close(tablet, ann, bob)
+
+
+def test_a_galerapagos_round_with_a_secret_vote_on_three_phones(browser, server: Server) -> None:
+    g, tablet, ph = begin(browser, server, "galerapagos", ["Ann", "Bob", "Cleo"])
+    ann, bob, cleo = ph["Ann"], ph["Bob"], ph["Cleo"]
+    assert ann.locator("form.act[data-action='weather']").count() == 0  # the table turns the weather card
+    g.step(tablet, "weather", {"water": 0}, also={"hurricane": False}, table=True)
+    synced(server, g.gid, ann)
+    g.step(ann, "fish", {"fish": 0})
+    synced(server, g.gid, bob)
+    g.step(bob, "water")
+    assert g.state()["turn"] == "Cleo"
+    synced(server, g.gid, cleo)
+    wood = move_form(cleo, "wood", "Cleo")
+    fill(wood, {"extra": 1})  # an extra ball drawn: the snake question follows
+    assert field(wood, "snake").input_value() == ""
+    g.step(cleo, "wood", {"extra": 1, "snake": False})
+    assert g.state()["wood"] == 2
+    synced(server, g.gid, tablet)  # the next weather card also starts the survival step: everyone eats and drinks
+    g.step(tablet, "weather", {"water": 0}, also={"hurricane": False}, table=True)
+    s = g.state()
+    assert (s["round"], s["food"], s["water"], s["wood"], s["turn"]) == (2, 2, 3, 2, "Cleo")
+    for name, action, values in (("Cleo", "search", None), ("Ann", "search", None), ("Bob", "fish", {"fish": 0})):
+        synced(server, g.gid, ph[name])
+        g.step(ph[name], action, values)
+    assert g.state()["food"] == 2  # two rations for three castaways: a vote, which starts the survival step
+    synced(server, g.gid, ann, bob, cleo)
+    vote = move_form(ann, "vote", "Ann")
+    target = field(vote, "target")
+    assert target.input_value() == "" and target.evaluate("s => s.selectedIndex") == 0  # nobody preselected
+    assert [json.loads(v) for v in target.locator("option").evaluate_all("os => os.map(o => o.value)") if v] == \
+        ["Ann", "Bob", "Cleo"]
+    before = version(ann)
+    vote.locator("button.primary").click()  # Send with nothing chosen: the browser keeps the form
+    ann.wait_for_timeout(400)
+    assert target.evaluate("s => s.validity.valueMissing")
+    assert ann.locator("dialog#confirm[open]").count() == 0 and version(ann) == before
+    assert g.last() == {"type": "fish", "player": "Bob", "fish": 0}
+    sent = g.step(ann, "vote", {"target": "Cleo"}, also={"target": "hidden"})
+    assert sent.question is not None and "Cleo" in sent.question
+    assert g.state()["vote"] == "food"
+    synced(server, g.gid, bob)
+    shot(bob, "phone-moves-vote.png")
+    assert "Cleo" not in json.dumps(server.api("GET", f"/api/games/{g.gid}")["state"].get("last_vote"))
+    g.step(bob, "vote", {"target": "Cleo"}, also={"target": "hidden"})
+    synced(server, g.gid, cleo)
+    g.step(cleo, "vote", {"target": "Ann"}, also={"target": "hidden"})
+    synced(server, g.gid, cleo)
+    assert g.state()["phase"] == "show_cards"  # the target may still save himself (DESIGN.md)
+    g.step(cleo, "no_card")
+    s = g.state()
+    assert s["last_vote"] == {"Ann": "Cleo", "Bob": "Cleo", "Cleo": "Ann"}
+    assert [p["alive"] for p in s["players"]] == [True, True, False] and s["phase"] == "end"
+    synced(server, g.gid, tablet, cleo)
+    left = set(cleo.locator("form.act").evaluate_all("fs => fs.map(f => f.dataset.action)"))
+    assert not left & {"fish", "water", "wood", "search", "vote", "resource"}, left  # a dead castaway plays no more
+    shot(tablet, "table-moves-galerapagos.png")
+    close(tablet, ann, bob, cleo)
+
+
+def test_the_first_player_starts_the_survival_step_from_her_phone(browser, server: Server) -> None:
+    """Everyone has acted: the first player's phone offers to go to survival, and sending it is accepted."""
+    g, tablet, ph = begin(browser, server, "galerapagos", ["Ann", "Bob", "Cleo"])
+    for action in ({"type": "weather", "water": 0, "hurricane": False}, {"type": "fish", "player": "Ann", "fish": 0},
+                   {"type": "water", "player": "Bob"}, {"type": "search", "player": "Cleo"}):
+        server.act(g.gid, action)
+    synced(server, g.gid, ph["Ann"])
+    if not ph["Ann"].locator("form.act[data-action='survival']").count():
+        pytest.skip("this Galèrapagos does not pause before the survival step")
+    sent = g.step(ph["Ann"], "survival")
+    assert sent.question is not None and g.state()["phase"] == "end"
+    close(tablet, *ph.values())
+
+
+def test_a_pocket_galapagos_turn_on_the_phone(browser, server: Server) -> None:
+    g, tablet, ph = begin(browser, server, "pocket-galapagos", ["Ann"])
+    ann = ph["Ann"]
+    g.step(ann, "ocean", {"species": "rat", "icons": 2, "mode": "inhabit"})
+    assert g.state()["populations"] == {"rat": 5, "ant": 3, "finch": 3}
+    synced(server, g.gid, ann)
+    g.step(ann, "species", {"species": "ant", "space": "dominant"})
+    assert g.state()["spaces"]["dominant"] == ["ant"]
+    synced(server, g.gid, ann)
+    g.step(ann, "population", {"species": "finch", "change": 1})
+    assert g.state()["populations"]["finch"] == 4
+    synced(server, g.gid, ann)
+    move = move_form(ann, "move", "Ann")
+    fill(move, {"species": "ant", "from": "dominant"})  # a card's destination, two choices deep
+    assert ann.locator("form.act[data-action='move'] [data-field='to']:visible").count() == 1
+    shot(ann, "phone-moves-pocket.png")
+    g.step(ann, "move", {"species": "ant", "from": "dominant", "to": "biome"})
+    assert g.state()["spaces"] == {"dominant": [], "biome": ["ant"], "invasive": []}
+    synced(server, g.gid, ann)
+    g.step(ann, "end_turn")
+    s = g.state()
+    assert s["turn"] == 2 and s["populations"] == {"rat": 4, "ant": 2, "finch": 3}
+    synced(server, g.gid, tablet)
+    assert "2" in tablet.inner_text(".track-turns .now")
+    close(tablet, ann)
