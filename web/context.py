@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -48,6 +49,8 @@ class Dashboard:
     keepalive: float = 15.0
     retry_ms: int = 1000
     extra: dict[str, Any] = field(default_factory=dict)
+    #: the table's hardware health (``TableDevices.health``): failing devices are shown on every page
+    health: Callable[[], dict[str, Any]] | None = None
 
 
 def dashboard() -> Dashboard:

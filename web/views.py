@@ -64,11 +64,20 @@ def context(session: Session, who: Principal | None, view: str, language: str, s
     ctx["undo_what"] = pkg.describe(pkg.redact(undoable, viewer), language, me) if undoable else ""
     ctx["can_undo"] = bool(undoable) and (is_table or undoable.get("player") == me)
     ctx.update(pkg.page(state, pub, me if view == "seat" else None, language) or {})
+    ctx["failing"] = _failing(d)
     ctx["draws"] = _draws(pkg, pub, me, view)
     if view == "table":
         ctx["chart"] = pictures.score_chart(extras.score_history(session), names)
         ctx["join_code"] = d.keys.join_code(session.id) if is_table else None
     return ctx
+
+
+def _failing(d: Any) -> list[str]:
+    """Devices of the table that stopped answering (« bridge lost »), for a banner on every page."""
+    try:
+        return list((d.health() or {}).get("failing") or []) if d.health else []
+    except Exception:  # the health report must never take a page down
+        return []
 
 
 def _draws(pkg: Any, pub: dict[str, Any], me: str | None, view: str) -> list[dict[str, Any]]:
