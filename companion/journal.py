@@ -475,6 +475,39 @@ def recover(damaged: Path, into: Path) -> tuple[int, int]:
     same idea in Python: every row that can still be read, table by table.
     """
     into.unlink(missing_ok=True)
+    work = into.with_name(into.name + ".work")
+    _padded_copy(damaged, work)
+    try:
+        return _recover(work, into)
+    finally:
+        for leftover in [work, *_side_files(work)]:
+            leftover.unlink(missing_ok=True)
+
+
+def _padded_copy(src: Path, dest: Path) -> None:
+    """``src`` copied, grown back with zeros to the size its header gives (a truncated file).
+
+    SQLite refuses every query of a file shorter than its schema says (a root page past
+    the end reads as a malformed schema); padded, the intact tables read again.
+    """
+    shutil.copyfile(src, dest)
+    wal = Path(str(src) + "-wal")
+    if wal.exists():
+        shutil.copyfile(wal, Path(str(dest) + "-wal"))
+    with open(dest, "r+b") as fh:
+        header = fh.read(100)
+        if len(header) < 100 or not header.startswith(b"SQLite format 3\0"):
+            return
+        page_size = int.from_bytes(header[16:18], "big")
+        page_size = 65536 if page_size == 1 else page_size
+        pages = int.from_bytes(header[28:32], "big")
+        wanted = page_size * pages
+        fh.seek(0, 2)
+        if 0 < wanted <= 1 << 31 and fh.tell() < wanted:
+            fh.truncate(wanted)
+
+
+def _recover(damaged: Path, into: Path) -> tuple[int, int]:
     tool = shutil.which("sqlite3")
     if tool:
         try:
