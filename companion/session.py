@@ -161,8 +161,17 @@ class Session:
 
     # -- writing ------------------------------------------------------------
     def act(self, action: Action, source: str = "cli") -> list[Event]:
-        """Apply and journal one action; RuleError leaves the game and journal untouched."""
+        """Apply and journal one action; RuleError leaves the game and journal untouched.
+
+        A sand timer that ran out while nobody ticked (``companion act`` in a shell, the
+        terminal table) is journaled first, from the journaled time it was turned: an
+        action after the sand's end is judged after it.
+        """
         jsoncheck.check(action, "the action")
+        if isinstance(action, dict) and action.get("type") != "timer_expired":
+            timer = self.timer
+            if timer is not None and timer.expired():
+                self.tick()
         with self._lock:
             with self.journal.transaction() as db:
                 self._sync_locked(db)
