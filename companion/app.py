@@ -40,6 +40,8 @@ CONNECTION_LIMIT = MAX_LIVE + 200
 OUTBUF_HIGH = 64 * 1024
 #: a page that takes no byte for this many seconds while its queue is full is dropped
 SEND_TIMEOUT = 20.0
+#: the kernel's send buffer per connection (the kernel doubles it); a page is a few KB
+SEND_BUFFER = 64 * 1024
 #: an idle connection (no request in progress) is closed after this many seconds
 IDLE_TIMEOUT = 30
 #: seconds between two returns of freed heap memory to the system (malloc_trim)
@@ -482,7 +484,8 @@ def make_server(app: Any, host: str, port: int, *, max_body: int, threads: int =
     """A waitress server for ``app`` with bounded memory per connection and no starvation."""
     import waitress.server
 
-    options = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1), (socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)]
+    options = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1), (socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1),
+               (socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)]  # a stalled page fills this, not MBs
     for name, value in (("TCP_KEEPIDLE", 10), ("TCP_KEEPINTVL", 5), ("TCP_KEEPCNT", 3), ("TCP_USER_TIMEOUT", 20_000)):
         if hasattr(socket, name):  # a vanished phone is noticed in ~25 s, not after TCP's 15 minutes
             options.append((socket.IPPROTO_TCP, getattr(socket, name), value))
