@@ -40,7 +40,8 @@ def render(app: Any, name: str, state: AuctionState, lang: str, me: str = "Ann")
 def states() -> list[AuctionState]:
     bidding = play(new(), act("bid", "Ann", direction="W", amount=300))
     going = with_player(replace(choose(new(), "S"), flipped=8), "Ann", animals={"sea_lion": 1, "crab": 2, "booby": 1})
-    return [bidding, with_player(bidding, "Bob", animals={"penguin": 2}), going]
+    bobs_turn = play(going, act("done", "Ann"), act("sell_cards", "Bob", count=2))  # "p" (Bob) is on turn: his cards
+    return [bidding, with_player(bidding, "Bob", animals={"penguin": 2}), going, bobs_turn]
 
 
 def test_the_fragments_speak_french(table) -> None:  # noqa: F811 - the imported fixture
@@ -60,6 +61,26 @@ def test_the_fragments_keep_their_english(table) -> None:  # noqa: F811
     assert "Ann £300" in TAGS.sub("", picture) and "sea lion" in picture
     french = render(table.app, "mine", states()[2], "fr")
     assert "crabe" in french and "1500 £" in french
+
+
+def test_the_fragments_show_free_money_totals_leader_cards_and_exchange_prices(table) -> None:  # noqa: F811
+    """Issue 17: the phone's own figures, the players table and the picture say what is bid, what is free,
+    which square leads and who would take the start player, the cards used of 7 and every exchange price."""
+    bidding = play(new(), act("bid", "Ann", direction="W", amount=300), act("bid", "Bob", direction="N", amount=200))
+    mine = TAGS.sub(" ", render(table.app, "mine", bidding, "en"))
+    assert "£300 bid, £1200 free for an exchange" in mine
+    assert "£300 bid · leads" in mine and "£200 bid" in mine
+    for animal, price in (("sea lion", 0), ("iguana", 200), ("crab", 1000)):
+        assert f"Exchange → {animal}" in mine and f"£{price}" in mine
+    player = TAGS.sub(" ", render(table.app, "player", bidding, "en"))  # "p" is Bob
+    assert "£1500" in player and "£1300 free" in player
+    picture = TAGS.sub(" ", render(table.app, "picture", bidding, "en"))
+    assert "West leads with £300; Ann would take the start player." in picture
+    cards = states()[3]
+    assert "cards 2/7" in TAGS.sub(" ", render(table.app, "player", cards, "en"))
+    assert "2 of 7 cards used this turn" in TAGS.sub(" ", render(table.app, "mine", cards, "en", me="Bob"))
+    quiet = TAGS.sub(" ", render(table.app, "mine", new(), "en"))
+    assert "free for an exchange" not in quiet and "leads" not in quiet  # nothing bid yet
 
 
 def test_the_seat_page_shows_the_costs_of_that_seat_only() -> None:
