@@ -18,6 +18,7 @@ MODULES = [
     "bench.journal",
     "bench.playout",
     "bench.dice_hint",
+    "bench.moves",
     "bench.sand_timer",
     "bench.button_oled",
     "bench.oled_bus",

@@ -38,6 +38,7 @@ def register(domain: str, localedir: str) -> None:
     """Make ``domain``'s catalogs (``localedir/<lang>/LC_MESSAGES/<domain>.mo``) known."""
     _DOMAINS[domain] = localedir
     _catalog.cache_clear()
+    _lookup.cache_clear()
 
 
 def domains() -> dict[str, str]:
@@ -56,6 +57,12 @@ def gettext_(msgid: str, lang: str = "en", domain: str = INTERFACE) -> str:
     """``msgid`` in ``lang`` (the domain's catalog, then the interface's, else the id itself)."""
     if lang == "en" or not msgid:
         return msgid
+    return _lookup(msgid, lang, domain)
+
+
+@lru_cache(maxsize=1 << 16)
+def _lookup(msgid: str, lang: str, domain: str) -> str:
+    """The catalogs never change once registered: every screen asks the same words again and again."""
     text = _catalog(domain, lang).gettext(msgid)
     if text == msgid and domain != INTERFACE:
         text = _catalog(INTERFACE, lang).gettext(msgid)
