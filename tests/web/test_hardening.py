@@ -160,7 +160,7 @@ def test_a_seat_link_with_its_token_goes_live(table: Table) -> None:
 
 @pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity", "1e999"])
 def test_a_non_finite_option_is_refused_by_the_api_and_nothing_is_stored(table: Table, literal: str) -> None:
-    body = '{"game": "galapagos-dice", "players": ["Ann", "Bob"], "options": {"timer_seconds": %s}}' % literal
+    body = '{"game": "galapagos-dice", "players": ["Ann", "Bob"], "options": {"timer_seconds": ' + literal + "}}"
     r = table.client().post("/api/games", data=body, content_type="application/json", headers=table.auth())
     assert r.status_code == 400 and r.is_json
     assert table.dashboard.hub.journal.games() == []
@@ -172,7 +172,7 @@ def test_a_non_finite_option_from_the_form_is_refused_with_a_sentence(table: Tab
     c.get(f"/?token={table.token}")
     csrf = table.csrf(table.token)
     r = c.post("/games", data={"game": "galapagos-dice", "players": "Ann\nBob", "csrf": csrf,
-                               "options": '{"timer_seconds": %s}' % literal},
+                               "options": '{"timer_seconds": ' + literal + '}'},
                headers={"X-Companion-Role": "table"})
     assert r.status_code == 400
     assert b"Traceback" not in r.data
