@@ -76,8 +76,9 @@ def create_game():
 @bp.get("/games")
 def list_games():
     require(table=True)
-    return jsonify({"games": [r.to_json() for r in dashboard().hub.journal.games()],
-                    "current": dashboard().hub.current})
+    journal = dashboard().hub.journal
+    return jsonify({"games": [r.to_json() for r in journal.games()], "current": dashboard().hub.current,
+                    "journal": {"readonly": journal.readonly, "notices": list(dashboard().extra.get("notices", []))}})
 
 
 @bp.get("/games/<game_id>")

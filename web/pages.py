@@ -38,8 +38,9 @@ bp = Blueprint("pages", __name__)
 def page(template: str, who: Principal | None, **ctx: Any) -> str:
     language = ctx.pop("lang", None) or lang()
     ctx.setdefault("t", translator(language))
+    notices = dashboard().extra.get("notices", []) if who is not None and who.is_table else []
     return render_template(template, who=who, csrf=csrf_for(who), lang=language, langs=LANGS,
-                           has_sim=dashboard().sim is not None, **ctx)
+                           has_sim=dashboard().sim is not None, journal_notices=notices, **ctx)
 
 
 @bp.record_once

@@ -219,3 +219,45 @@ def test_a_read_only_card_still_shows_the_games_and_refuses_writes(card: Path) -
     act = subprocess.run([sys.executable, "-m", "companion", "--db", str(db), "act", ids[0], '{"type":"end_turn"}'],
                          capture_output=True, text=True)
     assert act.returncode == 2 and NOT_RECORDED in act.stderr and "Traceback" not in act.stderr
+
+
+# -- companion run itself -----------------------------------------------------------------------
+
+def test_companion_run_starts_on_a_damaged_journal_and_says_so(tmp_path: Path) -> None:
+    from bench.harness import Server
+
+    db = tmp_path / "companion.db"
+    played(db, games=3, actions=300)
+    checkpointed(db)
+    with open(db, "r+b") as fh:
+        fh.truncate(db.stat().st_size // 2)
+    server = Server(db)
+    server.start()
+    try:
+        status, body = server.api("GET", "/api/games")
+        assert status == 200
+        assert any("damaged" in n for n in body["journal"]["notices"])
+        assert server.new_game("pocket-galapagos", ["Ann"])  # and it records again
+    finally:
+        server.kill()
+
+
+def test_one_game_that_cannot_resume_does_not_stop_the_table(tmp_path: Path) -> None:
+    from bench.harness import Server
+
+    db = tmp_path / "companion.db"
+    with Journal(db) as journal:
+        good = Session.new(journal, "pocket-galapagos", ["Ann"], {})
+        bad = Session.new(journal, "pocket-galapagos", ["Bob"], {})
+        with journal.transaction() as conn:  # the last acted on, and it cannot be replayed
+            journal.append(conn, bad.id, {"type": "end_turn", "from_a_newer_version": 1}, "old")
+    server = Server(db)
+    server.start()
+    try:
+        status, body = server.api("GET", "/api/games")
+        assert status == 200 and body["current"] == good.id
+        assert any(bad.id in n and "could not be resumed" in n for n in body["journal"]["notices"])
+        status, _ = server.api("GET", f"/api/games/{bad.id}")
+        assert status == 409  # its own page says why; no 500
+    finally:
+        server.kill()
