@@ -2,10 +2,13 @@
 
 Against a real ``companion run --sim``: each of the four games is started from
 the home page, two phone-sized pages join with the code they read on the table
-view and play through their buttons and forms, undo asks first, Galèrapagos
-votes from two phones (one in French), the simulation panel's tags and buttons
-reach the game and the OLED mirror, the server restarts under open pages, and
-forged or malformed requests are refused. Assertions are on what a player sees.
+view and play through the game package's move forms only (choose in the
+selects, fill a range, Send, answer the question a form asks; the tablet plays
+the table's moves and the seats without a phone), undo asks first, Galèrapagos
+votes from two phones (one in French), the simulation panel's tags, buttons and
+encoder reach the game and the OLED mirror, the server restarts under open
+pages, and forged or malformed requests are refused. Assertions are on what a
+player sees: the forms' choices, the banners and the game's narration.
 
 Set ``WALKTHROUGH_SHOTS=DIR`` to keep the screenshots for a look.
 """
@@ -22,13 +25,19 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.web.runner import Server, free_port, start_server
+from tests.web.test_phone_moves import (
+    PHONE,
+    TABLET,
+    done_if_asked,
+    field,
+    fill,
+    move_form,
+    play,
+    send,
+    synced,
+)
 
 pytestmark = pytest.mark.browser
-
-# bypass_csp: Playwright's wait_for_function evaluates strings, which the dashboard's CSP forbids
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1,
-         "bypass_csp": True}
-TABLET = {"viewport": {"width": 1180, "height": 820}, "bypass_csp": True}
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +54,7 @@ def run(tmp_path_factory) -> Iterator[dict]:
 # -- what a player does ------------------------------------------------------------------
 def shot(run: dict, page, name: str) -> None:
     run["shots"].mkdir(parents=True, exist_ok=True)
-    page.evaluate("window.scrollTo(0, 0)")  # the sticky header back on top
+    page.evaluate("window.scrollTo(0, 0); document.getElementById('toast').hidden = true")  # header on top, no toast
     page.screenshot(path=str(run["shots"] / f"{name}.png"), full_page=True)
 
 
@@ -80,35 +89,10 @@ def join(browser, server: Server, code: str, seat: str, lang: str | None = None)
     return page
 
 
-def send(page, action: str, good: bool = True, **fields) -> str:
-    """Fill the ``action`` form on the page (opening "More actions" if need be), send it, read the toast."""
-    form = page.locator(f"form.act[data-action='{action}']").first
-    if not form.is_visible():
-        page.locator("details:has(form.act[data-action='" + action + "']) > summary").first.click()
-    for name, value in fields.items():
-        box = form.locator(f"[data-field='{name}']").first
-        if box.get_attribute("data-kind") == "checks":
-            for v in value:
-                box.locator(f"input[value='{v}']").check()
-        elif box.get_attribute("data-kind") == "seq":
-            for slot, v in zip(box.locator("select").all(), value, strict=False):
-                slot.select_option(v)
-        elif box.evaluate("e => e.tagName") == "SELECT":
-            box.select_option(str(value))
-        else:
-            box.fill(str(value))
-    return tap(page, form.locator("button").last, good)
-
-
-def tap(page, button, good: bool = True) -> str:
-    """Tap an action's button; read the toast, and (when accepted) wait for the page to show the result."""
-    page.evaluate("document.getElementById('toast').hidden = true")
-    before = page.evaluate("Number(document.body.dataset.version)")
-    button.click()
-    toast = page.wait_for_selector(".toast.good:not([hidden])" if good else ".toast.bad:not([hidden])")
-    if good:
-        page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=5000)
-    return toast.inner_text()
+def values(select) -> list:
+    """The values a select offers (each choice's JSON, decoded), without its "choose" placeholder."""
+    return [json.loads(v) for v in select.locator("option:not([disabled])").evaluate_all("os => os.map(o => o.value)")
+            if v]
 
 
 def confirm(page, button, ok: bool = True) -> str:
@@ -124,11 +108,9 @@ def banner(page) -> str:
     return page.inner_text(".banner")
 
 
-def synced(server: Server, gid: str, *pages) -> None:
-    """Wait until every page shows the game's latest version (live updates are asynchronous)."""
-    version = server.api("GET", f"/api/games/{gid}")["state"]["version"]
-    for page in pages:
-        page.wait_for_function(f"Number(document.body.dataset.version) === {version}", timeout=5000)
+def revealed(log: str, target: str) -> bool:
+    """Whether a log names a vote's target ("Ann → Cleo", "votes for Cleo", "vote pour Cleo")."""
+    return any(f"{arrow}{target}" in log for arrow in ("→", "→ ", "for ", "pour "))
 
 
 def wait_text(page, selector: str, text: str, timeout: float = 3000) -> None:
@@ -142,8 +124,12 @@ def test_galapagos_auction_two_phones_bid_play_cards_and_undo(run, browser) -> N
     table = tablet(browser, server)
     gid, code = start_game(table, "galapagos-auction", ["Ann", "Bob", "Cleo"])
     assert "Lay a species tile on the N/E/S/W square." in banner(table)
-    for pair in (["sea_lion", "iguana"], ["tortoise", "booby"], ["penguin", "crab"], ["sea_lion", "crab"]):
-        send(table, "tile", animals=pair)  # the square offered is the next empty one
+    for square, pair in zip("NESW", (["sea_lion", "iguana"], ["tortoise", "booby"], ["penguin", "crab"],
+                                     ["sea_lion", "crab"]), strict=True):
+        tile = move_form(table, "tile", table=True)
+        assert square in values(field(tile, "direction"))  # the empty squares are offered
+        fill(tile, {"direction": square, "animals": pair})
+        send(table, tile)
     synced(server, gid, table)
     tiles = table.locator(".tile").all_inner_texts()
     for text, square, animals in zip(tiles, "NESW", (("sea lion", "iguana"), ("tortoise", "booby"),
@@ -152,29 +138,32 @@ def test_galapagos_auction_two_phones_bid_play_cards_and_undo(run, browser) -> N
     ann, bob = join(browser, server, code, "Ann"), join(browser, server, code, "Bob")
     assert "Your turn — Ann: bid or pass." in banner(ann) and "£1500" in ann.inner_text(".mine")
     assert "Waiting for Ann" in banner(bob)
-    send(ann, "bid", direction="E", amount=300)
+    assert bob.locator("form.act[data-action='bid']").count() == 0  # not Bob's turn to bid
+    play(ann, "bid", {"direction": "E", "amount": 300})
     wait_text(bob, ".banner", "Your turn")
-    send(bob, "bid", direction="E", amount=400)
-    tap(table, table.locator(".quick button", has_text="pass · Cleo"))
+    play(bob, "bid", {"direction": "E", "amount": 400})
+    synced(server, gid, table)
+    play(table, "pass", player="Cleo")  # Cleo has no phone: the tablet plays her seat
     wait_text(bob, ".banner", "Bob: play E cards, then done.")
     wait_text(ann, ".mine .money", "£1200")  # Ann's bid on the winning direction is paid
-    form = bob.locator("form.act[data-action='expedition']")
-    assert form.locator("select[data-field='animal'] option").all_inner_texts() == ["tortoise — £400", "booby — £600"]
-    assert form.locator("input[type=checkbox][data-field='wildcard']").count() == 1  # two cards as a wildcard
-    send(bob, "expedition", animal="tortoise")
+    form = move_form(bob, "expedition", "Bob")
+    assert form.locator("select[data-field='animal'] option").all_inner_texts() == [
+        "– choose –", "tortoise — £400", "booby — £600"]
+    assert values(field(form, "wildcard")) == [False, True]  # one card, or two as a wildcard
+    play(bob, "expedition", {"animal": "tortoise"})
     wait_text(bob, ".mine .money", "£700")
     shot(run, bob, "auction-bob-cards")
     undo = bob.locator("button[data-move='undo']")
-    assert "expedition · tortoise" in undo.inner_text()
+    assert "Bob takes a tortoise" in undo.inner_text()
     assert ann.locator("button[data-move='undo']").count() == 0  # not Ann's action to take back
     question = confirm(bob, undo, ok=False)
-    assert "Undo the last action?" in question and "expedition · tortoise" in question
+    assert "Undo the last action?" in question and "Bob takes a tortoise" in question
     bob.wait_for_timeout(300)
     assert "£700" in bob.inner_text(".mine .money")  # Cancel kept it
     confirm(bob, bob.locator("button[data-move='undo']"))
     wait_text(bob, ".mine .money", "£1100")
     synced(server, gid, table)
-    assert "expedition" not in table.inner_text("ol.log")
+    assert "tortoise for £400" not in table.inner_text("ol.log")
     for p in (table, ann, bob):
         p.context.close()
 
@@ -196,17 +185,19 @@ def test_the_simulation_panel_lays_a_tile_and_presses_buttons_watching_the_oled(
     wait_text(table, ".tile", first.replace("_", " "))  # the game took the tiles, the table view shows them
     wait_text(table, ".banner", "Ann: bid or pass.")
     frames.append(sim.get_attribute("#oled", "src"))
-    for button in ("down", "ok"):  # the OLED's entry "bid £100 N": to the amount, then send
+    # the dial: OK opens Ann's bid at its direction, the encoder picks North, OK, the encoder £100, OK sends
+    for control in ("button[data-press='ok']", "button[data-turn='1']", "button[data-press='ok']",
+                    "button[data-turn='1']", "button[data-press='ok']"):
         serial = int(sim.inner_text("#oled-serial"))
-        sim.click(f"button[data-press='{button}']")
+        sim.click(control)
         sim.wait_for_function(f"Number(document.getElementById('oled-serial').textContent) > {serial}")
         frames.append(sim.get_attribute("#oled", "src"))
     wait_text(table, ".banner", "Bob: bid or pass.")
-    assert "bid · Ann · N · £100" in table.inner_text("ol.log")
+    assert "Ann bids £100 on North" in table.inner_text("ol.log")
     sim.click("button[data-press='back'][data-hold]")  # Back held: the table's undo
     wait_text(table, ".banner", "Ann: bid or pass.")
-    assert "bid ·" not in table.inner_text("ol.log")
-    assert len(set(frames)) == 4  # each step drew a new frame
+    assert "bids" not in table.inner_text("ol.log")
+    assert len(set(frames)) == len(frames)  # each step drew a new frame
     shot(run, sim, "sim-panel")
     for p in (table, sim):
         p.context.close()
@@ -218,25 +209,30 @@ def test_galapagos_dice_two_phones_start_roll_and_plan(run, browser) -> None:
     gid, code = start_game(table, "galapagos-dice", ["Ann", "Bob"])
     assert table.locator("g.hex").count() == 36
     ann, bob = join(browser, server, code, "Ann"), join(browser, server, code, "Bob")
-    for phone in (ann, bob):
-        tap(phone, phone.locator(".quick button").first)  # a start field
+    for name, phone in (("Ann", ann), ("Bob", bob)):
+        synced(server, gid, phone)
+        start = move_form(phone, "start", name)
+        play(phone, "start", {"field": values(field(start, "field"))[0]})  # the first free field offered
     synced(server, gid, table, ann, bob)
-    free = [n for n in (int(x) for x in table.locator("g.hex").evaluate_all("gs => gs.map(g => g.dataset.field)"))
-            if n not in (int(ann.inner_text(".big-figs span")), int(bob.inner_text(".big-figs span")))]
-    send(table, "place_turtles", numbers=", ".join(map(str, free[:5])))
+    turtles = move_form(table, "place_turtles", table=True)
+    drawn = values(turtles.locator("[data-field='numbers'] select").first)[:5]  # five numbers from the bag
+    play(table, "place_turtles", {"numbers": drawn}, table=True)
     wait_text(ann, ".banner", "Your turn — Roll and plan your dice.")
     assert ann.locator(".mine .island g.turtle").count() == 5  # the phone shows the island to plan on
-    question = confirm(bob, bob.locator("form.act[data-action='plan'] button"), ok=False)
+    question = confirm(bob, move_form(bob, "plan", "Bob").locator("button.primary"), ok=False)
     assert "Send with nothing chosen?" in question  # no empty plan turns the sand timer by mistake
-    ann.click("button[data-draw='dice']")
-    ann.wait_for_selector(".hint button")
-    rolled = ann.locator(".dice-row .die").evaluate_all("ds => ds.map(d => d.title)")
-    planned = ann.locator("form.act[data-action='plan'] .seq select").evaluate_all("ss => ss.map(s => s.value)")
-    assert planned == rolled and ann.locator("form.act[data-action='roll']").count() == 0
+    rolled = ["green", "red", "red", "blue", "white"]
+    play(ann, "roll", {"dice": rolled})  # Ann's dice as they fell, one select each
+    synced(server, gid, ann)
+    assert ann.locator(".dice-row .die").evaluate_all("ds => ds.map(d => d.title)") == rolled
+    plan = move_form(ann, "plan", "Ann")
+    assert set(values(plan.locator("[data-field='dice'] select").first)) == set(rolled)  # only what she rolled
+    assert ann.locator("form.act[data-action='roll']").count() == 0
     shot(run, ann, "dice-ann-plan")
-    tap(ann, ann.locator(".hint button"))
+    play(ann, "plan", {"dice": ["red", "green"]})
     table.wait_for_selector(".timer.running")  # the first plan turned the sand timer
-    send(bob, "plan", dice=["red", "green"])  # Bob's thrown dice, chosen in order
+    play(bob, "plan", {"dice": ["red", "green"]})  # Bob's thrown dice, chosen in order
+    done_if_asked(server, gid, bob, "Bob")
     wait_text(table, ".banner", "moves.")
     for p in (table, ann, bob):
         p.context.close()
@@ -252,9 +248,9 @@ def test_pocket_galapagos_a_turn_from_the_phone_while_a_second_phone_watches_the
     watcher.wait_for_selector("#live-status.ok")
     assert "Turn 1 of 10: play your cards, then end the turn." in banner(ann)
     levels = ann.locator(".pop b").all_inner_texts()
-    send(ann, "ocean", species="rat", icons=2, mode="inhabit")
+    play(ann, "ocean", {"species": "rat", "icons": 2, "mode": "inhabit"})
     wait_text(watcher, ".pop b", str(int(levels[0]) + 2))
-    tap(ann, ann.locator("form.act[data-action='end_turn'] button"))
+    play(ann, "end_turn")
     wait_text(ann, ".banner", "Turn 2 of 10")
     watcher.wait_for_function("document.querySelector('.track-turns .now').textContent.trim() === '2'")
     assert watcher.locator(".track-turns .done").count() == 1
@@ -270,30 +266,36 @@ def test_galerapagos_two_phones_vote_in_secret_one_in_french_and_see_the_reveal(
     run["galerapagos"] = gid
     ann, bob = join(browser, server, code, "Ann"), join(browser, server, code, "Bob", lang="fr")
     assert "Retournez la prochaine carte Météo." in banner(bob)  # the game's prompt, in the phone's language
-    assert bob.locator("button[data-draw='weather']").count() == 0  # the table turns the weather card
+    assert bob.locator("form.act[data-action='weather']").count() == 0  # the table turns the weather card
     phones = {"Ann": ann, "Bob": bob}
     for _ in range(2):  # two dry rounds, everyone searching the wreck: food runs short
-        send(table, "weather", water=0)
+        synced(server, gid, table)
+        play(table, "weather", {"water": 0}, table=True)
         for _ in range(3):
             synced(server, gid, table, bob)
             who = table.inner_text(".banner b")
-            if who == "Bob":  # the field "fish" is a number of fish, not the action "pêcher"
-                assert bob.inner_text("form.act[data-action='fish'] .fld").strip() == "poissons"
+            if who == "Bob":  # the field is a number of fish caught, in French
+                label = bob.locator("form.act[data-action='fish'] .fld").evaluate("l => l.firstChild.textContent")
+                assert label.strip() == "Poissons pêchés"
             if who in phones:
-                tap(phones[who], phones[who].locator("form.act[data-action='search'] button"))
+                play(phones[who], "search")
             else:
-                send(table, "search", player=who)
-    wait_text(ann, ".banner", "Secret vote: who goes without food?")
-    wait_text(bob, ".banner", "Vote secret : qui n'aura pas de nourriture ?")
-    send(ann, "vote", target="Cleo")
+                play(table, "search", player=who)  # Cleo has no phone
+    synced(server, gid, table, ann, bob)
+    wait_text(ann, "form.act[data-action='vote'] .act-name", "Vote: who goes without food?")
+    wait_text(bob, "form.act[data-action='vote'] .act-name", "Vote : qui sera privé de nourriture ?")
+    assert field(move_form(ann, "vote", "Ann"), "target").input_value() == ""  # nobody preselected
+    sent = play(ann, "vote", {"target": "Cleo"})
+    assert sent.question.startswith("Vote: who goes without food?\n")  # the label is the question, asked once
     wait_text(ann, ".vote-mine", "Cleo")
-    wait_text(bob, "ol.log", "voter · Ann · cible secret")  # Bob sees that Ann voted, not for whom
+    wait_text(bob, "ol.log", "Ann vote.")  # Bob sees that Ann voted, not for whom
     assert "Cleo" not in bob.inner_text(".mine") and bob.locator(".vote-mine").count() == 0
-    send(bob, "vote", target="Cleo")  # "Envoyer"
+    assert not revealed(bob.text_content("ol.log"), "Cleo")
+    play(bob, "vote", {"target": "Cleo"})  # "Envoyer", then OK
     synced(server, gid, table)
     shot(run, bob, "galerapagos-bob-voted-fr")
-    assert "target hidden" in table.inner_text("ol.log") and "Last vote" not in table.inner_text("main")
-    send(table, "vote", player="Cleo", target="Ann")
+    assert not revealed(table.text_content("ol.log"), "Cleo") and "Last vote" not in table.inner_text("main")
+    play(table, "vote", {"target": "Ann"}, player="Cleo")
     wait_text(ann, ".last-vote", "Bob → Cleo")
     wait_text(bob, ".last-vote", "Ann → Cleo")
     assert "Dernier vote" in bob.inner_text(".last-vote")
@@ -314,7 +316,8 @@ def test_pages_reconnect_after_a_restart_and_the_game_resumes(run, browser) -> N
     run["server"] = server = start_server(run["db"], run["port"])
     table.wait_for_selector("#live-status.ok", timeout=10000)
     assert table.inner_text("h1 small") == round_before  # resumed from the journal
-    send(table, "weather", water=1)
+    synced(server, gid, table)
+    play(table, "weather", {"water": 1}, table=True)  # also closes the condemned's moment to show a card
     wait_text(table, "h1 small", "Round 3")
     table.context.close()
 
