@@ -6,8 +6,10 @@ from __future__ import annotations
 from tests.games.test_galerapagos_support import (
     FIVE,
     alive,
+    closed,
     food_vote_round_two,
     new,
+    no_card,
     play,
     player,
     refused,
@@ -15,6 +17,7 @@ from tests.games.test_galerapagos_support import (
     search,
     searches,
     shoot,
+    survival,
     view,
     vote,
     weather,
@@ -22,7 +25,9 @@ from tests.games.test_galerapagos_support import (
 
 
 def everyone_votes(s, target: str, other: str = "Ann"):
-    return play(s, *[vote(p, target if p != target else other) for p in alive(s)])
+    """Everyone points at ``target``; he has no card to save himself with and says so."""
+    s = play(s, *[vote(p, target if p != target else other) for p in alive(s)])
+    return play(s, no_card(target)) if view(s)["phase"] == "show_cards" else s
 
 
 def test_the_dead_take_a_grave_and_leave_the_game() -> None:
@@ -52,8 +57,11 @@ def test_dead_neighbours_are_skipped() -> None:
     # Ann 4 - 2 + 4 + 1 = 7; water 10 - 4 = 6, food 9 - 4 = 5
     s = play(s, weather(1), *searches("Dan", "Ann", "Bob", "Cid"))  # water 2, food 1
     s = play(s, weather(2), *searches("Cid", "Dan", "Ann", "Bob"))  # Ann 9, the others 7
+    s = play(s, survival(s))
     assert view(s)["vote"] == "water"
     s = play(s, vote("Ann", "Dan"), vote("Bob", "Dan"), vote("Cid", "Dan"), vote("Dan", "Bob"))
+    assert player(s, "Dan")["alive"] and view(s)["condemned"] == "Dan", "asked first: a card may save him"
+    s = closed(s)
     assert not player(s, "Dan")["alive"]
     assert player(s, "Ann")["cards"] == 9 + 4 and player(s, "Cid")["cards"] == 7 + 3
 

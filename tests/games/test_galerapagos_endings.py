@@ -5,14 +5,17 @@ from __future__ import annotations
 from tests.games.test_galerapagos_support import (
     RULES,
     alive,
+    closed,
     fed_round,
     hurricane,
     new,
+    no_card,
     play,
     player,
     refused,
     resource,
     searches,
+    survival,
     view,
     vote,
     weather,
@@ -26,6 +29,7 @@ EMBARK = {"type": "embark"}
 def three_rafts_in_round_one():
     """Everyone collects six pieces of wood: three raft cards; water 6 - 3 = 3, food 5 - 3 = 2."""
     s = play(new(THREE), weather(0), wood("Ann", 5), wood("Bob", 5), wood("Cid", 5))
+    s = play(s, survival(s))
     assert (view(s)["rafts"], view(s)["water"], view(s)["food"]) == (3, 3, 2)
     return s
 
@@ -104,14 +108,14 @@ def hurricane_round(wood_each: int = 5):
 def test_the_hurricane_takes_the_raft_away_at_the_end_of_the_round() -> None:
     """"La carte Ouragan est retournée. Le radeau doit quitter l'île à la fin du tour" """
     s, woods = hurricane_round()
-    s = play(s, resource("Ann", "food", 3), *woods)  # water 6 - 3 = 3, food 8 - 3 = 5
+    s = play(s, resource("Ann", "food", 3), *woods)
+    assert not view(s)["over"] and view(s)["phase"] == "acted", "the round is not over yet"
+    s = play(s, survival(s))  # water 6 - 3 = 3, food 8 - 3 = 5: room and rations for all three
     v = view(s)
     assert v["over"] and RULES.outcome(s).reason == "hurricane" and RULES.winners(s) == THREE
     assert (v["water"], v["food"]) == (0, 2)
     again = play(s, EMBARK)  # already gone: a late "embark" changes nothing
-    before, after = RULES.public_state(s), RULES.public_state(again)
-    assert before.pop("last_chance") and after.pop("last_chance") == []
-    assert after == before
+    assert RULES.public_state(again) == RULES.public_state(s)
 
 
 def test_the_hurricane_eliminates_by_vote_until_the_survivors_fit() -> None:
@@ -119,8 +123,14 @@ def test_the_hurricane_eliminates_by_vote_until_the_survivors_fit() -> None:
     éliminez un joueur." Food 5 - 3 = 2 for the voyage: one of the three stays."""
     s, woods = hurricane_round()
     s = play(s, *woods)
-    assert view(s)["phase"] == "depart" and view(s)["vote"] == "depart"
-    s = play(s, vote("Ann", "Cid"), vote("Bob", "Cid"), vote("Cid", "Ann"))
+    s = play(s, survival(s))
+    assert view(s)["phase"] == "show_cards" and view(s)["show_cards"]["kind"] == "raft"
+    assert view(s)["show_cards"]["places"] == 2 and not view(s)["over"]
+    s = play(s, vote("Ann", "Cid"), vote("Bob", "Cid"))  # the vote for the places closes the moment
+    assert view(s)["count"] == "depart" and view(s)["vote"] == "depart"
+    s = play(s, vote("Cid", "Ann"))
+    assert view(s)["condemned"] == "Cid" and not view(s)["over"], "Cid may still save himself"
+    s = play(s, no_card("Cid"))
     assert view(s)["over"] and RULES.winners(s) == ["Ann", "Bob"]
     assert player(s, "Cid")["died"] == "left_behind"
     assert RULES.scores(s) == {"Ann": 1, "Bob": 1, "Cid": 0}
@@ -136,7 +146,8 @@ def test_the_one_left_behind_may_still_play_a_card_for_the_voyage() -> None:
 def test_a_card_played_as_the_raft_leaves_still_counts() -> None:
     s, woods = hurricane_round()
     s = play(s, *woods)
-    assert view(s)["vote"] == "depart" and view(s)["last_chance"][0]["kind"] == "depart"
+    s = play(s, survival(s))
+    assert view(s)["show_cards"]["kind"] == "raft" and view(s)["show_cards"]["at_risk"] == THREE
     s = play(s, resource("Bob", "food", 1))  # food for the voyage 2 + 1: room for three
     assert RULES.winners(s) == THREE
 
@@ -145,6 +156,9 @@ def test_without_a_raft_everyone_loses_to_the_hurricane() -> None:
     """"... sinon, tout le monde est perdant." """
     s, _ = hurricane_round()
     s = play(s, *searches("Ann", "Bob", "Cid"))
+    s = play(s, survival(s))
+    assert view(s)["show_cards"]["places"] == 0 and not view(s)["over"], "cards first, though none adds a place"
+    s = closed(s)
     assert view(s)["over"] and RULES.winners(s) == [] and RULES.outcome(s).reason == "hurricane"
     assert alive(s) == THREE and RULES.scores(s) == {"Ann": 0, "Bob": 0, "Cid": 0}
 
@@ -154,7 +168,9 @@ def test_hecatomb_when_everyone_dies() -> None:
     s = play(new(THREE), weather(0), *searches(*THREE))  # water 3, food 2
     s = play(s, weather(0), *searches("Cid", "Ann", "Bob"))  # water 0; food 2 for 3: a vote
     s = play(s, vote("Ann", "Cid"), vote("Bob", "Cid"), vote("Cid", "Ann"))
-    s = play(s, weather(0), *searches("Bob", "Ann"))  # water and food on 0, nobody shows a card
+    s = play(s, weather(0), *searches("Bob", "Ann"))  # the weather card closed Cid's moment: he died
+    assert view(s)["phase"] == "show_cards" and not view(s)["over"], "water on 0: cards are shown first"
+    s = play(s, no_card("Bob"), no_card("Ann"))  # nobody shows a card
     v = view(s)
     assert v["over"] and alive(s) == [] and RULES.winners(s) == []
     assert RULES.outcome(s).reason == "hecatomb"

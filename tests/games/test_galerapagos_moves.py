@@ -4,7 +4,7 @@ action accepted is offered, and an action refused is never offered.
 The check is exhaustive over a bounded universe of actions (every type, every player, every
 target, out-of-range numbers, missing and extra optional fields) at states reached by seeded
 random playouts that starve the castaways, so that votes, ties, deaths, counts on 0, the
-hurricane and the last chances after them all come up.
+hurricane and the moments to show cards after them all come up.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from companion.audit import audit
 from companion.games.galerapagos import rules as R
 from companion.rules import RuleError
 from tests.games.test_galerapagos_support import (
+    FIVE,
+    food_vote_round_two,
     new,
     play,
     resource,
@@ -38,7 +40,8 @@ PKG = games.package("galerapagos")
 RULES = PKG.rules
 NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lou"]
 SCENARIOS = sorted(Path(__file__).parent.parent.joinpath("scenarios").glob("galerapagos*.jsonl"))
-MAIN = {"weather", "fish", "water", "wood", "search", "vote", "tiebreak", "embark"}
+MAIN = {"weather", "fish", "water", "wood", "search", "vote", "tiebreak", "embark", "survival", "no_card", "close",
+        "debate"}
 
 
 def accepted(state: R.State, action: dict[str, Any]) -> bool:
@@ -52,7 +55,7 @@ def accepted(state: R.State, action: dict[str, Any]) -> bool:
 def universe(s: R.State) -> list[dict[str, Any]]:
     """Every action worth trying now, legal or not (the known gaps of moves.py left out)."""
     names = list(s.names)
-    out: list[dict[str, Any]] = [{"type": "embark"}]
+    out: list[dict[str, Any]] = [{"type": "embark"}, {"type": "close"}, {"type": "survival"}, {"type": "debate"}]
     for w in (None, *range(0, 10)):
         for h in (None, False, True):
             a: dict[str, Any] = {"type": "weather"}
@@ -64,7 +67,8 @@ def universe(s: R.State) -> list[dict[str, Any]]:
     most = max(s.cards) + 2
     for p in [*names, "Zed"]:
         out.extend({"type": "fish", "player": p, "fish": f} for f in range(-1, 6))
-        out.extend({"type": t, "player": p} for t in ("water", "search", "sick", "heal", "revive"))
+        out.extend({"type": t, "player": p} for t in ("water", "search", "sick", "heal", "revive", "survival",
+                                                        "no_card", "close", "debate"))
         for e in range(-1, 7):
             out.append({"type": "wood", "player": p, "extra": e})
             out.extend({"type": "wood", "player": p, "extra": e, "snake": b} for b in (False, True))
@@ -110,8 +114,8 @@ def starving_playout(seed: int, steps: int = 250) -> list[R.State]:
         if not forms:
             break
         pool: list[dict[str, Any]] = []
-        if s.chain and rng.random() < 0.6:  # use a last chance now and then
-            pool = [a for a in RULES.candidates(s) if a["type"] in ("resource", "give", "shoot", "embark")]
+        if s.show and rng.random() < 0.6:  # show a card, say « none », or close, now and then
+            pool = [a for a in RULES.candidates(s) if a["type"] in ("resource", "no_card", "close")]
         if not pool:
             main = [f for f in forms if f["type"] in MAIN]
             cards = [f for f in forms if f["type"] not in MAIN]
@@ -123,19 +127,19 @@ def starving_playout(seed: int, steps: int = 250) -> list[R.State]:
             pool = list(M.expand(rng.choice(group), 30, rng))
         s, _ = RULES.apply(s, rng.choice(pool))
         states.append(s)
-        if s.phase == R.OVER and not s.chain and rng.random() < 0.3:
+        if s.phase == R.OVER and rng.random() < 0.3:
             break
     return states
 
 
 def interesting(states: list[R.State]) -> list[R.State]:
-    """Every state with a last chance, a tie or the end; a few of each other kind."""
+    """Every state with a moment to show cards, a tie, the pause or the end; a few of each other kind."""
     seen: Counter[tuple[Any, ...]] = Counter()
     out = []
     for st in states:
-        key = (st.phase, bool(st.tie), st.ballot is not None, tuple(RULES._chance(c)["kind"] for c in st.chain))
+        key = (st.phase, bool(st.tie), st.ballot is not None, st.show)
         seen[key] += 1
-        if key[3] or key[1] or st.phase == R.OVER or seen[key] <= 2:
+        if key[3] or key[1] or st.phase in (R.OVER, R.ACTED) or seen[key] <= 2:
             out.append(st)
     return out
 
@@ -143,7 +147,7 @@ def interesting(states: list[R.State]) -> list[R.State]:
 @pytest.mark.parametrize("seed", range(12))
 def test_moves_are_exactly_what_the_rules_accept(seed: int) -> None:
     for state in interesting(starving_playout(seed)):
-        assert mismatches(state) == [], (seed, state.phase, RULES.view(state)["last_chance"])
+        assert mismatches(state) == [], (seed, state.phase, RULES.view(state)["show_cards"])
 
 
 def test_the_playouts_reach_every_kind_of_moment() -> None:
@@ -154,9 +158,8 @@ def test_the_playouts_reach_every_kind_of_moment() -> None:
             kinds[st.phase] += 1
             kinds["tie"] += bool(st.tie)
             kinds["vote"] += st.ballot is not None
-            for c in st.chain:
-                kinds["chance:" + RULES._chance(c)["kind"]] += 1
-    for kind in ("weather", "actions", "end", "over", "tie", "vote", "chance:save", "chance:declare"):
+            kinds["show:" + st.show] += bool(st.show)
+    for kind in ("weather", "actions", "acted", "end", "over", "tie", "vote", "show:save", "show:zero", "show:raft"):
         assert kinds[kind] > 0, kinds
 
 
@@ -189,20 +192,30 @@ def values(fld: dict[str, Any]) -> list[Any]:
     return [c["value"] for c in M.enabled(fld["choices"])]
 
 
-def test_the_weather_card_offers_the_drops_still_in_the_deck_and_the_hurricane_only_from_the_bottom_pile() -> None:
-    """« Mélangez la carte Ouragan et les 5 cartes Météo et placez la pile ... Placez ensuite le reste des cartes dessus. »"""
+def test_the_weather_card_offers_every_card_and_marks_those_outside_the_deck() -> None:
+    """« Mélangez la carte Ouragan et les 5 cartes Météo et placez la pile ... Placez ensuite le reste des
+    cartes dessus. » An observed card outside the deck is accepted with a warning (issue 13), so it is offered,
+    its preview saying the deck will be corrected; the hurricane before the bottom pile likewise."""
     s = new()
-    (card,) = forms_of(s, "weather")  # round 1: no hurricane yet
-    assert card["player"] is None and values(field(card, "water")) == [0, 1, 2, 3]
+    plain, storm = forms_of(s, "weather")
+    assert plain["player"] is None and values(field(plain, "water")) == list(range(10))
+    previews = {c["value"]: c["preview"] for c in field(plain, "water")["choices"]}
+    assert [w for w, p in previews.items() if not p.get("warning")] == [0, 1, 2, 3]
+    assert previews[0]["cards_left"] == 3 and previews[3]["cards_left"] == 2
+    assert "corrected" in previews[4]["text"]
+    assert "corrected" in field(storm, "hurricane")["choices"][0]["preview"]["text"], "round 1: too early"
+    assert storm["preview"]["chance"] == 0.0
     s = _quiet_round(_quiet_round(s, 3), 3)
-    (card,) = forms_of(s, "weather")
-    assert values(field(card, "water")) == [0, 1, 2], "both 3-drop cards are gone"
+    plain = forms_of(s, "weather")[0]
+    assert field(plain, "water")["choices"][3]["preview"].get("warning"), "both 3-drop cards are gone"
     while s.round + 1 < s.opts.hurricane_from:
         s = _quiet_round(s, s.deck[0])
     labels = [f["label"] for f in forms_of(s, "weather")]
     assert labels == ["Turn the weather card", "The hurricane card"]
     hurricane = forms_of(s, "weather")[1]
     assert [x["name"] for x in hurricane["fields"]] == ["hurricane", "water"] and hurricane["fields"][1]["optional"]
+    assert "must leave" in hurricane["fields"][0]["choices"][0]["preview"]["text"]
+    assert hurricane["preview"]["chance"] == pytest.approx(1 / 6), "the hurricane is one of the six cards left"
 
 
 def _quiet_round(s: R.State, drops: int) -> R.State:
@@ -236,8 +249,10 @@ def test_wood_asks_about_the_snake_only_when_balls_were_drawn_with_the_odds_of_e
     for c in extra["choices"][1:]:
         assert values(c["fields"][0]) == [False, True]
         assert c["preview"]["snake"] == pytest.approx(R.snake_chance(c["value"]))
-    assert extra["choices"][1]["preview"]["text"] == "snake 17%"
-    assert extra["choices"][5]["preview"]["text"] == "snake 83%", "five balls of six: 5/6"
+    assert extra["choices"][1]["preview"]["text"] == "snake 17%, about 1.8 wood"
+    assert extra["choices"][5]["preview"]["text"] == "snake 83%, about 1.8 wood", "five balls of six: 5/6"
+    # the expected wood of an announcement: the free piece, plus k pieces unless the snake bites
+    assert extra["choices"][2]["preview"]["expected"] == pytest.approx(1 + 2 * (1 - 1 / 3), abs=1e-3)
 
 
 def test_the_vote_offers_the_living_castaways_with_no_default_and_hides_who_voted_for_whom() -> None:
@@ -266,19 +281,39 @@ def test_the_tie_is_broken_by_the_first_player_among_the_tied_only() -> None:
     assert [c["preview"]["votes"] for c in field(f, "target")["choices"]] == [2, 2]
 
 
-def test_the_condemned_may_save_himself_on_the_next_line_only() -> None:
-    """« Il peut se sauver en jouant une carte Ressource ou en tirant sur un autre joueur. »"""
+def test_the_condemned_is_offered_his_card_his_shot_or_none_until_the_moment_closes() -> None:
+    """« Il peut se sauver en jouant une carte Ressource ou en tirant sur un autre joueur. » The moment
+    stays open whatever else is entered, until he answers, the first player closes it, or the next
+    weather card is turned."""
     s = play(new(), weather(0), *searches("Ann", "Bob", "Cid", "Dan", "Eve"))
     s = play(s, weather(1), *searches("Eve", "Ann", "Bob", "Cid", "Dan"))
     s = play(s, *[vote(p, "Bob") for p in ("Ann", "Cid", "Dan", "Eve")], vote("Bob", "Ann"))
-    assert not view(s)["players"][1]["alive"], "the default applied: Bob is dead"
+    assert view(s)["players"][1]["alive"] and view(s)["phase"] == "show_cards"
     (card,) = forms_of(s, "resource", "Bob")
-    food = next(c for c in card["fields"][0]["choices"] if c["value"] == "food")
-    assert food["preview"]["text"] == "Bob is saved"
-    assert forms_of(s, "shoot", "Bob") and any(
-        c["value"] == "Bob" for f in forms_of(s, "give", "Ann") for c in f["fields"][0]["choices"])
+    kinds = {c["value"]: c["preview"]["text"] for c in card["fields"][0]["choices"]}
+    assert kinds["food"] == "Bob is saved" and "still dies" in kinds["water"], "food is what he lacks"
+    assert forms_of(s, "shoot", "Bob") and forms_of(s, "no_card", "Bob")
+    assert [f["player"] for f in forms_of(s, "close")] == ["Eve"], "the first player says « nobody else »"
+    assert not forms_of(s, "no_card", "Ann"), "only the condemned is asked"
+    assert any(c["value"] == "Bob" for f in forms_of(s, "give", "Ann") for c in f["fields"][0]["choices"])
+    s = play(s, resource("Ann", "water", 1))  # another castaway's card does not close his moment
+    assert forms_of(s, "no_card", "Bob")
     later = play(s, weather(2))
-    assert not forms_of(later, "resource", "Bob") and not forms_of(later, "shoot", "Bob")
+    assert not view(later)["players"][1]["alive"], "the next weather card closed it: Bob died"
+    assert not forms_of(later, "no_card", "Bob") and not forms_of(later, "resource", "Bob")
+
+
+def test_the_pause_offers_the_confirmation_and_the_lines_that_imply_it() -> None:
+    """« Étape 3 : action des joueurs » then « Étape 4 : survie des naufragés »: between them the first player
+    confirms; a vote (the food is short) or the next weather card imply it."""
+    s = food_vote_round_two()
+    assert view(s)["phase"] == "acted"
+    (go,) = forms_of(s, "survival")
+    assert go["player"] == "Eve" and go.get("player_optional")
+    votes = forms_of(s, "vote")
+    assert {f["player"] for f in votes} == set(FIVE) and all(f.get("implies") == "survival" for f in votes)
+    assert not forms_of(s, "weather"), "the food vote comes first"
+    assert forms_of(s, "resource", "Ann"), "cards may still be played before the step"
 
 
 def test_moves_take_a_few_milliseconds_even_at_twelve() -> None:

@@ -11,6 +11,7 @@ import pytest
 from companion import games
 from companion.audit import narrate as narrate_script
 from companion.audit import replay
+from companion.games.galerapagos.narrate import moment_lines
 from tests.games.test_galerapagos_support import (
     FIVE,
     fish,
@@ -63,27 +64,30 @@ def test_a_sixth_piece_of_wood_lays_a_raft_card() -> None:
 def test_the_rations_shared_at_the_end_of_the_actions() -> None:
     """« Chaque survivant reçoit une ration d'eau et une ration de nourriture. »"""
     s = play(new(), weather(1), *searches("Ann", "Bob", "Cid", "Dan"))
-    _, lines = told(s, {"type": "search", "player": "Eve"})
-    assert lines[1:] == ["5 survivors each drink a ration: water 10→5.",
-                         "5 survivors each eat a ration: food 9→4."]
+    s, lines = told(s, {"type": "search", "player": "Eve"})
+    assert lines == ["Eve searches the wreck and draws a card (5 in hand)."], "the first player confirms first"
+    _, lines = told(s, {"type": "survival", "player": "Ann"})
+    assert lines == ["Ann, the first player, starts the survival step.",
+                     "5 survivors each drink a ration: water 10→5.",
+                     "5 survivors each eat a ration: food 9→4."]
 
 
 def test_votes_stay_secret_until_the_reveal_then_the_count_and_the_death_are_told() -> None:
     """« tous pointent du doigt le joueur qu'il veut éliminer. Le joueur qui récolte le plus de voix est éliminé. »"""
     s = play(new(), weather(0), *searches(*FIVE))
-    s = play(s, weather(1), *searches("Eve", "Ann", "Bob", "Cid", "Dan"))
+    s = play(s, weather(1), *searches("Eve", "Ann", "Bob", "Cid", "Dan"), {"type": "survival", "player": "Eve"})
     for voter in ("Ann", "Bob", "Cid", "Dan"):
         s, lines = told(s, vote(voter, "Bob" if voter != "Bob" else "Ann"))
         assert lines == [f"{voter} votes."], "nobody learns whom a vote names"
     s, lines = told(s, vote("Eve", "Bob"))
-    assert lines[:4] == ["Eve votes.",
-                         "The votes are revealed: Ann→Bob, Bob→Ann, Cid→Bob, Dan→Bob, Eve→Bob.",
-                         "Bob has the most votes (4) and is refused a food ration.",
-                         "Bob dies of hunger."]
-    assert lines[-1] == "Next move only: Bob may still be saved by a resource card or a shot."
+    assert lines == ["Eve votes.",
+                     "The votes are revealed: Ann→Bob, Bob→Ann, Cid→Bob, Dan→Bob, Eve→Bob.",
+                     "Bob has the most votes (4) and is refused a food ration."], "nobody dies before his answer"
+    assert moment_lines(s, "en") == ["Bob may still save himself with a food card or a shot."]
     _, saved = told(s, resource("Bob", "food"))
-    assert saved[:3] == ["A last chance is taken: the outcome of the previous move is undone.",
-                         "Bob plays a food card: food 4→5.", "Bob is saved."]
+    assert saved[:2] == ["Bob plays a food card: food 4→5.", "Bob is saved."]
+    _, dead = told(s, {"type": "no_card", "player": "Bob"})
+    assert dead == ["Bob cannot save himself.", "Bob dies of hunger.", "4 survivors each eat a ration: food 4→0."]
 
 
 def test_the_log_line_of_a_vote_hides_its_target_from_everyone_but_the_voter() -> None:
@@ -105,17 +109,17 @@ def test_no_vote_when_the_token_is_on_zero_and_who_dies_of_thirst() -> None:
     Seuls les joueurs disposant de cartes correspondant à la ressource manquante survivent. »"""
     lines, error = narrate_script(SCENARIO("galerapagos_no_vote_at_zero"))
     assert error is None
+    asked = "Water is on 0: no vote. Each castaway who holds a water card shows it now (Ann, Bob and Cid)."
     shown = "Water on 0: no vote; only Ann showed a water card, the rest goes on the track: water 0→1."
+    assert lines.index(asked) < lines.index("Ann shows a water card (2): a ration of their own.")
     at = lines.index(shown)
-    assert lines[at - 1] == "Ann shows a water card (2): a ration of their own."
     assert lines[at + 1:at + 3] == ["Bob dies of thirst.", "Cid dies of thirst."]
 
 
 def test_the_endings_are_told() -> None:
     """« Scénario 3 : hécatombe. À la fin du tour, tous les joueurs meurent de soif ou de faim. »"""
     lines, error = narrate_script(SCENARIO("galerapagos_hecatomb"))
-    assert error is None and "Every castaway has died: everyone loses." in lines[-3:]
-    assert lines[-1].startswith("Next move only:"), "the last chance the story ends on"
+    assert error is None and lines[-1] == "Every castaway has died: everyone loses."
     lines, _ = narrate_script(SCENARIO("galerapagos_review_5p"))
     assert lines[-1] == "Ann, Bob and Eve embark on the raft and leave the island: they win."
     fr, _ = narrate_script(SCENARIO("galerapagos_review_5p"), "fr")

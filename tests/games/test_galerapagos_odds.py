@@ -60,16 +60,21 @@ def test_odds_show_the_rations_after_this_round_and_the_rounds_left() -> None:
 def test_odds_follow_the_state() -> None:
     s = play(new(), weather(0), *[search(p) for p in ["Ann", "Bob", "Cid", "Dan", "Eve"]])
     o = odds(s)
-    assert (o["water_after"], o["food_after"]) == (0, -1)  # food 4 for five: one missing
+    assert (o["water_after"], o["food_after"]) == (10 - 5, 9 - 5)  # everyone has acted: this round's rations
+    s = play(s, {"type": "survival", "player": "Ann"})
+    o = odds(s)
+    assert (o["water_after"], o["food_after"]) == (0, -1)  # the next round: food 4 for five, one missing
 
 
 def test_a_ration_already_shared_this_round_is_not_taken_twice() -> None:
     """"Le pion recule d'une case pour chaque ration donnée": during the food vote the water has
     been shared already (5 for five, on 0), so the screen shows 0 water after the round, not -5."""
     s = food_vote_round_two()
+    s = play(s, {"type": "survival", "player": "Eve"})
     assert view(s)["vote"] == "food" and view(s)["water"] == 0
     assert (odds(s)["water_after"], odds(s)["food_after"]) == (0, -1)
-    s = play(s, *[vote(p, "Dan") for p in ["Ann", "Bob", "Cid", "Eve"]], vote("Dan", "Ann"))
+    s = play(s, *[vote(p, "Dan") for p in ["Ann", "Bob", "Cid", "Eve"]], vote("Dan", "Ann"),
+             {"type": "no_card", "player": "Dan"})
     assert view(s)["phase"] == "end"  # the round is over: the figures look at the next one
     assert (odds(s)["water_after"], odds(s)["food_after"]) == (0 - 4, 0 - 4)
 

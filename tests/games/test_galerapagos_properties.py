@@ -35,7 +35,8 @@ garbage = st.one_of(
                           optional={"by": who}),
     st.fixed_dictionaries({"type": st.just("place"), "player": who,
                            "card": st.sampled_from(["revolver", "axe", "slip"])}),
-    st.fixed_dictionaries({"type": st.sampled_from(["embark", "pass", ""])}),
+    st.fixed_dictionaries({"type": st.sampled_from(["embark", "pass", "", "close", "survival", "debate"])}),
+    st.fixed_dictionaries({"type": st.sampled_from(["no_card", "close", "survival", "debate"]), "player": who}),
 )
 #: each step: maybe an arbitrary action (mostly refused), then a legal candidate chosen by index,
 #: so that the game goes deep (votes, deaths, the hurricane) while garbage probes every moment.
@@ -51,6 +52,7 @@ def check_invariants(state) -> None:
     assert all(p["alive"] or not p["sick"] for p in v["players"])
     assert 0 <= v["basket"] <= v["food"]
     assert v["over"] == (RULES.outcome(state) is not None)
+    assert not (v["over"] and v["show_cards"]), "never over while a moment to show cards is open"
     assert set(RULES.winners(state)) <= {p["name"] for p in v["players"] if p["alive"]}
     if not v["over"]:
         assert RULES.candidates(state)
@@ -59,7 +61,7 @@ def check_invariants(state) -> None:
 
 
 def may_act(state, action) -> bool:
-    """Who acts must be alive now, or alive in a last-chance window (the table's ``last_chance``)."""
+    """Who acts must be alive now; « I have none » only from a castaway the moment asks."""
     v = RULES.view(state)
     name = action.get("player")
     living = {p["name"] for p in v["players"] if p["alive"]}
@@ -68,8 +70,9 @@ def may_act(state, action) -> bool:
     if action["type"] == "vote":
         return name in living or v["options"]["dead_vote"]
     if action["type"] in CARD_PLAYS:
-        chances = {n for c in v["last_chance"] for n in c["players"]}
-        return name in living or name in chances
+        return name in living
+    if action["type"] == "no_card":
+        return name in (v["show_cards"] or {}).get("players", [])
     return True
 
 

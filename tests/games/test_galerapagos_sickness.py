@@ -6,14 +6,17 @@ from __future__ import annotations
 from tests.games.test_galerapagos_support import (
     RULES,
     alive,
+    closed,
     fish,
     new,
+    no_card,
     play,
     player,
     refused,
     resource,
     search,
     searches,
+    survival,
     tiebreak,
     view,
     vote,
@@ -29,7 +32,12 @@ def bitten_in_round_two():
     s = play(new(), weather(0), *searches("Ann", "Bob", "Cid", "Dan", "Eve"))
     s = play(s, weather(1), search("Eve"), wood("Ann", 1, snake=True),
              *searches("Bob", "Cid", "Dan"))
-    return s
+    return confirmed(s)
+
+
+def confirmed(s):
+    """Eve, the first player, starts the survival step once everyone has acted."""
+    return play(s, survival(s)) if view(s)["phase"] == "acted" else s
 
 
 def test_a_snake_bite_makes_the_player_sick_for_the_round() -> None:
@@ -48,8 +56,8 @@ def test_a_sick_player_cannot_vote_at_the_end_of_that_round() -> None:
 def test_a_sick_player_can_be_sacrificed_and_defend_himself_with_a_resource_card() -> None:
     s = bitten_in_round_two()
     s = play(s, vote("Bob", "Ann"), vote("Cid", "Ann"), vote("Dan", "Ann"), vote("Eve", "Bob"))
-    assert not player(s, "Ann")["alive"]  # eliminated...
-    s = play(s, resource("Ann", "food", 1))  # ...unless she plays a food card at once
+    assert view(s)["condemned"] == "Ann" and view(s)["waiting"] == ["Ann"]  # eliminated...
+    s = play(s, resource("Ann", "food", 1))  # ...unless she plays a food card
     assert player(s, "Ann")["alive"] and alive(s) == ["Ann", "Bob", "Cid", "Dan", "Eve"]
     assert view(s)["food"] == 0 and view(s)["phase"] == "end"
 
@@ -59,6 +67,7 @@ def round_three():
     s = bitten_in_round_two()
     s = play(s, vote("Bob", "Cid"), vote("Cid", "Bob"), vote("Dan", "Cid"), vote("Eve", "Bob"),
              tiebreak("Eve", "Cid"))
+    s = closed(s)
     assert alive(s) == ["Ann", "Bob", "Dan", "Eve"]
     return play(s, weather(3))
 
@@ -81,7 +90,7 @@ def test_the_next_round_the_sick_player_plays_no_card() -> None:
 def test_the_next_round_the_sick_player_votes_again() -> None:
     """"Il peut cependant participer au vote." """
     s = round_three()
-    s = play(s, water("Dan"), water("Eve"), fish("Bob", 2))  # water 6, food 2 for 4 mouths
+    s = confirmed(play(s, water("Dan"), water("Eve"), fish("Bob", 2)))  # water 6, food 2 for 4 mouths
     assert view(s)["vote"] == "food" and "Ann" in view(s)["waiting"]
     s = play(s, vote("Ann", "Bob"))
     assert player(s, "Ann")["voted"]
@@ -90,7 +99,7 @@ def test_the_next_round_the_sick_player_votes_again() -> None:
 def test_then_the_sickness_card_is_removed() -> None:
     """"Retirez la carte Etat du naufragé." -- after the round without action."""
     s = round_three()
-    s = play(s, water("Dan"), water("Eve"), fish("Bob", 3), resource("Dan", "food", 1))
+    s = confirmed(play(s, water("Dan"), water("Eve"), fish("Bob", 3), resource("Dan", "food", 1)))
     assert view(s)["phase"] == "end"
     assert not player(s, "Ann")["sick"]
     s = play(s, weather(2))  # round 4: Bob first (right of Dan is Cid, dead), then Dan, Eve, Ann
@@ -137,7 +146,7 @@ def test_healing_a_healthy_player_is_refused() -> None:
 def test_the_screen_knows_who_is_sick() -> None:
     s = bitten_in_round_two()
     assert [p["sick"] for p in view(s)["players"]] == [True, False, False, False, False]
-    assert RULES.expected(s).actions == ("vote",)
+    assert RULES.expected(s).actions == ("vote", "debate")
 
 
 def test_sick_again_while_sitting_out_means_two_rounds_without_action() -> None:
@@ -146,9 +155,9 @@ def test_sick_again_while_sitting_out_means_two_rounds_without_action() -> None:
     s = round_three()
     s = play(s, {"type": "sick", "player": "Ann", "by": "Dan"})
     refused(s, fish("Ann", 1), "Ann is sick and cannot act this round")
-    s = play(s, water("Dan"), water("Eve"), fish("Bob", 2), resource("Dan", "food", 1))
+    s = confirmed(play(s, water("Dan"), water("Eve"), fish("Bob", 2), resource("Dan", "food", 1)))
     assert view(s)["vote"] == "food" and "Ann" not in view(s)["waiting"]  # food 3 for 4
-    s = play(s, vote("Bob", "Eve"), vote("Dan", "Eve"), vote("Eve", "Bob"))
+    s = play(s, vote("Bob", "Eve"), vote("Dan", "Eve"), vote("Eve", "Bob"), no_card("Eve"))
     assert view(s)["phase"] == "end" and player(s, "Ann")["sick"]  # still sick for round 4
     s = play(s, weather(2))  # round 4: Bob first (Cid is dead), then Dan; Ann sits out again
     assert player(s, "Ann")["sick"] and view(s)["turn"] == "Bob"

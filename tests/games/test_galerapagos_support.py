@@ -95,16 +95,37 @@ def shoot(p: str, target: str) -> dict[str, Any]:
     return {"type": "shoot", "player": p, "target": target}
 
 
+def no_card(p: str) -> dict[str, Any]:
+    return {"type": "no_card", "player": p}
+
+
+def close(state: State) -> dict[str, Any]:
+    """The first player ends the moment to show cards (« nobody else »)."""
+    return {"type": "close", "player": view(state)["first_player"]}
+
+
+def closed(state: State) -> State:
+    """The state once the moment to show cards is closed by the first player (the deaths applied)."""
+    return play(state, close(state))
+
+
+def survival(state: State) -> dict[str, Any]:
+    """The first player's confirmation that everyone has acted (« go to survival? »)."""
+    return {"type": "survival", "player": view(state)["first_player"]}
+
+
 def searches(*names: str) -> list[dict[str, Any]]:
     """Everyone named searches the wreck (an action that leaves the tracks alone)."""
     return [search(p) for p in names]
 
 
 def quiet_round(state: State, drops: int = 0) -> State:
-    """A round where every castaway able to act searches the wreck."""
+    """A round where every castaway able to act searches the wreck (then the first player confirms)."""
     state = play(state, weather(drops))
     while view(state)["phase"] == "actions":
         state = play(state, search(view(state)["turn"]))
+    if view(state)["phase"] == "acted":
+        state = play(state, survival(state))
     return state
 
 
@@ -120,11 +141,14 @@ def fed_round(state: State, drops: int = 0, is_hurricane: bool = False) -> State
     while view(state)["phase"] == "actions":
         actor = view(state)["turn"]
         state = play(state, search(actor) if view(state)["wreck"] else water(actor))
+    if view(state)["phase"] == "acted":
+        state = play(state, survival(state))
     return state
 
 
 def food_vote_round_two() -> State:
-    """Five castaways search in rounds 1 and 2 (Eve first in round 2): water 5 covers the five
-    (0 left), food 4 does not, so a food vote is open; everyone holds 6 cards."""
+    """Five castaways search in rounds 1 and 2 (Eve first in round 2): everyone has acted, the
+    survival step waits for Eve's confirmation (a vote implies it): water 5 covers the five
+    (0 left), food 4 does not, so a food vote comes; everyone holds 6 cards."""
     s = play(new(), weather(0), *searches(*FIVE))
     return play(s, weather(1), *searches("Eve", "Ann", "Bob", "Cid", "Dan"))

@@ -1,4 +1,8 @@
-"""Étape 4, survie des naufragés: water then food, the worked examples, shortages, votes and ties."""
+"""Étape 4, survie des naufragés: water then food, the worked examples, shortages, votes and ties.
+
+Since issue 13 the step starts when the first player confirms (``survival``; a vote or the next
+weather card imply it), and nobody dies before the moment to show cards has closed: the target of a
+vote and, at a count on 0, every castaway are asked first (``no_card``: « I have none »)."""
 
 from __future__ import annotations
 
@@ -7,9 +11,11 @@ from tests.games.test_galerapagos_support import (
     FIVE,
     RULES,
     alive,
+    closed,
     fish,
     food_vote_round_two,
     new,
+    no_card,
     play,
     player,
     refused,
@@ -17,6 +23,7 @@ from tests.games.test_galerapagos_support import (
     search,
     searches,
     shoot,
+    survival,
     tiebreak,
     view,
     vote,
@@ -27,9 +34,16 @@ from tests.games.test_galerapagos_support import (
 SIX = ["P1", "P2", "P3", "P4", "P5", "P6"]
 
 
+def confirmed(s):
+    """The first player's « go to survival » once everyone has acted."""
+    return play(s, survival(s)) if view(s)["phase"] == "acted" else s
+
+
 def test_each_survivor_gets_a_ration_of_water_and_food() -> None:
     """"Chaque survivant reçoit une ration d'eau et une ration de nourriture." """
     s = play(new(), weather(0), *searches(*FIVE))
+    assert view(s)["phase"] == "acted" and (view(s)["water"], view(s)["food"]) == (10, 9)
+    s = confirmed(s)
     assert (view(s)["water"], view(s)["food"]) == (10 - 5, 9 - 5)
     assert alive(s) == FIVE
 
@@ -40,6 +54,7 @@ def test_worked_example_eight_water_for_six_survivors_ends_on_two() -> None:
     finit sur la case 2." """
     s = play(new(SIX), weather(0), *searches(*SIX))  # water 12 - 6 = 6, food 10 - 6 = 4
     s = play(s, weather(2), water("P6"), fish("P1", 3), *searches("P2", "P3", "P4", "P5"))
+    s = confirmed(s)
     assert view(s)["water"] == 2
     assert alive(s) == SIX and view(s)["last_vote"] == {}
 
@@ -47,10 +62,10 @@ def test_worked_example_eight_water_for_six_survivors_ends_on_two() -> None:
 def worked_example_two():
     """Rounds 1-2 leave water 0 and food 4; round 3 (P5 first) collects 2 + 2 water."""
     s = play(new(SIX), weather(0), *searches(*SIX))
-    s = play(s, weather(0), fish("P6", 3), fish("P1", 3), *searches("P2", "P3", "P4", "P5"))
+    s = confirmed(play(s, weather(0), fish("P6", 3), fish("P1", 3), *searches("P2", "P3", "P4", "P5")))
     assert (view(s)["water"], view(s)["food"]) == (0, 4)
-    return play(s, weather(2), water("P5"), water("P6"), fish("P1", 3),
-                *searches("P2", "P3", "P4"))
+    return confirmed(play(s, weather(2), water("P5"), water("P6"), fish("P1", 3),
+                          *searches("P2", "P3", "P4")))
 
 
 def test_worked_example_four_water_for_six_a_card_then_a_vote() -> None:
@@ -61,7 +76,7 @@ def test_worked_example_four_water_for_six_a_card_then_a_vote() -> None:
     assert view(s)["water"] == 4 and view(s)["vote"] == "water"
     s = play(s, resource("P2", "water", 1))
     assert view(s)["water"] == 5 and view(s)["vote"] == "water"  # "Il manque une ration."
-    s = play(s, *[vote(p, "P3") for p in SIX if p != "P3"], vote("P3", "P4"))
+    s = play(s, *[vote(p, "P3") for p in SIX if p != "P3"], vote("P3", "P4"), no_card("P3"))
     assert not player(s, "P3")["alive"] and player(s, "P3")["died"] == "thirst"
     assert view(s)["water"] == 0
     assert view(s)["food"] == 4 + 3 - 5  # the dead eats no more
@@ -80,6 +95,7 @@ def three_water_for_five():
     s = play(new(), weather(0), *searches(*FIVE))  # water 5, food 4
     s = play(s, weather(0), fish("Eve", 3), *searches("Ann", "Bob", "Cid", "Dan"))  # 0 and 2
     s = play(s, weather(1), water("Dan"), water("Eve"), water("Ann"), fish("Bob", 2), search("Cid"))
+    s = confirmed(s)
     assert (view(s)["water"], view(s)["food"], view(s)["vote"]) == (3, 4, "water")
     return s
 
@@ -90,10 +106,10 @@ def test_votes_follow_until_the_rations_suffice_water_before_food() -> None:
     rations are missing: two votes. Then the food (4) covers the three left without a vote."""
     s = three_water_for_five()
     s = play(s, vote("Ann", "Cid"), vote("Bob", "Cid"), vote("Cid", "Ann"), vote("Dan", "Cid"),
-             vote("Eve", "Cid"))
+             vote("Eve", "Cid"), no_card("Cid"))
     assert not player(s, "Cid")["alive"] and view(s)["vote"] == "water"
     refused(s, vote("Cid", "Ann"), "Cid is dead and cannot vote")
-    s = play(s, vote("Ann", "Bob"), vote("Bob", "Ann"), vote("Dan", "Bob"), vote("Eve", "Bob"))
+    s = play(s, vote("Ann", "Bob"), vote("Bob", "Ann"), vote("Dan", "Bob"), vote("Eve", "Bob"), no_card("Bob"))
     assert alive(s) == ["Ann", "Dan", "Eve"]
     assert (view(s)["water"], view(s)["food"], view(s)["phase"]) == (0, 1, "end")
 
@@ -121,7 +137,7 @@ def test_a_castaway_votes_once() -> None:
 
 def test_the_dead_cannot_be_voted_against() -> None:
     s = play(three_water_for_five(), vote("Ann", "Cid"), vote("Bob", "Cid"), vote("Cid", "Ann"),
-             vote("Dan", "Cid"), vote("Eve", "Cid"))
+             vote("Dan", "Cid"), vote("Eve", "Cid"), no_card("Cid"))
     refused(s, vote("Ann", "Cid"), "Cid is dead")
 
 
@@ -131,19 +147,19 @@ def test_the_voice_of_the_dead_lets_the_eliminated_vote() -> None:
     s = play(s, weather(0), fish("Eve", 3), *searches("Ann", "Bob", "Cid", "Dan"))
     s = play(s, weather(1), water("Dan"), water("Eve"), water("Ann"), fish("Bob", 2), search("Cid"))
     s = play(s, vote("Ann", "Cid"), vote("Bob", "Cid"), vote("Cid", "Ann"), vote("Dan", "Cid"),
-             vote("Eve", "Cid"))
+             vote("Eve", "Cid"), no_card("Cid"))
     assert "Cid" in view(s)["waiting"]
     s = play(s, vote("Ann", "Bob"), vote("Bob", "Ann"), vote("Dan", "Bob"), vote("Eve", "Ann"))
     assert view(s)["vote"] == "water"  # still waiting for the dead Cid
-    s = play(s, vote("Cid", "Ann"))
+    s = play(s, vote("Cid", "Ann"), no_card("Ann"))
     assert alive(s) == ["Bob", "Dan", "Eve"]
 
 
 def test_a_food_shortage_is_voted_the_same_way() -> None:
     """"Décompte de nourriture ... Le joueur meurt de faim et est éliminé." """
-    s = food_vote_round_two()
+    s = confirmed(food_vote_round_two())
     assert view(s)["water"] == 0 and view(s)["vote"] == "food"
-    s = play(s, *[vote(p, "Dan") for p in FIVE if p != "Dan"], vote("Dan", "Ann"))
+    s = play(s, *[vote(p, "Dan") for p in FIVE if p != "Dan"], vote("Dan", "Ann"), no_card("Dan"))
     assert player(s, "Dan")["died"] == "hunger" and view(s)["food"] == 0
 
 
@@ -158,6 +174,8 @@ def test_the_first_player_breaks_a_tie() -> None:
     refused(s, tiebreak("Eve", "Cid"), "Cid is not among the tied players")
     refused(s, vote("Cid", "Ann"), "Eve, the first player, must break the tie")
     s = play(s, tiebreak("Eve", "Bob"))
+    assert view(s)["condemned"] == "Bob" and alive(s) == FIVE, "Bob may still save himself"
+    s = closed(s)
     assert alive(s) == ["Ann", "Cid", "Dan", "Eve"] and view(s)["food"] == 0
 
 
@@ -166,15 +184,19 @@ def test_nobody_voting_leaves_every_survivor_tied() -> None:
     s = play(new(), weather(0), *searches(*FIVE))
     s = play(s, weather(1), *[{"type": "sick", "player": p} for p in FIVE],
              *searches("Eve", "Ann", "Bob", "Cid", "Dan"))
+    s = confirmed(s)
     assert view(s)["tie"] == FIVE
 
 
 def test_the_target_saves_himself_with_a_resource_card() -> None:
-    """"Il peut se sauver en jouant une carte Ressource" -- right after the reveal."""
+    """"Il peut se sauver en jouant une carte Ressource" -- asked before he dies (the moment to show cards)."""
     s = food_vote_round_two()
     s = play(s, *[vote(p, "Dan") for p in FIVE if p != "Dan"], vote("Dan", "Ann"))
-    assert not player(s, "Dan")["alive"]
-    assert view(s)["last_chance"][0] == {"kind": "save", "resource": "food", "players": ["Dan"]}
+    assert player(s, "Dan")["alive"] and not view(s)["over"]
+    moment = view(s)["show_cards"]
+    assert (moment["kind"], moment["resource"], moment["players"], moment["at_risk"]) == ("save", "food", ["Dan"],
+                                                                                          ["Dan"])
+    assert view(s)["phase"] == "show_cards" and view(s)["waiting"] == ["Dan"]
     s = play(s, resource("Dan", "food", 1))
     assert alive(s) == FIVE and view(s)["food"] == 0
     assert player(s, "Dan")["cards"] == 4 + 2 - 1  # dealt, two searches, one card played
@@ -190,9 +212,13 @@ def test_the_target_saves_himself_by_shooting_another() -> None:
     assert player(s, "Dan")["cards"] == 6 - 2 + 6  # revolver and cartridge out, Bob's hand in
 
 
-def test_the_chance_to_be_saved_ends_when_the_table_moves_on() -> None:
+def test_the_chance_to_be_saved_stays_open_until_the_next_weather_card() -> None:
+    """Issue 13: « any unrelated entry from another phone closes it » was the bug: another castaway's
+    card or sickness leaves the moment open; the next round's weather card closes it."""
     s = food_vote_round_two()
     s = play(s, *[vote(p, "Dan") for p in FIVE if p != "Dan"], vote("Dan", "Ann"))
+    s = play(s, {"type": "sick", "player": "Ann", "by": "Bob"}, {"type": "place", "player": "Cid", "card": "axe"})
+    assert view(s)["condemned"] == "Dan" and player(s, "Dan")["alive"]
     s = play(s, weather(2))
     refused(s, resource("Dan", "food", 1), "Dan is dead")
 
@@ -200,7 +226,7 @@ def test_the_chance_to_be_saved_ends_when_the_table_moves_on() -> None:
 def zero_water_round_three():
     """Three castaways; after round 3's actions water and food are both on 0."""
     s = play(new(["Ann", "Bob", "Cid"]), weather(0), *searches("Ann", "Bob", "Cid"))  # 3 / 2
-    s = play(s, weather(0), search("Cid"), fish("Ann", 1), search("Bob"))  # water 0, food 0
+    s = confirmed(play(s, weather(0), search("Cid"), fish("Ann", 1), search("Bob")))  # water 0, food 0
     assert (view(s)["water"], view(s)["food"]) == (0, 0)
     return play(s, weather(0), *searches("Bob", "Cid", "Ann"))
 
@@ -210,10 +236,14 @@ def test_no_vote_when_the_token_is_on_zero_only_card_holders_survive() -> None:
     de cette étape, il n'y a pas de vote. Seuls les joueurs disposant de cartes correspondant à la
     ressource manquante survivent." """
     s = zero_water_round_three()
-    assert view(s)["over"] and alive(s) == []  # nobody has shown a card yet
-    refused(s, vote("Ann", "Bob"), "over")
-    s = play(s, resource("Ann", "water", 1))
+    assert not view(s)["over"] and alive(s) == ["Ann", "Bob", "Cid"]  # nobody dies before showing
+    assert view(s)["phase"] == "show_cards" and view(s)["no_vote"]
+    refused(s, vote("Ann", "Bob"), "There is no vote now", "water is on 0")
+    s = play(s, resource("Ann", "water", 1), no_card("Bob"))
+    assert view(s)["show_cards"]["players"] == ["Cid"] and alive(s) == ["Ann", "Bob", "Cid"]
+    s = play(s, no_card("Cid"))  # everyone asked has answered: the deaths, then the food count
     assert player(s, "Bob")["died"] == "thirst" and player(s, "Cid")["died"] == "thirst"
+    assert view(s)["show_cards"]["resource"] == "food" and view(s)["show_cards"]["players"] == ["Ann"]
     s = play(s, resource("Ann", "food", 1))
     assert alive(s) == ["Ann"] and not view(s)["over"] and view(s)["phase"] == "end"
     assert (view(s)["water"], view(s)["food"]) == (0, 0)
@@ -223,26 +253,30 @@ def test_no_vote_when_one_token_is_on_zero_the_other_count_votes() -> None:
     s = play(new(["Ann", "Bob", "Cid"]), weather(0), *searches("Ann", "Bob", "Cid"))  # 3 / 2
     s = play(s, weather(0), search("Cid"), fish("Ann", 1), search("Bob"))  # 0 / 0
     s = play(s, weather(1), water("Bob"), water("Cid"), *searches("Ann"))  # water 2, food 0
-    assert view(s)["vote"] == "water"
-    s = play(s, vote("Ann", "Cid"), vote("Bob", "Cid"), vote("Cid", "Ann"))
-    assert alive(s) == []  # Cid dies of thirst; then food is on 0 and nobody showed a card
-    s = play(s, resource("Bob", "food", 1))
+    assert view(s)["vote"] == "water", "a token on 0: the step starts at once, no pause"
+    s = play(s, vote("Ann", "Cid"), vote("Bob", "Cid"), vote("Cid", "Ann"), no_card("Cid"))
+    assert alive(s) == ["Ann", "Bob"]  # Cid dies of thirst; then food is on 0: cards are shown
+    assert view(s)["show_cards"]["kind"] == "zero" and view(s)["show_cards"]["resource"] == "food"
+    s = play(s, resource("Bob", "food", 1), no_card("Ann"))
     assert alive(s) == ["Bob"] and player(s, "Ann")["died"] == "hunger"
 
 
 def test_cards_shown_at_zero_are_the_owners_ration_and_the_rest_stays_on_the_track() -> None:
     """"À usage personnel en cas de pénurie de vivres." """
     s = zero_water_round_three()
-    s = play(s, resource("Ann", "water", 3), resource("Bob", "water", 1))
-    assert alive(s) == [] and view(s)["water"] == 2  # both drank; Ann's 2 spare stay on the track
-    s = play(s, resource("Bob", "food", 2))
+    s = play(s, resource("Ann", "water", 3), resource("Bob", "water", 1), no_card("Cid"))
+    assert alive(s) == ["Ann", "Bob"] and view(s)["water"] == 2  # both drank; Ann's 2 spare stay on the track
+    s = play(s, resource("Bob", "food", 2), no_card("Ann"))
     assert alive(s) == ["Bob"] and view(s)["food"] == 1 and player(s, "Ann")["died"] == "hunger"
 
 
-def test_the_turn_of_the_declarations_closes_when_play_goes_on() -> None:
+def test_the_next_weather_card_closes_the_moment() -> None:
+    """DESIGN: the moment ends « when the next weather is entered »: those who showed nothing die."""
     s = zero_water_round_three()
-    s = play(s, resource("Ann", "water", 1), resource("Ann", "food", 1), weather(2))
-    assert view(s)["round"] == 4 and alive(s) == ["Ann"]
+    s = play(s, resource("Ann", "water", 1), resource("Ann", "food", 1))  # her food card goes on the track
+    assert view(s)["food"] == 1 and view(s)["phase"] == "show_cards"
+    s = play(s, weather(2))  # Bob and Cid die; food 1 for Ann alone: no longer on 0, her ration
+    assert view(s)["round"] == 4 and alive(s) == ["Ann"] and view(s)["food"] == 0
     refused(s, resource("Bob", "water", 1), "Bob is dead")
 
 
@@ -266,9 +300,16 @@ def test_wreck_cards_may_be_played_at_any_time() -> None:
     s = play(new(), resource("Eve", "water", 1))  # before the first weather card
     s = play(s, weather(0), resource("Dan", "food", 2))  # Ann's turn, Dan plays
     s = play(s, *searches(*FIVE))
+    s = play(s, resource("Bob", "food", 1))  # everyone has acted, before the survival step
+    s = confirmed(s)
     s = play(s, resource("Cid", "food", 1))  # between rounds
-    assert (view(s)["water"], view(s)["food"]) == (10 + 1 - 5, 9 + 2 - 5 + 1)
-    assert [player(s, p)["cards"] for p in FIVE] == [5, 5, 4, 4, 4]
+    assert (view(s)["water"], view(s)["food"]) == (10 + 1 - 5, 9 + 2 + 1 - 5 + 1)
+    assert [player(s, p)["cards"] for p in FIVE] == [5, 4, 4, 4, 4]
+
+
+def closed_by(p: str) -> dict:
+    """The first player ends the moment: « nobody else »."""
+    return {"type": "close", "player": p}
 
 
 def give(p: str, target: str, count: int = 1) -> dict:
@@ -281,10 +322,9 @@ def test_a_card_handed_to_the_target_lets_him_save_himself() -> None:
     s = food_vote_round_two()
     s = play(s, give("Dan", "Cid", 6))  # Dan empties his hand before the vote
     s = play(s, *[vote(p, "Dan") for p in FIVE if p != "Dan"], vote("Dan", "Ann"))
-    assert not player(s, "Dan")["alive"]
-    assert view(s)["last_chance"] == [{"kind": "save", "resource": "food", "players": ["Dan"]}]
+    assert player(s, "Dan")["cards"] == 0 and view(s)["show_cards"]["players"] == ["Dan"], "a card may reach him"
     s = play(s, give("Ann", "Dan"))
-    assert not player(s, "Dan")["alive"]  # a card in hand saves nobody until it is played
+    assert view(s)["condemned"] == "Dan"  # a card in hand saves nobody until it is played
     s = play(s, resource("Dan", "food", 1))
     assert alive(s) == FIVE and view(s)["food"] == 0 and view(s)["phase"] == "end"
     assert [player(s, p)["cards"] for p in FIVE] == [5, 6, 12, 0, 6]
@@ -300,11 +340,11 @@ def test_a_card_handed_over_at_zero_may_be_shown_by_its_new_owner() -> None:
     """"Seuls les joueurs disposant de cartes correspondant à la ressource manquante survivent."
     -- a castaway without a card may be handed one ("Peuvent être offertes") and show it."""
     s = play(new(["Ann", "Bob", "Cid"]), weather(0), *searches("Ann", "Bob", "Cid"))  # 3 / 2
-    s = play(s, weather(0), search("Cid"), fish("Ann", 1), search("Bob"))  # 0 / 0
+    s = confirmed(play(s, weather(0), search("Cid"), fish("Ann", 1), search("Bob")))  # 0 / 0
     s = play(s, weather(0), search("Bob"), give("Bob", "Ann", 7), *searches("Cid", "Ann"))
-    assert player(s, "Bob")["cards"] == 0 and alive(s) == []  # nobody has shown a card yet
-    assert "Bob" in view(s)["last_chance"][0]["players"]  # Ann or Cid may still hand him one
-    s = play(s, give("Ann", "Bob"), resource("Bob", "water", 1), resource("Ann", "water", 1))
+    assert player(s, "Bob")["cards"] == 0 and view(s)["phase"] == "show_cards"  # nobody has shown a card yet
+    assert "Bob" in view(s)["show_cards"]["players"]  # Ann or Cid may still hand him one
+    s = play(s, give("Ann", "Bob"), resource("Bob", "water", 1), resource("Ann", "water", 1), closed_by("Bob"))
     assert player(s, "Cid")["died"] == "thirst"  # his 7 cards: 4 to Ann (left), 3 to Bob
     s = play(s, resource("Ann", "food", 1), resource("Bob", "food", 1))
     assert alive(s) == ["Ann", "Bob"] and view(s)["phase"] == "end"

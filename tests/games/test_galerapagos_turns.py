@@ -64,8 +64,8 @@ def test_the_card_skips_the_dead() -> None:
     s = play(new(), weather(1), shoot("Ann", "Eve"))  # Eve, right of Ann, dies in round 1
     while view(s)["phase"] == "actions":
         s = play(s, search(view(s)["turn"]))
-    assert view(s)["phase"] == "end"
-    s = play(s, weather(2))
+    assert view(s)["phase"] == "acted"
+    s = play(s, weather(2))  # the next weather card implies the survival step (water and food shared)
     assert view(s)["first_player"] == "Dan"
     assert view(s)["turn"] == "Dan"
 
@@ -94,8 +94,12 @@ def test_one_action_each_then_the_survival_step() -> None:
     assert view(s)["phase"] == "actions" and view(s)["turn"] == "Eve"
     s = play(s, fish("Eve", 3))
     v = view(s)
-    assert v["phase"] == "end" and v["turn"] is None
-    assert v["food"] == 9 + 1 + 2 + 3 - 5 and v["water"] == 10 + 3 - 5
+    assert v["phase"] == "acted" and v["turn"] is None and RULES.expected(s).players[0] == "Ann"
+    assert v["food"] == 9 + 1 + 2 + 3 and v["water"] == 10 + 3, "« go to survival? » comes first"
+    refused(s, {"type": "survival", "player": "Bob"}, "Only Ann, the first player")
+    s = play(s, {"type": "survival", "player": "Ann"})
+    v = view(s)
+    assert v["phase"] == "end" and v["food"] == 9 + 1 + 2 + 3 - 5 and v["water"] == 10 + 3 - 5
 
 
 def test_expected_names_the_player_to_act() -> None:

@@ -72,7 +72,7 @@ class Package(GamePackage):
     def table_tags(self, action: dict[str, Any], state: Any = None) -> list[tuple[str, str, dict[str, Any]]] | None:
         from companion.games.galerapagos import table
 
-        return table.table_tags(action)
+        return table.table_tags(action, state)
 
     def component_kinds(self) -> dict[str, Any]:
         from companion.games.galerapagos import table
@@ -83,9 +83,10 @@ class Package(GamePackage):
     def page(self, state: Any, public: dict[str, Any], me: str | None, lang: str = "en") -> dict[str, Any]:
         """The odds (snake risk and wood per announcement, catch, rations after the round, the hurricane's
         chance, what the raft lacks), the moment to show cards in a sentence, a dead castaway's line."""
+        from companion.games.galerapagos.moves import CARD_LABELS
         from companion.games.galerapagos.narrate import chances, death_line
 
-        extra: dict[str, Any] = {"odds": odds(state), "chances": chances(state, lang)}
+        extra: dict[str, Any] = {"odds": odds(state), "chances": chances(state, lang), "card_names": CARD_LABELS}
         if me in state.names:
             i = state.names.index(me)
             if not state.alive[i]:

@@ -1,20 +1,20 @@
 """Galèrapagos' legal moves as forms (see :mod:`companion.moves`): exactly what ``apply`` accepts now.
 
-Two sources make up what the rules accept now:
+Each form is built with the rules' own predicates on the state the rules would play the
+line on:
 
-* the *base* state (the state without its last-chance snapshots): the weather
-  card, the acting castaway's action, the votes, the tie, and the cards any
-  castaway may play at any time ("Les cartes Épave peuvent être jouées à tout
-  moment": resource, shot, gift, permanent card, sickness, antivenom, revival);
-* the *last chances* kept in ``state.chain`` (see rules.py): on the very next line
-  only, the condemned's resource card or shot, a card shown at a count on 0 by a
-  castaway alive then, a card handed to one of them, and a card, a shot or the raft
-  leaving before the hurricane's default. The rules try such a line on the latest
-  snapshot whose window takes it (``rules._window_accepts``), then on the base state.
+* the state itself: the weather card, the acting castaway's action, the votes, the tie,
+  the moment to show cards (each concerned castaway's card, shot or « I have none »,
+  the first player's « nobody else »), and the cards any castaway may play at any time
+  ("Les cartes Épave peuvent être jouées à tout moment": resource, shot, gift,
+  permanent card, sickness, antivenom, revival);
+* in the pause before survival (phase ``acted``), a line of the survival step implies the
+  first player's confirmation (``rules.IMPLIED``): those forms come from the state after it;
+* before the raft leaves, a vote starts the vote for the places (``rules.RAFT_IMPLIED``);
+* the next ``weather`` closes any moment still open: its form comes from the state after.
 
-Each form below is the union of both, computed with the rules' own predicates,
-so every move offered is accepted and every accepted move is offered (checked
-by ``tests/games/test_galerapagos_moves.py`` against an exhaustive oracle).
+So every move offered is accepted and every accepted move is offered (checked by
+``tests/games/test_galerapagos_moves.py`` against an exhaustive oracle).
 
 Known gaps, each an action no table sends (the rules accept it, no form matches it):
 ``wood`` with ``snake: false`` but no ``extra``; ``weather``/``embark`` naming a
@@ -42,25 +42,39 @@ def _t(lang: str, msgid: str, **params: Any) -> str:
     return texts.render(msgid, params, lang, DOMAIN)
 
 
-# -- what the rules accept, per source ------------------------------------------
+def _dec(lang: str, value: float) -> str:
+    """One decimal, with the reader's decimal mark (« 2,3 » in French)."""
+    text = f"{value:.1f}"
+    return text.replace(".", ",") if lang == "fr" else text
 
-def _window(s: R.State, action: dict[str, Any]) -> R.State | None:
-    """The last-chance snapshot the rules would try ``action`` on first (None: the base state only)."""
-    for snap in reversed(s.chain):
-        if R._window_accepts(snap, action):
-            return snap
+
+# -- the state a line is played on ------------------------------------------------
+
+def confirmed(s: R.State) -> R.State:
+    """The state after the survival step's confirmation (the pause's implied lines play there)."""
+    return R._begin(s, [], implied=True) if s.phase == R.ACTED else s
+
+
+def _raft_closed(s: R.State) -> R.State:
+    """The state once the raft's moment closes (a vote for the places plays there)."""
+    return R._settle(R._close_moment(s, []), []) if s.show == R.RAFT else s
+
+
+def weather_base(s: R.State) -> R.State | None:
+    """The state the next weather card is turned on (every moment closed), or None if it cannot be."""
+    s = confirmed(s)
+    if s.show:
+        s = R._close_all(s, [])
+    if s.phase == R.WEATHER or (s.phase == R.END and not s.hurricane):
+        return s
     return None
 
+
+# -- small predicates ----------------------------------------------------------------
 
 def _card_ok(st: R.State, i: int) -> bool:
     """``_need_card_player``: alive, not sick since last round, a card in hand."""
     return st.phase != R.OVER and R.can_play(st, i) and st.cards[i] > 0
-
-
-def _resource_ok(st: R.State, i: int, kind: str) -> bool:
-    if not _card_ok(st, i):
-        return False
-    return not (st.phase == kind and st.zero and any(d[0] == i for d in st.declared))
 
 
 def _shoot_ok(st: R.State, i: int) -> bool:
@@ -83,17 +97,6 @@ def _arrow(lang: str, what: str, before: int, after: int) -> str:
     return _t(lang, "{what} {a}→{b}", what=_t(lang, what), a=before, b=after)
 
 
-def _resource_preview(st: R.State, i: int, kind: str, lang: str) -> dict[str, Any]:
-    """What one card of ``kind`` does where the rules apply it: a last chance saves, else the track rises."""
-    name = st.names[i]
-    if st.phase == kind and st.zero:  # shown at a count on 0: his own ration
-        return preview(_t(lang, "{p} survives", p=name), saves=name)
-    if st.condemned == i and st.phase in (kind, R.DEPART):
-        return preview(_t(lang, "{p} is saved", p=name), saves=name)
-    before = R._track(st, kind)
-    return preview(_arrow(lang, kind, before, before + 1), **{kind: before + 1, "per_card": 1})
-
-
 def _snake_pct(s: R.State, k: int) -> int:
     return round(100 * R.snake_chance(k, len(s.opts.bag)))
 
@@ -112,52 +115,73 @@ def _voted(s: R.State) -> tuple[int, int]:
 # -- the forms ------------------------------------------------------------------
 
 def _weather_forms(s: R.State, lang: str) -> list[Form]:
-    if s.phase not in (R.WEATHER, R.END) or (s.phase == R.END and s.hurricane):
+    """The card turned: any drops 0-9 (one outside the deck corrects it, with a warning), or the hurricane."""
+    base = weather_base(s)
+    if base is None:
         return []
     out: list[Form] = []
-    nxt = s.round if s.phase == R.WEATHER else s.round + 1
-    living = len(R._living(s))
-    if s.deck:
-        left = {w: s.deck.count(w) for w in sorted(set(s.deck))}
-        cards = [
-            choice(w, _t(lang, "{n} drops", n=w),
-                   preview(_t(lang, "{k} such card(s) left", k=k), cards_left=k, water_per_action=w),
-                   fields=[pick("hurricane", _t(lang, "Hurricane"),
-                                [choice(False, _t(lang, "no"))], default=False, optional=True)])
-            for w, k in left.items()
-        ]
-        out.append(form("weather", None, _t(lang, "Turn the weather card"),
-                        [pick("water", _t(lang, "Drops on the card"), cards)],
-                        round=nxt, player_optional=True))
-    if s.hurricane_left and nxt >= s.opts.hurricane_from:
-        hw = s.opts.hurricane_water
+    nxt = base.round if base.phase == R.WEATHER else base.round + 1
+    living = len(R._living(base))
+    left = {w: base.deck.count(w) for w in sorted(set(base.deck))}
+    no = [pick("hurricane", _t(lang, "Hurricane"), [choice(False, _t(lang, "no"))], default=False, optional=True)]
+    cards = []
+    for w in range(0, R.MAX_DROPS + 1):
+        if w in left:
+            pv = preview(_t(lang, "{k} such card(s) left", k=left[w]), cards_left=left[w], water_per_action=w)
+        else:
+            pv = preview(_t(lang, "not expected: the deck will be corrected"), cards_left=0, water_per_action=w,
+                         warning=True)
+        cards.append(choice(w, _t(lang, "{n} drops", n=w), pv, fields=no))
+    out.append(form("weather", None, _t(lang, "Turn the weather card"),
+                    [pick("water", _t(lang, "Drops on the card"), cards)],
+                    round=nxt, player_optional=True))
+    if base.hurricane_left:
+        hw = base.opts.hurricane_water
+        early = nxt < base.opts.hurricane_from
+        text = (_t(lang, "earlier than the deck allows: the deck will be corrected") if early
+                else _t(lang, "the raft must leave at the end of this round"))
+        drops = [choice(w, _t(lang, "{n} drops", n=w),
+                        None if w == hw else preview(_t(lang, "not the hurricane's {h} drops", h=hw), warning=True))
+                 for w in range(0, R.MAX_DROPS + 1)]
         out.append(form(
             "weather", None, _t(lang, "The hurricane card"),
-            [pick("hurricane", _t(lang, "Hurricane"), [choice(
-                True, _t(lang, "yes"),
-                preview(_t(lang, "the raft must leave at the end of this round"), survivors=living))]),
-             pick("water", _t(lang, "Drops on the card"), [choice(hw, _t(lang, "{n} drops", n=hw))],
-                  default=hw, optional=True)],
-            confirm=True, round=nxt, player_optional=True))
+            [pick("hurricane", _t(lang, "Hurricane"), [choice(True, _t(lang, "yes"),
+                                                             preview(text, survivors=living, warning=early))]),
+             pick("water", _t(lang, "Drops on the card"), drops, default=hw, optional=True)],
+            confirm=True, round=nxt, player_optional=True,
+            preview=preview(_t(lang, "hurricane next: {pct}%", pct=round(100 * R.hurricane_next(base))),
+                            chance=R.hurricane_next(base))))
     return out
 
 
 def _embark_form(s: R.State, lang: str) -> Form | None:
-    base = s._replace(chain=()) if s.chain else s
-    depart = any(R._window_accepts(snap, {"type": "embark"}) for snap in s.chain)
-    left_already = base.phase == R.OVER and base.reason == "hurricane"
-    ready = base.phase == R.END and not base.hurricane and R.embark_problem(base) is None
-    if not (depart or left_already or ready):
-        return None
-    if ready:
-        n = len(R._living(base))
+    st = confirmed(s)
+    if st.show == R.RAFT:
+        pv = preview(_t(lang, "the raft leaves with the survivors it can take: {k} place(s) for {n}",
+                        k=max(0, R._capacity(st)), n=len(R._living(st))))
+    elif st.phase == R.OVER and st.reason == "hurricane":
+        pv = preview(_t(lang, "the raft has already left"))
+    elif st.phase == R.END and not st.hurricane and R.embark_problem(st) is None:
+        n = len(R._living(st))
         text = _t(lang, "{n} survivors leave: water {w}→{w2}, food {f}→{f2}",
-                  n=n, w=base.water, w2=base.water - n, f=base.food, f2=base.food - n)
-        pv = preview(text, survivors=n, water=base.water - n, food=base.food - n)
+                  n=n, w=st.water, w2=st.water - n, f=st.food, f2=st.food - n)
+        pv = preview(text, survivors=n, water=st.water - n, food=st.food - n)
+    elif st.phase == R.END and not st.hurricane and st.opts.raft_vote and R._capacity(st) > 0:
+        pv = preview(_t(lang, "{k} place(s) for {n}: a vote decides who stays",
+                        k=R._capacity(st), n=len(R._living(st))), places=R._capacity(st))
     else:
-        pv = preview(_t(lang, "the raft leaves with the survivors it can take"))
+        return None
     return form("embark", None, _t(lang, "Embark on the raft"), [], confirm=True, preview=pv,
                 player_optional=True)
+
+
+def _survival_form(s: R.State, lang: str) -> Form | None:
+    if s.phase != R.ACTED:
+        return None
+    return form("survival", s.names[s.first], _t(lang, "Everyone has acted: go to survival?"), [],
+                confirm=True, player_optional=True,
+                preview=preview(_t(lang, "water {w}, food {f} for {n} survivors",
+                                   w=s.water, f=s.food, n=len(R._living(s)))))
 
 
 def _action_forms(s: R.State, i: int, lang: str) -> list[Form]:
@@ -168,12 +192,13 @@ def _action_forms(s: R.State, i: int, lang: str) -> list[Form]:
     fish = [choice(n, _t(lang, "{n} fish", n=n), preview(_arrow(lang, "food", s.food, s.food + n), food=s.food + n))
             for n in range(0, top + 1)]
     out.append(form("fish", p, _t(lang, "Fish"), [pick("fish", _t(lang, "Fish caught"), fish)],
-                    preview=preview(_t(lang, "about {x} fish a ball", x=f"{R.expected_fish(s.opts.bag):.1f}"),
+                    preview=preview(_t(lang, "about {x} fish a ball", x=_dec(lang, R.expected_fish(s.opts.bag))),
                                     expected_fish=R.expected_fish(s.opts.bag))))
     drops = s.weather or 0
     out.append(form("water", p, _t(lang, "Collect water"), [],
                     preview=preview(_arrow(lang, "water", s.water, s.water + drops), water=s.water + drops)))
     extras: list[Choice] = []
+    balls = len(s.opts.bag)
     for k in range(0, R.MAX_EXTRA_BALLS + 1):
         wood, rafts = _wood_after(s, 1 + k)
         safe = preview(_t(lang, "+{n} wood: raft {r}, disc {d}", n=1 + k, r=rafts, d=wood),
@@ -181,7 +206,9 @@ def _action_forms(s: R.State, i: int, lang: str) -> list[Form]:
         if k == 0:
             snake = pick("snake", _t(lang, "Snake"), [choice(False, _t(lang, "no"), safe)],
                          default=False, optional=True)
-            extras.append(choice(0, _t(lang, "no extra ball"), safe, fields=[snake]))
+            extras.append(choice(0, _t(lang, "no extra ball"), preview(_t(lang, "1 wood, no risk"), expected=1.0,
+                                                                          snake=0.0, wood=wood, rafts=rafts),
+                                 fields=[snake]))
             continue
         bit_wood, bit_rafts = _wood_after(s, 1)
         bitten = preview(_t(lang, "{p} falls sick, +1 wood", p=p), wood=bit_wood, rafts=bit_rafts, sick=True)
@@ -189,8 +216,10 @@ def _action_forms(s: R.State, i: int, lang: str) -> list[Form]:
         snake = pick("snake", _t(lang, "Snake drawn"),
                      [choice(False, _t(lang, "no: all white"), safe), choice(True, _t(lang, "yes: bitten"), bitten)],
                      optional=True)
+        expect = R.expected_wood(k, balls)
         extras.append(choice(k, _t(lang, "+{k} ball(s)", k=k),
-                             preview(_t(lang, "snake {pct}%", pct=pct), snake=R.snake_chance(k, len(s.opts.bag)),
+                             preview(_t(lang, "snake {pct}%, about {x} wood", pct=pct, x=_dec(lang, expect)),
+                                     snake=R.snake_chance(k, balls), expected=round(expect, 3),
                                      wood=wood, rafts=rafts),
                              fields=[snake]))
     out.append(form("wood", p, _t(lang, "Collect wood"),
@@ -203,15 +232,36 @@ def _action_forms(s: R.State, i: int, lang: str) -> list[Form]:
     return out
 
 
-def _resource_form(s: R.State, base: R.State, i: int, lang: str) -> Form | None:
+def _resource_preview(st: R.State, i: int, kind: str, lang: str) -> dict[str, Any]:
+    """What one card of ``kind`` does: shown at 0 it saves its owner, for the condemned it saves or not."""
+    name = st.names[i]
+    if st.show == R.ZERO and st.phase == kind:
+        return preview(_t(lang, "{p} survives", p=name), saves=name)
+    before = R._track(st, kind)
+    if st.show == R.SAVE and st.condemned == i:
+        after = st._replace(water=st.water + 1) if kind == R.WATER else st._replace(food=st.food + 1)
+        if R._supplies(st, after, i, kind):
+            return preview(_t(lang, "{p} is saved", p=name), saves=name)
+        return preview(_t(lang, "gives {p} nothing he lacks: he still dies", p=name), saves=None,
+                       **{kind: before + 1})
+    return preview(_arrow(lang, kind, before, before + 1), **{kind: before + 1, "per_card": 1})
+
+
+def _resource_ok(st: R.State, i: int, kind: str) -> bool:
+    if st.phase == R.OVER:
+        return False
+    if st.show == R.ZERO and st.phase == kind:
+        return R.may_show(st, i) and st.cards[i] > 0 and not R._showed(st, i)
+    return _card_ok(st, i)
+
+
+def _resource_form(s: R.State, i: int, lang: str) -> Form | None:
     p = s.names[i]
     kinds: list[Choice] = []
     for kind in (R.WATER, R.FOOD):
-        snap = _window(s, {"type": "resource", "player": p, "resource": kind})
-        st = snap if snap is not None and _resource_ok(snap, i, kind) else base
-        if not _resource_ok(st, i, kind):
+        if not _resource_ok(s, i, kind):
             continue
-        before = R._track(st, kind)
+        before = R._track(s, kind)
         amount = number("amount", _t(lang, "Rations on the card"), 1, 9, default=1, optional=True,
                         preview=preview(_t(lang, "{what} {a}→{a}+n", what=_t(lang, kind), a=before),
                                         before=before))
@@ -219,135 +269,167 @@ def _resource_form(s: R.State, base: R.State, i: int, lang: str) -> Form | None:
         if kind == R.FOOD:
             baskets.append(choice(True, _t(lang, "yes: not for the voyage")))
         basket = pick("basket", _t(lang, "Fruit basket"), baskets, default=False, optional=True)
-        kinds.append(choice(kind, _t(lang, kind.capitalize()), _resource_preview(st, i, kind, lang),
+        kinds.append(choice(kind, _t(lang, kind.capitalize()), _resource_preview(s, i, kind, lang),
                             fields=[amount, basket]))
     if not kinds:
         return None
-    return form("resource", p, _t(lang, "Play a resource card"), [pick("resource", _t(lang, "Resource"), kinds)])
+    label = _t(lang, "Show a card") if s.show == R.ZERO and i in R.concerned(s) else _t(lang, "Play a resource card")
+    return form("resource", p, label, [pick("resource", _t(lang, "Resource"), kinds)])
 
 
-def _shoot_form(s: R.State, base: R.State, i: int, lang: str) -> Form | None:
-    p = s.names[i]
-    snap = _window(s, {"type": "shoot", "player": p})
-    targets: dict[int, R.State] = {}
-    for st in ([snap] if snap is not None else []) + [base]:
-        if _shoot_ok(st, i):
-            for t in range(len(st.names)):
-                if t != i and st.alive[t]:
-                    targets.setdefault(t, st)
-    if not targets:
+def _shoot_form(s: R.State, i: int, lang: str) -> Form | None:
+    if not _shoot_ok(s, i):
         return None
+    p = s.names[i]
+    armed = "revolver" in s.perm[i]
     choices = []
-    for t, st in sorted(targets.items()):
-        armed = "revolver" in st.perm[i]
+    for t in range(len(s.names)):
+        if t == i or not s.alive[t]:
+            continue
         cost = _t(lang, "a cartridge") if armed else _t(lang, "revolver and cartridge")
         text = _t(lang, "costs {cost}", cost=cost)
-        if st.condemned == i:
+        if s.condemned == i:
             text = _t(lang, "{p} is saved; {rest}", p=p, rest=text)
-        choices.append(choice(st.names[t], st.names[t], preview(text, cards=1 if armed else 2)))
+        choices.append(choice(s.names[t], s.names[t], preview(text, cards=1 if armed else 2)))
+    if not choices:
+        return None
     return form("shoot", p, _t(lang, "Shoot a castaway"), [pick("target", _t(lang, "Target"), choices)],
                 confirm=True)
 
 
-def _give_form(s: R.State, base: R.State, i: int, lang: str) -> Form | None:
-    p = s.names[i]
-    most: dict[int, int] = {}
-    saves: set[int] = set()
-    for t in range(len(s.names)):
-        snap = _window(s, {"type": "give", "player": p, "target": s.names[t]})
-        for st in ([snap] if snap is not None else []) + [base]:
-            if t in _give_targets(st, i):
-                most[t] = max(most.get(t, 0), st.cards[i])
-                if st is snap:
-                    saves.add(t)
-    if not most:
+def _give_form(s: R.State, i: int, lang: str) -> Form | None:
+    targets = _give_targets(s, i)
+    if not targets:
         return None
+    p = s.names[i]
+    asked = set(R.concerned(s)) | set(s.answered)
     choices = []
-    for t, top in sorted(most.items()):
+    for t in targets:
         q = s.names[t]
-        text = _t(lang, "a last chance for {q}", q=q) if t in saves else _t(lang, "{q} has {c} card(s)", q=q, c=s.cards[t])
-        count = number("count", _t(lang, "Cards"), 1, top, default=1, optional=True)
+        text = (_t(lang, "a last chance for {q}", q=q) if s.show and t in asked
+                else _t(lang, "{q} has {c} card(s)", q=q, c=s.cards[t]))
+        count = number("count", _t(lang, "Cards"), 1, s.cards[i], default=1, optional=True)
         choices.append(choice(q, q, preview(text, cards=s.cards[t]), fields=[count]))
     return form("give", p, _t(lang, "Give cards"), [pick("target", _t(lang, "To"), choices)])
 
 
-def _by_field(base: R.State, lang: str) -> Field | None:
-    players = _card_players(base)
+def _by_field(s: R.State, lang: str, player: int) -> Field | None:
+    """« Who played it »: a seat picker, the card leaving that seat's hand."""
+    players = _card_players(s)
     if not players:
         return None
-    return pick("by", _t(lang, "Card played by"),
-                [choice(base.names[j], base.names[j], preview(_t(lang, "{c}→{c2} cards", c=base.cards[j],
-                                                                   c2=base.cards[j] - 1)))
-                 for j in players], optional=True)
-
-
-def _card_forms(base: R.State, i: int, by: Field | None, lang: str) -> list[Form]:
-    """Cards any castaway may play at any time, from the base state (no last chance takes them)."""
-    if base.phase == R.OVER:
-        return []
-    p = base.names[i]
-    out: list[Form] = []
-    extra = [by] if by else []
-    if _card_ok(base, i):
-        cards = [choice(c, _t(lang, CARD_LABELS[c]), preview(_t(lang, "face up in front of {p}", p=p)))
-                 for c in R.PERMANENT]
-        out.append(form("place", p, _t(lang, "Lay a permanent card"), [pick("card", _t(lang, "Card"), cards)]))
-    if base.alive[i] and not R._sick_now(base, i):
-        text = _t(lang, "no vote this round, no action or card next round")
-        out.append(form("sick", p, _t(lang, "Falls sick"), list(extra), preview=preview(text)))
-    if base.alive[i] and R.is_sick(base, i):
-        out.append(form("heal", p, _t(lang, "Is cured (antivenom)"), list(extra)))
-    if not base.alive[i]:
-        out.append(form("revive", p, _t(lang, "Comes back to life"), list(extra), confirm=True))
+    default = [j for j in players if j == player]
+    out = pick("by", _t(lang, "Card played by"),
+               [choice(s.names[j], s.names[j], preview(_t(lang, "{c}→{c2} cards", c=s.cards[j],
+                                                            c2=s.cards[j] - 1)))
+                for j in players], optional=True)
+    if default:
+        out["default"] = s.names[default[0]]
     return out
 
 
-def _vote_forms(base: R.State, lang: str) -> list[Form]:
+def _card_forms(s: R.State, i: int, lang: str) -> list[Form]:
+    """Cards any castaway may play at any time (permanent cards, sickness, antivenom, revival)."""
+    if s.phase == R.OVER:
+        return []
+    p = s.names[i]
     out: list[Form] = []
-    if base.phase not in R.COUNTS or base.phase == R.OVER:
+    if _card_ok(s, i):
+        cards = [choice(c, _t(lang, CARD_LABELS[c]), preview(_t(lang, "face up in front of {p}", p=p)))
+                 for c in R.PERMANENT]
+        out.append(form("place", p, _t(lang, "Lay a permanent card"), [pick("card", _t(lang, "Card"), cards)]))
+    by = _by_field(s, lang, -1)
+    if s.alive[i] and not R._sick_now(s, i):
+        text = _t(lang, "no vote this round, no action or card next round")
+        out.append(form("sick", p, _t(lang, "Falls sick"), [by] if by else [], preview=preview(text)))
+    if s.alive[i] and R.is_sick(s, i):
+        own = _by_field(s, lang, i)
+        out.append(form("heal", p, _t(lang, "Is cured (antivenom)"), [own] if own else []))
+    if not s.alive[i]:
+        out.append(form("revive", p, _t(lang, "Comes back to life"), [by] if by else [], confirm=True))
+    return out
+
+
+def _vote_forms(s: R.State, lang: str) -> list[Form]:
+    out: list[Form] = []
+    if s.phase not in R.COUNTS or s.show:
         return out
-    if base.tie:
+    if s.tie:
         votes: dict[int, int] = {}
-        for _, t in base.last_vote:
+        for _, t in s.last_vote:
             votes[t] = votes.get(t, 0) + 1
-        choices = [choice(base.names[t], base.names[t],
+        choices = [choice(s.names[t], s.names[t],
                           preview(_t(lang, "{v} vote(s)", v=votes.get(t, 0)), votes=votes.get(t, 0)))
-                   for t in base.tie]
-        out.append(form("tiebreak", base.names[base.first], _t(lang, "Break the tie"),
+                   for t in s.tie]
+        out.append(form("tiebreak", s.names[s.first], _t(lang, "Break the tie"),
                         [pick("target", _t(lang, "Eliminated"), choices)], confirm=True))
         return out
-    if base.ballot is None or base.condemned >= 0:
+    if s.ballot is None or s.condemned >= 0:
         return out
-    done, voters = _voted(base)
+    if s.debate:
+        out.append(form("debate", s.names[s.first], _t(lang, "Stop the debate: one, two, three, point!"), [],
+                        player_optional=True))
+    done, voters = _voted(s)
     label = _t(lang, {R.WATER: "Vote: who goes without water?", R.FOOD: "Vote: who goes without food?",
-                      R.DEPART: "Vote: who stays on the island?"}[base.phase])
+                      R.DEPART: "Vote: who stays on the island?"}[s.phase])
     pv = preview(_t(lang, "{k} of {n} have voted", k=done, n=voters), voted=done, voters=voters)
-    targets = [choice(base.names[t], base.names[t], pv) for t in R._living(base)]
-    for i in range(len(base.names)):
-        if R.can_vote(base, i) and base.ballot[i] < 0:
-            out.append(form("vote", base.names[i], label,
+    targets = [choice(s.names[t], s.names[t], pv) for t in R._living(s)]
+    for i in range(len(s.names)):
+        if R.can_vote(s, i) and s.ballot[i] < 0:
+            out.append(form("vote", s.names[i], label,
                             [pick("target", _t(lang, "Your vote (secret)"), targets)], confirm=True,
                             secret=True))
     return out
 
 
-def moves(state: R.State, lang: str = "en") -> list[Form]:
-    """Every form that may be submitted now: the table's first, then each castaway's (waiting ones first)."""
-    s = state
-    base = s._replace(chain=()) if s.chain else s
+def _moment_forms(s: R.State, lang: str) -> list[Form]:
+    """« I have none » for each castaway asked, « nobody else » for the first player."""
+    if not s.show:
+        return []
     out: list[Form] = []
-    out.extend(_weather_forms(base, lang))
+    for i in R.concerned(s):
+        label = {R.ZERO: _t(lang, "I have no water card") if s.phase == R.WATER else _t(lang, "I have no food card"),
+                 R.SAVE: _t(lang, "I cannot save myself"),
+                 R.RAFT: _t(lang, "I have no card to play")}[s.show]
+        pv = preview(_t(lang, "{p} dies", p=s.names[i])) if s.show != R.RAFT else None
+        out.append(form("no_card", s.names[i], label, [], confirm=s.show != R.RAFT, preview=pv))
+    risk = R.at_risk(s)
+    text = (_t(lang, "{names} die(s)", names=texts.join([s.names[i] for i in risk], lang)) if risk and s.show != R.RAFT
+            else _t(lang, "the raft's places are counted"))
+    out.append(form("close", s.names[s.first], _t(lang, "Nobody else: close"), [], confirm=True,
+                    player_optional=True, preview=preview(text, at_risk=[s.names[i] for i in risk])))
+    return out
+
+
+def _implied(forms: list[Form]) -> list[Form]:
+    for f in forms:
+        f["implies"] = "survival"
+    return forms
+
+
+def moves(state: R.State, lang: str = "en") -> list[Form]:
+    """Every form that may be submitted now: the table's first, then each castaway's."""
+    s = state
+    out: list[Form] = []
+    out.extend(_weather_forms(s, lang))
     embark = _embark_form(s, lang)
     if embark is not None:
         out.append(embark)
-    if base.phase == R.ACTIONS:
-        out.extend(_action_forms(base, R._actor(base), lang))
-    out.extend(_vote_forms(base, lang))
-    by = _by_field(base, lang) if base.phase != R.OVER else None
+    survival = _survival_form(s, lang)
+    if survival is not None:
+        out.append(survival)
+    if s.phase == R.ACTIONS:
+        out.extend(_action_forms(s, R._actor(s), lang))
+    if s.phase == R.ACTED:  # the survival step's own lines imply the confirmation
+        after = confirmed(s)
+        out.extend(_implied(_vote_forms(_raft_closed(after), lang) + _moment_forms(after, lang)))
+    else:
+        out.extend(_moment_forms(s, lang))
+        out.extend(_vote_forms(_raft_closed(s), lang))
     for i in range(len(s.names)):
         for make in (_resource_form, _shoot_form, _give_form):
-            f = make(s, base, i, lang)
+            f = make(s, i, lang)
             if f is not None:
                 out.append(f)
-        out.extend(_card_forms(base, i, by, lang))
+        out.extend(_card_forms(s, i, lang))
     return out

@@ -2,8 +2,8 @@
 
 The rules' events carry the figures (the tracks before and after, the votes once revealed);
 the sentences are message ids of this game's catalog. A vote stays secret until the reveal:
-"Ann votes" names nobody. A move that takes a last chance is played on the state before the
-previous move's default (see rules.py), so its story starts by saying that default is undone.
+"Ann votes" names nobody. The moment to show cards is told as it opens (who is asked and what
+saves them), as each castaway answers, and as it closes with its deaths.
 """
 
 from __future__ import annotations
@@ -196,38 +196,112 @@ def _event(e: dict[str, Any], action: dict[str, Any], before: R.State, lang: str
                    k=e["places"], n=e["survivors"])]
     if kind == "over":
         return [_over(e, lang)]
+    return _moment_event(e, lang)
+
+
+def _moment_event(e: dict[str, Any], lang: str) -> list[str]:
+    """The survival step's pause, the ballot and debate, the moment to show cards, the deck's corrections."""
+    kind, p = e.get("event"), e.get("player")
+    if kind == "survival":
+        if e.get("implied"):
+            return [_t(lang, "Everyone has acted: the survival step begins.")]
+        return [_t(lang, "{p}, the first player, starts the survival step.", p=p)]
+    if kind == "ballot":
+        msg = {R.WATER: "Water for {k} castaway(s) too few: the castaways debate, then vote.",
+               R.FOOD: "Food for {k} castaway(s) too few: the castaways debate, then vote.",
+               R.DEPART: "The raft lacks {k} place(s): the castaways debate, then vote."}[e["resource"]]
+        return [_t(lang, msg, k=e["short"])]
+    if kind == "debate_over":
+        return [_t(lang, "{p} stops the debate: one, two, three, point!", p=p)]
+    if kind == "show_cards":
+        names = _names(e["players"], lang)
+        if e["kind"] == R.ZERO:
+            msg = ("Water is on 0: no vote. Each castaway who holds a water card shows it now ({names})."
+                   if e["resource"] == R.WATER else
+                   "Food is on 0: no vote. Each castaway who holds a food card shows it now ({names}).")
+            return [_t(lang, msg, names=names)]
+        if e["kind"] == R.SAVE:
+            return []  # told by the designation and by the screens; the condemned is the only one asked
+        return [_t(lang, "The raft has {k} place(s) for {n} survivor(s): cards may still be played before "
+                         "it leaves.", k=e["places"], n=e["survivors"])]
+    if kind == "no_card":
+        if e["kind"] == R.ZERO:
+            return [_t(lang, "{p} has no water card." if e["resource"] == R.WATER else "{p} has no food card.", p=p)]
+        if e["kind"] == R.SAVE:
+            return [_t(lang, "{p} cannot save himself.", p=p)]
+        return [_t(lang, "{p} has no card to play.", p=p)]
+    if kind == "close":
+        if p is None:
+            return [_t(lang, "The raft leaves: no more cards.")]
+        return [_t(lang, "{p} closes the moment: nobody else.", p=p)]
+    if kind == "spared":
+        if e.get("count") == R.DEPART:
+            return [_t(lang, "The raft has room for everyone now: {p} is spared.", p=p)]
+        return [_t(lang, "The rations suffice now: {p} is spared.", p=p)]
+    if kind == "not_saved":
+        return [_t(lang, "{p}'s card gives him nothing he lacks: the verdict stands.", p=p)]
+    if kind == "deck_warning":
+        return [_deck_warning(e, lang)]
     return []
 
 
+def _deck_warning(e: dict[str, Any], lang: str) -> str:
+    if e.get("hurricane"):
+        if "early" in e.get("notes", ()):
+            return _t(lang, "The hurricane comes up in round {r}, earlier than the deck allows (round {f}): "
+                            "accepted as seen.", r=e["round"], f=e["from"])
+        return _t(lang, "The hurricane card shows {n} drops, not {h}: accepted as seen.", n=e["water"],
+                  h=e["expected"])
+    if e.get("removed") is None:
+        return _t(lang, "A {n}-drop weather card comes up though the deck should hold no more plain cards: "
+                        "accepted as seen.", n=e["water"])
+    return _t(lang, "No {n}-drop weather card was expected: the deck is corrected (one {r}-drop card fewer).",
+              n=e["water"], r=e["removed"])
+
+
+def moment_lines(after: R.State, lang: str = "en") -> list[str]:
+    """What the table is waiting for in the moment to show cards (a line for the screens)."""
+    if not after.show:
+        return []
+    who = [after.names[i] for i in R.concerned(after)]
+    names = _names(who, lang)
+    if after.show == R.ZERO:
+        msg = ("Water is on 0: {names} may still show a water card; {f} may close (« nobody else »)."
+               if after.phase == R.WATER else
+               "Food is on 0: {names} may still show a food card; {f} may close (« nobody else »).")
+        return [_t(lang, msg, names=names, f=after.names[after.first])]
+    if after.show == R.SAVE:
+        msg = {R.WATER: "{p} may still save himself with a water card or a shot.",
+               R.FOOD: "{p} may still save himself with a food card or a shot.",
+               R.DEPART: "{p} may still save himself with a card that gives the raft a place, or a shot."}
+        return [_t(lang, msg[after.phase], p=after.names[after.condemned])]
+    return [_t(lang, "Before the raft leaves ({k} place(s) for {n}): {names} may still play cards or shoot.",
+               k=max(0, R._capacity(after)), n=len(R._living(after)), names=names)]
+
+
 def chances(after: R.State, lang: str = "en") -> list[str]:
-    """What may still be undone on the next move only (one sentence per last chance)."""
-    out = []
-    for snap in after.chain:
-        if snap.phase in (R.WATER, R.FOOD) and snap.zero:
-            who = [snap.names[i] for i in range(len(snap.names)) if R._may_declare(snap, i)]
-            msg = ("Next move only: {names} may still show a water card." if snap.phase == R.WATER
-                   else "Next move only: {names} may still show a food card.")
-            out.append(_t(lang, msg, names=_names(who, lang)))
-        elif snap.condemned >= 0:
-            out.append(_t(lang, "Next move only: {p} may still be saved by a resource card or a shot.",
-                          p=snap.names[snap.condemned]))
-        else:
-            out.append(_t(lang, "Next move only: cards may still be played before the raft leaves."))
-    return out
+    """The moment still open, in a sentence (kept under its old name for the page extras)."""
+    return moment_lines(after, lang)
+
+
+def death_line(cause: str | None, lang: str = "en", dead_vote: bool = False) -> str:
+    """A dead castaway's screen: how he died and, under « la voix des morts », that he still votes."""
+    how = {"thirst": "You died of thirst.", "hunger": "You died of hunger.",
+           "left_behind": "You were left behind on the island.", "shot": "You were shot."}
+    line = _t(lang, how.get(cause or "", "You are dead."))
+    if dead_vote:
+        line += " " + _t(lang, "« La voix des morts »: you still vote.")
+    return line
 
 
 def narrate(before: R.State, action: dict[str, Any], events: list[dict[str, Any]], after: R.State,
             lang: str = "en") -> list[str]:
     """The sentences that tell what ``action`` did, in ``lang``."""
-    start = R.origin(before, action)
     out: list[str] = []
-    if any(start is snap for snap in before.chain):
-        out.append(_t(lang, "A last chance is taken: the outcome of the previous move is undone."))
     for e in events:
-        out.extend(_event(e, action, start, lang))
+        out.extend(_event(e, action, before, lang))
     if not events and action.get("type") == "embark":
         out.append(_t(lang, "The raft has already left."))
-    out.extend(chances(after, lang))
     return out
 
 
@@ -277,4 +351,12 @@ def describe(action: dict[str, Any], lang: str = "en", viewer: str | None = None
         return _t(lang, "{p} comes back to life", p=p)
     if kind == "embark":
         return _t(lang, "Embark on the raft")
+    if kind == "survival":
+        return _t(lang, "Go to survival")
+    if kind == "no_card":
+        return _t(lang, "{p} has none", p=p)
+    if kind == "close":
+        return _t(lang, "Nobody else: close")
+    if kind == "debate":
+        return _t(lang, "End of the debate")
     return str(kind)

@@ -57,3 +57,29 @@ def rations(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
     c.pips(88, 47, 5, int(wood), size=5, gap=2)
     odds = " ".join(str(p) for p in snake_odds(s))
     c.text(1, 52, c.fit(_t(lang, "Snake% {odds}", odds=odds), "small", WIDTH - 2))
+
+
+def match(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
+    """A tournament's running totals, best first, the leaders drawn inverted ("Mode tournois")."""
+    lang = ctx.lang
+    m = s.get("match") or {}
+    if not m:
+        c.header(_t(lang, "Tournament"), round_label(s))
+        c.text(2, HEADER_H + 4, _t(lang, "no tournament"))
+        return
+    c.header(_t(lang, "Manche {k}/{n}", k=m.get("manche", 0), n=m.get("manches", 0)), _t(lang, m.get("mode", "")))
+    leaders = set(m.get("leaders") or [])
+    rows = sorted((m.get("totals") or {}).items(), key=lambda kv: (-kv[1], kv[0]))
+    per_col = 4
+    cols = max(1, math.ceil(len(rows) / per_col))
+    col_w = WIDTH // cols
+    step = 13
+    for i, (name, pts) in enumerate(rows):
+        x, y = (i // per_col) * col_w, HEADER_H + 2 + (i % per_col) * step
+        lead = name in leaders
+        if lead:
+            c.draw.rectangle((x, y, x + col_w - 2, y + step - 2), fill=1)
+        value = str(pts)
+        vw = c.width(value, "small")
+        c.text(x + 2, y, c.fit(name, "small", col_w - vw - 7), "small", fill=0 if lead else 1)
+        c.text(0, y, value, "small", align="right", right=x + col_w - 3, fill=0 if lead else 1)

@@ -6,24 +6,32 @@ hold as *counts* (cards in hand), plus the sickness cards, the graves and the
 votes. Card effects beyond counts are generic actions the players apply
 (``resource``, ``sick``, ``heal``, ``revive``, ``shoot``, ``give``, ``place``).
 
-Two kinds of waiting
---------------------
-Some moments genuinely need the table (turn the weather card, take an action,
-vote, break a tie). Others are *last chances*: after a vote the target "est
-éliminé" but "peut se sauver en jouant une carte Ressource ou en tirant"; when
-a ration token is at 0 "seuls les joueurs disposant de cartes ... survivent";
-under the hurricane the raft leaves at the end of the round. For those the
-engine applies the default at once (the target dies, the players without a card
-die, the raft leaves) and keeps the state just before it in ``chain``: if the
-very next action is the last-chance move (the target's resource card or shot, a
-player's declared resource card, a card handed to one of them, a card before the
-raft leaves), it is applied to
-that earlier state instead and the default is re-run. Any other action means
-the table has moved on and the chance is gone. So a script that stops after the
-votes shows the target dead, and one that saves him shows him alive.
+The moment to show cards
+------------------------
+Because hands are counts, the companion cannot know who holds a Water card. So
+whenever a death depends on a card someone may hold, the game *asks*, in phase
+``show_cards`` (DESIGN.md, "Galèrapagos: the moment to show cards"):
 
-All states are immutable (frozen dataclasses of tuples): ``apply`` never
-changes the state it is given and copying is cheap for playouts.
+* a count finds its token on 0 ("Seuls les joueurs disposant de cartes
+  correspondant à la ressource manquante survivent"): each castaway shows his
+  card (``resource``) or says he has none (``no_card``);
+* a vote's target may still save himself ("Il peut se sauver en jouant une carte
+  Ressource ou en tirant sur un autre joueur"): his card, his shot, or ``no_card``;
+* the hurricane's raft lacks places or rations: cards and shots before it leaves.
+
+The moment ends with ``close`` (the first player: "nobody else"), when every
+castaway concerned has answered, or when the next ``weather`` is entered. Only
+then are the deaths applied and the ending decided: ``over`` is never true while
+a moment is open.
+
+Before the survival step the game pauses (phase ``acted``) until the first player
+confirms with ``survival``, so cards can still be played; a line that belongs to
+the survival step (a vote, ``no_card``, ``close``, the next ``weather``,
+``embark``) implies the confirmation. With a token on 0 there is nothing to pause
+for: the step starts at once with its moment to show cards.
+
+All states are immutable (NamedTuples of tuples): ``apply`` never changes the
+state it is given and copying is cheap for playouts.
 """
 
 from __future__ import annotations
@@ -61,14 +69,19 @@ VERBS: dict[str, Term] = {
 NOW: dict[str, str] = {
     "weather": "the weather card must be turned first",
     "actions": "the castaways are taking their actions ({q}'s turn)",
+    "acted": "everyone has acted and {q}, the first player, starts the survival step",
     "water": "the water is being shared",
     "food": "the food is being shared",
     "vote_water": "the castaways are voting on who goes without water",
     "vote_food": "the castaways are voting on who goes without food",
     "vote_depart": "the castaways are voting on who stays behind",
     "tie": "{q}, the first player, must break the tie",
+    "zero_water": "water is on 0 and the castaways are showing their water cards",
+    "zero_food": "food is on 0 and the castaways are showing their food cards",
+    "save": "{q} may still save himself",
+    "raft": "cards may still be played before the raft leaves",
     "end": "the round is over; turn the next weather card",
-    "depart": "the raft is leaving before the hurricane",
+    "depart": "the raft is leaving",
     "over": "the game is over",
 }
 
@@ -83,21 +96,33 @@ WRECK_CARDS = 54
 RAFT_CARDS = 12
 RAFT_TRACK = 6  # the disc runs from 0 to 6; reaching 6 lays a raft card
 MAX_EXTRA_BALLS = 5
-#: the published deck besides the hurricane (rulebook silent; see docs/rules-notes.md).
+#: the published deck besides the hurricane (issue 5; option ``weather_deck``, see docs/rules-notes.md).
 WEATHER_CARDS: tuple[int, ...] = (0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3)
+#: "12 cartes Météo" besides "1 carte Ouragan": the twelfth plain card (rulebook silent on its drops)
+WEATHER_CARDS_12: tuple[int, ...] = WEATHER_CARDS + (3,)
+WEATHER_DECKS = {11: WEATHER_CARDS, 12: WEATHER_CARDS_12}
 HURRICANE_WATER = 2
 BOTTOM_CARDS = 5  # "tirez-en 5 au hasard" and shuffle them with the hurricane
+MAX_DROPS = 9
 #: fish shown on the six wooden balls (rulebook silent; option ``bag``).
 BAG: tuple[int, ...] = (1, 1, 1, 2, 2, 3)
 PERMANENT = ("water_bottle", "club", "axe", "fishing_rod", "crystal_ball", "revolver")
 
-WEATHER, ACTIONS, WATER, FOOD, END, DEPART, OVER = (
-    "weather", "actions", "water", "food", "end", "depart", "over")
+WEATHER, ACTIONS, ACTED, WATER, FOOD, END, DEPART, OVER = (
+    "weather", "actions", "acted", "water", "food", "end", "depart", "over")
+#: the public phase while a moment to show cards is open
+SHOW_CARDS = "show_cards"
+ZERO, SAVE, RAFT = "zero", "save", "raft"
 COUNTS = (WATER, FOOD, DEPART)
 ACTS = ("fish", "water", "wood", "search")
 CAUSE = {WATER: "thirst", FOOD: "hunger", DEPART: "left_behind"}
-OPTIONS = ("dead_vote", "first_player", "weather_cards", "hurricane_water", "bag", "scoring")
+#: lines that belong to the survival step: in the pause they imply its confirmation
+IMPLIED = frozenset({"weather", "embark", "vote", "tiebreak", "no_card", "close", "debate"})
+#: lines that start the departure vote: before the raft leaves they close its moment to show cards
+RAFT_IMPLIED = frozenset({"vote", "debate"})
 SCORING = ("solidaire", "solitaire")
+OPTIONS = ("dead_vote", "first_player", "weather_cards", "weather_deck", "hurricane_water", "bag", "scoring",
+           "raft_vote", "sick_show", "match", "manche", "manches", "carried")
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +132,15 @@ class Options:
     hurricane_water: int = HURRICANE_WATER
     bag: tuple[int, ...] = BAG
     scoring: str = "solidaire"
+    #: "Il y a vote ... quand il n'y a pas assez de places sur le radeau", at a normal round's end too
+    raft_vote: bool = False
+    #: a castaway sick since last round may still show a card when a token is on 0
+    sick_show: bool = False
+    #: a tournament ("Mode tournois"): the match's name, this manche, how many, the points carried in
+    match: str = ""
+    manche: int = 0
+    manches: int = 0
+    carried: tuple[tuple[str, int], ...] = ()
 
     @property
     def hurricane_from(self) -> int:
@@ -145,14 +179,20 @@ class State(NamedTuple):
     hurricane_left: bool
     wreck: int
     zero: bool = False  # this count began with the token on 0: no vote
-    declared: tuple[tuple[int, int, bool], ...] = ()  # (seat, surplus, basket)
+    declared: tuple[tuple[int, int, bool], ...] = ()  # (seat, surplus, basket): cards shown at 0
     ballot: tuple[int, ...] | None = None  # seat -> target seat, -1 not yet voted
     tie: tuple[int, ...] = ()
     condemned: int = -1
     last_vote: tuple[tuple[int, int], ...] = ()
     reason: str = ""
     winners: tuple[int, ...] = ()
-    chain: tuple[State, ...] = ()
+    show: str = ""  # the moment to show cards now open: ZERO, SAVE, RAFT, or ""
+    answered: tuple[int, ...] = ()  # seats that said "I have none" in this moment
+    held: bool = False  # the raft's moment before the departure vote is over
+    done: int = 0  # actions applied so far (the journal's count: undoing a whole ballot)
+    ballot_at: int = 0  # ``done`` when the current ballot opened
+    debate: bool = False  # the ballot is open and the first player has not stopped the debate
+    warning: tuple[Any, ...] = ()  # the last weather card's correction of the deck, for the screens
 
 
 # -- small queries ---------------------------------------------------------
@@ -201,8 +241,9 @@ def can_play(s: State, i: int) -> bool:
     return s.alive[i] and not disabled(s, i)
 
 
-def _can_declare(s: State, i: int) -> bool:
-    return can_play(s, i) and s.cards[i] > 0 and all(d[0] != i for d in s.declared)
+def may_show(s: State, i: int) -> bool:
+    """May show a card at a count on 0: able to play one, or sick since last round under ``sick_show``."""
+    return s.alive[i] and (not disabled(s, i) or s.opts.sick_show)
 
 
 def _card_within_reach(s: State, i: int) -> bool:
@@ -210,9 +251,8 @@ def _card_within_reach(s: State, i: int) -> bool:
     return s.cards[i] > 0 or any(s.alive[j] and s.cards[j] > 0 for j in range(_n(s)) if j != i)
 
 
-def _may_declare(s: State, i: int) -> bool:
-    """At a count on 0: may still show a card (his own, or one given to him)."""
-    return can_play(s, i) and all(d[0] != i for d in s.declared) and _card_within_reach(s, i)
+def _showed(s: State, i: int) -> bool:
+    return any(d[0] == i for d in s.declared)
 
 
 def _can_save(s: State, i: int) -> bool:
@@ -228,17 +268,40 @@ def _capacity(s: State) -> int:
     return min(s.rafts, s.water, s.food - s.basket)
 
 
+def _short(s: State) -> bool:
+    """The count under way still lacks something: rations for the living, or places on the raft."""
+    n = len(_living(s))
+    if s.phase == DEPART:
+        return _capacity(s) < n
+    return _track(s, s.phase) < n
+
+
 def _actor(s: State) -> int:
     return (s.start + s.turn_k) % _n(s) if s.phase == ACTIONS and s.turn_k < _n(s) else -1
 
 
-def _optional(s: State) -> bool:
-    """A last chance: the engine applies the default and keeps this state in ``chain``."""
-    if s.phase in (WATER, FOOD) and s.zero:
-        return any(_may_declare(s, i) for i in range(_n(s)))
-    if s.condemned >= 0:
-        return _can_save(s, s.condemned)
-    return s.phase == END and s.hurricane
+def concerned(s: State) -> list[int]:
+    """The castaways the open moment still waits for (their card, their shot, or "I have none")."""
+    if s.show == ZERO:
+        return [i for i in _living(s) if i not in s.answered and not _showed(s, i) and may_show(s, i)
+                and _card_within_reach(s, i)]
+    if s.show == SAVE:
+        c = s.condemned
+        return [c] if c >= 0 and c not in s.answered and _can_save(s, c) else []
+    if s.show == RAFT:
+        return [i for i in _living(s) if i not in s.answered and can_play(s, i) and s.cards[i] > 0]
+    return []
+
+
+def at_risk(s: State) -> list[int]:
+    """Who dies if the moment closes now."""
+    if s.show == ZERO:
+        return [i for i in _living(s) if not _showed(s, i)]
+    if s.show == SAVE:
+        return [s.condemned] if s.condemned >= 0 else []
+    if s.show == RAFT:
+        return _living(s)
+    return []
 
 
 # -- validation helpers ----------------------------------------------------
@@ -273,6 +336,14 @@ def _now(s: State) -> Message:
     """What the table is doing, for refusals."""
     if s.phase == ACTIONS:
         return _say(NOW["actions"], q=s.names[_actor(s)])
+    if s.phase == ACTED:
+        return _say(NOW["acted"], q=s.names[s.first])
+    if s.show == ZERO:
+        return _say(NOW["zero_" + s.phase])
+    if s.show == SAVE:
+        return _say(NOW["save"], q=s.names[s.condemned])
+    if s.show == RAFT:
+        return _say(NOW["raft"])
     if s.phase in COUNTS:
         if s.tie:
             return _say(NOW["tie"], q=s.names[s.first])
@@ -280,6 +351,16 @@ def _now(s: State) -> Message:
             return _say(NOW["vote_" + s.phase])
         return _say(NOW[s.phase])
     return _say(NOW[s.phase])
+
+
+def _first_only(s: State, a: Action, what: str) -> int:
+    """The first player's own move (``player`` may be left out: it is his)."""
+    if "player" not in a:
+        return s.first
+    i = _seat(s, a)
+    if i != s.first:
+        raise _err(what, f=s.names[s.first], p=s.names[i])
+    return i
 
 
 def _need_card_player(s: State, i: int) -> None:
@@ -291,9 +372,16 @@ def _need_card_player(s: State, i: int) -> None:
         raise _err("{p} has no card left to play.", p=s.names[i])
 
 
-def _by(s: State, action: Action) -> State:
-    """The optional ``by``: who played the card (it leaves their hand)."""
+def _by(s: State, action: Action, own: bool = False) -> State:
+    """Who played the card (``by``): it leaves their hand.
+
+    Left out, the card is the player's own when ``own`` and he may play one (his
+    antivenom); otherwise the table did not say whose it was and no hand changes.
+    """
     if "by" not in action:
+        i = _seat(s, action)
+        if own and can_play(s, i) and s.cards[i] > 0:
+            return s._replace(cards=_set(s.cards, i, s.cards[i] - 1))
         return s
     j = _seat(s, action, "by")
     _need_card_player(s, j)
@@ -314,6 +402,8 @@ def _kill(s: State, seats: Iterable[int], cause: str, ev: list[Event], killer: i
     sauf le revolver, qui est récupéré."
     """
     seats = sorted(set(seats))
+    if not seats:
+        return s
     alive = list(s.alive)
     for i in seats:
         alive[i] = False
@@ -334,10 +424,13 @@ def _kill(s: State, seats: Iterable[int], cause: str, ev: list[Event], killer: i
     if not alive[first]:  # the card goes on to the left, so that it next passes right as usual
         first = _step(s, first, +1, alive) if any(alive) else first
     restart = s.ballot is not None or bool(s.tie)
+    gone = s.condemned in seats
     return s._replace(
         alive=tuple(alive), cards=tuple(cards), perm=tuple(perm), died=tuple(died),
         sick=tuple(sick), first=first,
-        condemned=-1 if s.condemned in seats else s.condemned,
+        condemned=-1 if gone else s.condemned,
+        show="" if gone and s.show == SAVE else s.show,
+        answered=() if gone and s.show == SAVE else s.answered,
         ballot=None if restart else s.ballot, tie=() if restart else s.tie)
 
 
@@ -345,20 +438,33 @@ def _finish(s: State, reason: str, winners: list[int], ev: list[Event]) -> State
     n = len(winners)
     ev.append({"event": "over", "reason": reason, "winners": [s.names[i] for i in winners]})
     return s._replace(phase=OVER, reason=reason, winners=tuple(winners), water=s.water - n,
-                      food=s.food - n, ballot=None, tie=(), condemned=-1, zero=False, declared=())
+                      food=s.food - n, ballot=None, tie=(),
+                      condemned=-1, zero=False, declared=(), show="", answered=(), debate=False)
 
 
 # -- the survival step -----------------------------------------------------
 
-def _enter_count(s: State, phase: str) -> State:
+def _enter_count(s: State, phase: str, held: bool = False) -> State:
     return s._replace(phase=phase, zero=phase != DEPART and _track(s, phase) == 0,
-                      declared=(), ballot=None, tie=(), condemned=-1)
+                      declared=(), ballot=None, tie=(), condemned=-1, show="", answered=(), held=held,
+                      debate=False)
 
 
-def _after_count(s: State) -> State:
+def _after_count(s: State, ev: list[Event]) -> State:
+    """Water, then food; then the round ends, or under the hurricane the raft must leave."""
     if s.phase == WATER:
         return _enter_count(s, FOOD)
-    return s._replace(phase=END, zero=False, declared=(), ballot=None, tie=(), condemned=-1)
+    if s.hurricane and s.phase == FOOD:
+        return _depart(s, ev)
+    return s._replace(phase=END, zero=False, declared=(), ballot=None, tie=(), condemned=-1, show="",
+                      answered=(), debate=False)
+
+
+def _depart(s: State, ev: list[Event], held: bool = False) -> State:
+    """"Le radeau doit quitter l'île à la fin du tour": the places are counted (a vote if they lack)."""
+    ev.append({"event": "departure", "survivors": len(_living(s)), "places": max(0, _capacity(s)),
+               "rafts": s.rafts, "water": s.water, "food": s.food - s.basket})
+    return _enter_count(s, DEPART, held)
 
 
 def _distribute(s: State, ev: list[Event]) -> State:
@@ -370,12 +476,12 @@ def _distribute(s: State, ev: list[Event]) -> State:
         s = s._replace(water=s.water - n)
     else:
         s = s._replace(food=s.food - n, basket=max(0, s.basket - n))
-    return _after_count(s)
+    return _after_count(s, ev)
 
 
 def _close_zero(s: State, ev: list[Event]) -> State:
     """No vote: only those who showed a matching card survive; card surplus stays on the track."""
-    saved = {d[0] for d in s.declared}
+    saved = {d[0] for d in s.declared if s.alive[d[0]]}
     surplus = sum(d[1] for d in s.declared)
     basket = sum(d[1] for d in s.declared if d[2])
     track = _track(s, s.phase)
@@ -386,7 +492,7 @@ def _close_zero(s: State, ev: list[Event]) -> State:
         s = s._replace(water=s.water + surplus)
     else:
         s = s._replace(food=s.food + surplus, basket=s.basket + basket)
-    return _after_count(s)
+    return _after_count(s, ev)
 
 
 def _reveal(s: State, ev: list[Event]) -> State:
@@ -399,7 +505,7 @@ def _reveal(s: State, ev: list[Event]) -> State:
     top = max(tally.values(), default=0)
     tied = tuple(t for t in _living(s) if tally.get(t, 0) == top)
     ev.append({"event": "reveal", "votes": {s.names[i]: s.names[t] for i, t in votes}})
-    s = s._replace(ballot=None, last_vote=votes)
+    s = s._replace(ballot=None, last_vote=votes, debate=False)
     if len(tied) == 1:
         ev.append({"event": "designated", "player": s.names[tied[0]], "resource": s.phase, "votes": top})
         return s._replace(condemned=tied[0])
@@ -408,32 +514,77 @@ def _reveal(s: State, ev: list[Event]) -> State:
     return s._replace(tie=tied)
 
 
+def _open_moment(s: State, kind: str, ev: list[Event]) -> tuple[State, bool]:
+    """Open a moment to show cards; True when somebody is concerned (the game waits for them)."""
+    s = s._replace(show=kind, answered=())
+    who = concerned(s)
+    if not who:
+        return s, False
+    resource = s.phase if s.phase != DEPART else None
+    ev.append({"event": "show_cards", "kind": kind, "resource": resource,
+               "players": [s.names[i] for i in who], "at_risk": [s.names[i] for i in at_risk(s)],
+               "places": max(0, _capacity(s)) if s.phase == DEPART else None,
+               "survivors": len(_living(s))})
+    return s, True
+
+
+def _close_moment(s: State, ev: list[Event]) -> State:
+    """Apply what the moment decided: the deaths at 0, the target's, or the raft moving on to its count."""
+    if s.show == ZERO:
+        return _close_zero(s, ev)
+    if s.show == SAVE:
+        return _kill(s, [s.condemned], CAUSE[s.phase], ev)
+    if s.show == RAFT:
+        return s._replace(show="", answered=(), held=True)
+    return s
+
+
 def _settle_count(s: State, ev: list[Event]) -> tuple[State, bool]:
     """One move of a count (water, food, or places at departure); True when it must wait."""
-    if s.phase in (WATER, FOOD):
-        if s.zero:
-            if any(_may_declare(s, i) for i in range(_n(s))):
-                return s, True
-            return _close_zero(s, ev), False
-        if _track(s, s.phase) >= len(_living(s)):
-            return _distribute(s, ev), False
-    else:
-        cap, n = _capacity(s), len(_living(s))
-        if n <= cap:
-            return _finish(s, "hurricane", _living(s), ev), False
-        if cap <= 0:
-            return _finish(s, "hurricane", [], ev), False
-    if s.condemned >= 0:
-        if _can_save(s, s.condemned):
+    if s.show == ZERO:
+        return (s, True) if concerned(s) else (_close_zero(s, ev), False)
+    if s.show == RAFT:
+        if _short(s) and concerned(s):
+            return s, True
+        return s._replace(show="", answered=(), held=True), False
+    if s.show == SAVE:
+        if not _short(s):  # the rations (the places) suffice now: nobody has to go
+            ev.append({"event": "spared", "player": s.names[s.condemned], "count": s.phase})
+            return s._replace(show="", answered=(), condemned=-1), False
+        if concerned(s):
             return s, True
         return _kill(s, [s.condemned], CAUSE[s.phase], ev), False
+    if s.phase in (WATER, FOOD):
+        if s.zero:
+            s, wait = _open_moment(s, ZERO, ev)
+            return (s, True) if wait else (_close_zero(s, ev), False)
+        if not _short(s):
+            return _distribute(s, ev), False
+    else:
+        if not _short(s):
+            return _finish(s, "hurricane" if s.hurricane else "embark", _living(s), ev), False
+        if not s.held:
+            s, wait = _open_moment(s, RAFT, ev)
+            return (s, True) if wait else (s._replace(show="", held=True), False)
+        if _capacity(s) <= 0:
+            return _finish(s, "hurricane", [], ev), False
+    if s.condemned >= 0:
+        s, wait = _open_moment(s, SAVE, ev)
+        return (s, True) if wait else (_kill(s, [s.condemned], CAUSE[s.phase], ev), False)
     if s.tie:
         return s, True
     if s.ballot is None:
-        s = s._replace(ballot=(-1,) * _n(s))
+        s = s._replace(ballot=(-1,) * _n(s), ballot_at=s.done, debate=True)
+        ev.append({"event": "ballot", "resource": s.phase, "short": _shortfall(s)})
     if all(s.ballot[i] >= 0 for i in range(_n(s)) if can_vote(s, i)):
         return _reveal(s, ev), False
     return s, True
+
+
+def _shortfall(s: State) -> int:
+    """How many rations (places) the count lacks."""
+    n = len(_living(s))
+    return n - (_capacity(s) if s.phase == DEPART else _track(s, s.phase))
 
 
 def _settle(s: State, ev: list[Event]) -> State:
@@ -452,91 +603,71 @@ def _settle(s: State, ev: list[Event]) -> State:
                 k += 1
             if k < _n(s):
                 return s if k == s.turn_k else s._replace(turn_k=k)
-            s = _enter_count(s._replace(turn_k=k), WATER)
-            continue
+            s = s._replace(turn_k=k)
+            if s.water == 0 or s.food == 0:  # a token on 0: the moment to show cards is the pause
+                s = _enter_count(s, WATER)
+                continue
+            return s._replace(phase=ACTED)
         if s.phase in COUNTS:
             s, wait = _settle_count(s, ev)
             if wait:
                 return s
             continue
-        return s  # weather, end
+        return s  # weather, acted, end
 
 
-def _close(s: State, ev: list[Event]) -> State:
-    """The table moved on: apply the default of a last chance."""
-    if s.phase in (WATER, FOOD) and s.zero:
-        return _close_zero(s, ev)
-    if s.condemned >= 0:
-        return _kill(s, [s.condemned], CAUSE[s.phase], ev)
-    return _depart(s, ev)
+def _close_all(s: State, ev: list[Event]) -> State:
+    """The next round's weather card: every moment still open closes with its default."""
+    while s.show and s.phase != OVER:
+        s = _settle(_close_moment(s, ev), ev)
+    return s
 
 
-def _depart(s: State, ev: list[Event]) -> State:
-    """The hurricane round is over: "Le radeau doit quitter l'île à la fin du tour"."""
-    ev.append({"event": "departure", "survivors": len(_living(s)), "places": max(0, _capacity(s)),
-               "rafts": s.rafts, "water": s.water, "food": s.food - s.basket})
-    return s._replace(phase=DEPART, ballot=None, tie=(), condemned=-1)
-
-
-def origin(state: State, action: Action) -> State:
-    """The state ``apply`` plays ``action`` on: a last chance's snapshot it fits, else the state itself.
-
-    The same walk as :meth:`GalerapagosRules.step`, for the narration (which must say when a
-    move takes a last chance and so undoes the default applied on the move before).
-    """
-    for snap in reversed(state.chain):
-        if _window_accepts(snap, action):
-            try:
-                _core(snap, action, [])
-                return snap
-            except RuleError:
-                break
-    return state._replace(chain=()) if state.chain else state
-
-
-def _auto(s: State, ev: list[Event]) -> State:
-    chain: list[State] = []
-    s = _settle(s, ev)
-    while _optional(s):
-        chain.append(s)
-        s = _settle(_close(s, ev), ev)
-    return s._replace(chain=tuple(chain)) if chain or s.chain else s
-
-
-def _window_accepts(snap: State, action: Action) -> bool:
-    """Is ``action`` the last-chance move of the earlier state ``snap``?"""
-    kind, name = action.get("type"), action.get("player")
-    if name in snap.names:
-        seat = snap.names.index(name)
-        alive = snap.alive[seat]
-    else:
-        seat, alive = -1, False
-    if kind == "give":  # "Peuvent être offertes": a card handed to whoever can still be saved
-        return alive and _gift_saves(snap, action.get("target"))
-    if snap.phase in (WATER, FOOD) and snap.zero:  # a card shown by a castaway alive then
-        return kind == "resource" and action.get("resource") == snap.phase and alive
-    if snap.condemned >= 0:
-        return seat == snap.condemned and kind in ("resource", "shoot")
-    return kind == "embark" or (kind in ("resource", "shoot") and alive)
-
-
-def _gift_saves(snap: State, name: Any) -> bool:
-    """Would a card given to ``name`` let him use the last chance of ``snap``?
-
-    The condemned may save himself with a card someone hands him; at a count on 0, a
-    castaway who has not shown a card yet may show one he was given.
-    """
-    if name not in snap.names:
-        return False
-    t = snap.names.index(name)
-    if snap.phase in (WATER, FOOD) and snap.zero:
-        return can_play(snap, t) and all(d[0] != t for d in snap.declared)
-    return t == snap.condemned and can_play(snap, t)
+def _begin(s: State, ev: list[Event], implied: bool) -> State:
+    """Étape 4 begins: the water count, then the food count."""
+    ev.append({"event": "survival", "player": s.names[s.first], "implied": implied})
+    return _settle(_enter_count(s, WATER), ev)
 
 
 # -- the actions -----------------------------------------------------------
 
+def _observe(s: State, hurricane: bool, drops: int, next_round: int, ev: list[Event]) -> tuple[tuple[int, ...], tuple[Any, ...]]:
+    """The card turned, checked against the deck: an unexpected one corrects the deck, with a warning.
+
+    The card lies on the table: the companion's idea of the deck was wrong, never the card.
+    A plain card that no longer fits takes the place of the card nearest to it (the table
+    most likely mis-sorted a card of one drop more or less); the deck keeps its size.
+    """
+    if hurricane:
+        notes = []
+        if next_round < s.opts.hurricane_from:
+            notes.append("early")
+        if drops != s.opts.hurricane_water:
+            notes.append("drops")
+        if notes:
+            ev.append({"event": "deck_warning", "hurricane": True, "water": drops, "round": next_round,
+                       "from": s.opts.hurricane_from, "expected": s.opts.hurricane_water, "notes": notes})
+        return s.deck, (("hurricane", drops, tuple(notes)),) if notes else ()
+    if drops in s.deck:
+        k = s.deck.index(drops)
+        return s.deck[:k] + s.deck[k + 1:], ()
+    if s.deck:
+        removed = min(s.deck, key=lambda w: (abs(w - drops), -w))
+        k = s.deck.index(removed)
+        deck = s.deck[:k] + s.deck[k + 1:]
+    else:
+        removed, deck = None, ()
+    ev.append({"event": "deck_warning", "hurricane": False, "water": drops, "round": next_round,
+               "removed": removed, "left": list(deck)})
+    return deck, (("card", drops, removed),)
+
+
 def _weather(s: State, a: Action, ev: list[Event]) -> State:
+    if s.show:  # "or when the next round's weather is entered": the moment closes first
+        closed = _close_all(s, ev)
+        if closed.phase != END:
+            raise _err("The weather card cannot be turned yet: once the cards are shown, {now}.", now=_now(closed))
+        s = closed
     if s.phase not in (WEATHER, END):
         raise _err("The weather card cannot be turned now: {now}.", now=_now(s))
     hurricane = _bool(a, "hurricane", False)
@@ -544,30 +675,25 @@ def _weather(s: State, a: Action, ev: list[Event]) -> State:
     if hurricane:
         if not s.hurricane_left:
             raise _err("The hurricane has already come up.")
-        if next_round < s.opts.hurricane_from:
-            raise _err("The hurricane lies among the bottom six weather cards and cannot come up before round {r}.", r=s.opts.hurricane_from)
         drops = _int(a, "water", s.opts.hurricane_water)
-        if drops != s.opts.hurricane_water:
-            raise _err("The hurricane card shows {h} drops, not {n}.", h=s.opts.hurricane_water, n=drops)
-        deck = s.deck
     else:
         if "water" not in a:
             raise _err("Say how many drops the weather card shows (\"water\").")
         drops = _int(a, "water")
-        if drops not in s.deck:
-            left = ", ".join(str(v) for v in s.deck) or "-"
-            raise _err("No weather card with {n} drops is left in the deck (left: {left}).", n=drops, left=left)
-        k = s.deck.index(drops)
-        deck = s.deck[:k] + s.deck[k + 1:]
+    if not 0 <= drops <= MAX_DROPS:
+        raise _err("A weather card shows 0 to 9 drops, not {n}.", n=drops)
+    warned: list[Event] = []
+    deck, warning = _observe(s, hurricane, drops, next_round, warned)
     first = s.first
     if s.phase == END:  # Étape 1: the first-player card passes to the right
         first = _step(s, s.first, -1)
         ev.append({"event": "first_player", "player": s.names[first]})
     ev.append({"event": "weather", "water": drops, "hurricane": hurricane, "round": next_round})
+    ev.extend(warned)
     return s._replace(
         round=next_round, phase=ACTIONS, first=first, start=first, turn_k=0,
         did=("",) * _n(s), weather=drops, hurricane=hurricane or s.hurricane, deck=deck,
-        hurricane_left=s.hurricane_left and not hurricane, last_vote=())
+        hurricane_left=s.hurricane_left and not hurricane, last_vote=(), warning=warning)
 
 
 def _check_actor(s: State, a: Action) -> int:
@@ -638,6 +764,24 @@ def _search(s: State, a: Action, ev: list[Event]) -> State:
     return _acted(s, i, "search", ev, cards=s.cards[i])
 
 
+def _survival(s: State, a: Action, ev: list[Event]) -> State:
+    if s.phase != ACTED:
+        raise _err("The survival step cannot start now: {now}.", now=_now(s))
+    _first_only(s, a, "Only {f}, the first player, starts the survival step, not {p}.")
+    return _begin(s, ev, implied=False)
+
+
+def _supplies(before: State, after: State, i: int, kind: str) -> bool:
+    """Does the condemned's card supply what he lacked (the departure fix)?
+
+    At a count, a card of that count's resource is his own ration; at the departure
+    a card saves him only if the raft can take one more castaway with it.
+    """
+    if before.phase == DEPART:
+        return _capacity(after) > _capacity(before)
+    return kind == before.phase
+
+
 def _resource(s: State, a: Action, ev: list[Event]) -> State:
     i = _seat(s, a)
     kind = a.get("resource")
@@ -648,30 +792,41 @@ def _resource(s: State, a: Action, ev: list[Event]) -> State:
         raise _err("{p} cannot play a resource card of {n} rations: a card adds 1 to 9.", p=s.names[i], n=amount)
     if basket and kind != FOOD:
         raise _err("{p}'s fruit basket is a food card, not a water card.", p=s.names[i])
-    _need_card_player(s, i)
+    shown = s.show == ZERO and s.phase == kind
+    if shown and may_show(s, i) and s.cards[i] > 0:
+        pass  # sick since last round, under the option ``sick_show``: he may still show it
+    else:
+        _need_card_player(s, i)
     cards = _set(s.cards, i, s.cards[i] - 1)
-    shown = s.phase == kind and s.zero
     track = _track(s, kind)
-    ev.append({"event": "resource", "player": s.names[i], "resource": kind, "amount": amount, "shown": shown,
-               "before": track, "after": track if shown else track + amount})
-    if shown:  # a declared card: the player's own ration
-        if any(d[0] == i for d in s.declared):
+    if shown:  # a declared card: the player's own ration ("À usage personnel en cas de pénurie")
+        if _showed(s, i):
             raise _err("{p} has already shown a water card." if kind == WATER
                        else "{p} has already shown a food card.", p=s.names[i])
-        return s._replace(cards=cards, declared=s.declared + ((i, amount - 1, basket),))
+        ev.append({"event": "resource", "player": s.names[i], "resource": kind, "amount": amount, "shown": True,
+                   "before": track, "after": track})
+        answered = tuple(j for j in s.answered if j != i)
+        return s._replace(cards=cards, declared=s.declared + ((i, amount - 1, basket),), answered=answered)
+    ev.append({"event": "resource", "player": s.names[i], "resource": kind, "amount": amount, "shown": False,
+               "before": track, "after": track + amount})
+    before = s
     s = s._replace(cards=cards)
     if kind == WATER:
         s = s._replace(water=s.water + amount)
     else:
         s = s._replace(food=s.food + amount, basket=s.basket + (amount if basket else 0))
-    if s.condemned == i and s.phase in (kind, DEPART):  # "Il peut se sauver en jouant une carte Ressource"
-        ev.append({"event": "saved", "player": s.names[i]})
-        s = s._replace(condemned=-1)
+    if before.show == SAVE and before.condemned == i:  # "Il peut se sauver en jouant une carte Ressource"
+        if _supplies(before, s, i, kind):
+            ev.append({"event": "saved", "player": s.names[i]})
+            return s._replace(condemned=-1, show="", answered=())
+        # his answer: the card goes on its track but the verdict stands (it gives nothing he lacked)
+        ev.append({"event": "not_saved", "player": s.names[i], "resource": kind, "count": before.phase})
+        return s._replace(answered=s.answered + (i,))
     return s
 
 
 def _open_ballot(s: State) -> tuple[int, ...]:
-    if s.phase not in COUNTS or s.ballot is None or s.tie or s.condemned >= 0:
+    if s.phase not in COUNTS or s.ballot is None or s.tie or s.condemned >= 0 or s.show:
         raise _err("There is no vote now: {now}.", now=_now(s))
     return s.ballot
 
@@ -687,7 +842,17 @@ def _vote(s: State, a: Action, ev: list[Event]) -> State:
     if not s.alive[t]:
         raise _err("{q} is dead and cannot be chosen.", q=s.names[t])
     ev.append({"event": "voted", "player": s.names[i]})  # the target stays secret
-    return s._replace(ballot=_set(ballot, i, t))
+    return s._replace(ballot=_set(ballot, i, t), debate=False)
+
+
+def _debate(s: State, a: Action, ev: list[Event]) -> State:
+    """"un débat que le premier joueur est en droit d'arrêter quand il veut": then all point."""
+    _open_ballot(s)
+    if not s.debate:
+        raise _err("The debate is already over: the castaways are pointing.")
+    i = _first_only(s, a, "Only {f}, the first player, may stop the debate, not {p}.")
+    ev.append({"event": "debate_over", "player": s.names[i]})
+    return s._replace(debate=False)
 
 
 def _tiebreak(s: State, a: Action, ev: list[Event]) -> State:
@@ -715,7 +880,8 @@ def _shoot(s: State, a: Action, ev: list[Event]) -> State:
     perm = s.perm if armed else _set(s.perm, i, s.perm[i] + ("revolver",))
     saved = s.condemned == i  # "Il peut se sauver ... en tirant sur un autre joueur (une bouche de moins)"
     s = s._replace(cards=_set(s.cards, i, s.cards[i] - (1 if armed else 2)), perm=perm,
-                   condemned=-1 if saved else s.condemned)
+                   condemned=-1 if saved else s.condemned,
+                   show="" if saved else s.show, answered=() if saved else s.answered)
     ev.append({"event": "shot", "player": s.names[i], "target": s.names[t], "cards": s.cards[t],
                "armed": armed, "saved": saved})
     return _kill(s, [t], "shot", ev, killer=i)
@@ -734,7 +900,8 @@ def _give(s: State, a: Action, ev: list[Event]) -> State:
         raise _err("{p} has {c} card(s) and cannot give {n}.", p=s.names[i], c=s.cards[i], n=count)
     cards = _set(_set(s.cards, i, s.cards[i] - count), t, s.cards[t] + count)
     ev.append({"event": "give", "player": s.names[i], "target": s.names[t], "count": count})
-    return s._replace(cards=cards)
+    # a castaway who said he had none may now show the card he was handed
+    return s._replace(cards=cards, answered=tuple(j for j in s.answered if j != t))
 
 
 def _place(s: State, a: Action, ev: list[Event]) -> State:
@@ -767,7 +934,7 @@ def _heal(s: State, a: Action, ev: list[Event]) -> State:
         raise _err("{p} is dead and cannot act.", p=s.names[i])
     if not is_sick(s, i):
         raise _err("{p} is not sick.", p=s.names[i])
-    s = _by(s, a)
+    s = _by(s, a, own=True)
     ev.append({"event": "heal", "player": s.names[i]})
     return s._replace(sick=_set(s.sick, i, s.sick[i] & ~(1 << s.round | 1 << (s.round - 1))))
 
@@ -782,6 +949,29 @@ def _revive(s: State, a: Action, ev: list[Event]) -> State:
     return s._replace(alive=_set(s.alive, i, True), died=_set(s.died, i, ""),
                       cards=_set(s.cards, i, 0), sick=_set(s.sick, i, 0),
                       ballot=None if restart else s.ballot, tie=() if restart else s.tie)
+
+
+def _no_card(s: State, a: Action, ev: list[Event]) -> State:
+    """"I have none": the castaway answers the moment without a card (or a shot)."""
+    i = _seat(s, a)
+    if not s.show:
+        raise _err("Nobody is asked to show a card now: {now}.", now=_now(s))
+    if i not in concerned(s):
+        if i in s.answered:
+            raise _err("{p} has already said he has none.", p=s.names[i])
+        raise _err("{p} is not asked to show a card now: {now}.", p=s.names[i], now=_now(s))
+    ev.append({"event": "no_card", "player": s.names[i], "kind": s.show,
+               "resource": s.phase if s.phase != DEPART else None})
+    return s._replace(answered=s.answered + (i,))
+
+
+def _close(s: State, a: Action, ev: list[Event]) -> State:
+    """"Nobody else": the first player ends the moment; its deaths and the ending follow."""
+    if not s.show:
+        raise _err("There is no moment to close now: {now}.", now=_now(s))
+    i = _first_only(s, a, "Only {f}, the first player, closes the moment, not {p}.")
+    ev.append({"event": "close", "player": s.names[i], "kind": s.show})
+    return _close_moment(s, ev)
 
 
 def embark_problem(s: State) -> RuleError | None:
@@ -801,28 +991,38 @@ def embark_problem(s: State) -> RuleError | None:
 
 
 def _embark(s: State, a: Action, ev: list[Event]) -> State:
+    if s.show == RAFT:  # the raft leaves now: no more cards before its places are counted
+        ev.append({"event": "close", "player": None, "kind": RAFT})
+        return _close_moment(s, ev)
     if s.phase == END and s.hurricane:
         return _depart(s, ev)
     problem = embark_problem(s)
-    if problem is not None:
-        raise problem
-    return _finish(s, "embark", _living(s), ev)
+    if problem is None:
+        return _finish(s, "embark", _living(s), ev)
+    if s.opts.raft_vote and s.phase == END and _capacity(s) > 0:  # "Il y a vote ... pas assez de places"
+        return _depart(s, ev, held=True)
+    raise problem
 
 
 _HANDLERS = {
     "weather": _weather, "fish": _fish, "water": _water, "wood": _wood, "search": _search,
-    "resource": _resource, "vote": _vote, "tiebreak": _tiebreak, "shoot": _shoot,
-    "give": _give, "place": _place, "sick": _sick, "heal": _heal, "revive": _revive,
-    "embark": _embark,
+    "survival": _survival, "resource": _resource, "vote": _vote, "debate": _debate, "tiebreak": _tiebreak,
+    "shoot": _shoot, "give": _give, "place": _place, "sick": _sick, "heal": _heal, "revive": _revive,
+    "no_card": _no_card, "close": _close, "embark": _embark,
 }
 
 
 def _core(s: State, action: Action, ev: list[Event]) -> State:
+    kind = action["type"]
+    if s.phase == ACTED and kind in IMPLIED:  # "the next action after step 3 implies it"
+        s = _begin(s, ev, implied=True)
+    if s.show == RAFT and kind in RAFT_IMPLIED:  # the vote for the places begins: no more cards first
+        s = _settle(_close_moment(s, ev), ev)
     if s.phase == OVER:
-        if action["type"] == "embark" and s.reason == "hurricane":
+        if kind == "embark" and s.reason == "hurricane":
             return s  # the raft already left (or could not): nothing more to do
         raise _err("The game is over.")
-    return _HANDLERS[action["type"]](s, action, ev)
+    return _HANDLERS[kind](s, action, ev)
 
 
 # -- pure helpers for the screens and the session ---------------------------
@@ -841,24 +1041,81 @@ def expected_fish(bag: Iterable[int] = BAG) -> float:
     return sum(bag) / len(bag)
 
 
+def expected_wood(extra: int, balls: int = len(BAG)) -> float:
+    """Pieces expected when announcing ``extra`` more: the free one, plus ``extra`` unless the snake bites."""
+    return 1 + extra * (1 - snake_chance(extra, balls))
+
+
+def cards_left(s: State) -> int:
+    """Weather cards still face down, the hurricane included."""
+    return len(s.deck) + s.hurricane_left
+
+
+def hurricane_next(s: State) -> float:
+    """The chance that the next weather card turned is the hurricane.
+
+    It lies among the bottom six ("Mélangez la carte Ouragan et les 5 cartes Météo"):
+    nil while cards above that pile remain, then one in the cards left.
+    """
+    left = cards_left(s)
+    if not s.hurricane_left or left == 0 or left > BOTTOM_CARDS + 1:
+        return 0.0
+    return 1 / left
+
+
+def _due(s: State) -> tuple[int, int]:
+    """Water and food rations still to hand out this round (a ration given is not taken twice)."""
+    living = len(_living(s))
+    water_due = living if s.phase in (WEATHER, ACTIONS, ACTED, WATER, END) else 0
+    food_due = living if s.phase in (WEATHER, ACTIONS, ACTED, WATER, FOOD, END) else 0
+    if s.phase == DEPART:
+        return 0, 0
+    return water_due, food_due
+
+
+def lack(s: State) -> dict[str, int]:
+    """"To leave now we lack": raft cards, water and food for the voyage once this round is fed.
+
+    At the end of a round the rations are handed out already; before it, they come first.
+    """
+    n = len(_living(s))
+    water_due, food_due = _due(s)
+    if s.phase == END:
+        water_due = food_due = 0
+    return {"rafts": max(0, n - s.rafts), "water": max(0, n - (s.water - water_due)),
+            "food": max(0, n - (s.food - food_due - s.basket))}
+
+
 def odds(s: State) -> dict[str, Any]:
-    """Figures for the screens: snake risk, expected catch, rations after this round, rounds left."""
+    """Figures for the screens: snake risk, expected catch and wood, rations after this round, rounds left,
+    the hurricane's chance next and what the raft still lacks."""
     living = len(_living(s))
     n = max(1, living)
     balls = len(s.opts.bag)
     # a ration already handed out this round is not taken twice: during the food count the
     # water is shared already, at the departure and at the end both are (at the end of an
     # ordinary round the figures look ahead to the coming round)
-    water_due = living if s.phase in (WEATHER, ACTIONS, WATER, END) else 0
-    food_due = living if s.phase in (WEATHER, ACTIONS, WATER, FOOD, END) else 0
+    water_due, food_due = _due(s)
     return {
         "snake": {str(k): snake_chance(k, balls) for k in range(1, MAX_EXTRA_BALLS + 1)},
+        "wood": {str(k): round(expected_wood(k, balls), 3) for k in range(0, MAX_EXTRA_BALLS + 1)},
         "expected_fish": expected_fish(s.opts.bag),
         "water_after": s.water - water_due,
         "food_after": s.food - food_due,
         "water_rounds": s.water // n,
         "food_rounds": s.food // n,
+        "hurricane_next": round(hurricane_next(s), 4),
+        "weather_left": cards_left(s),
+        "lack": lack(s),
     }
+
+
+def deck_left(s: State) -> dict[str, int]:
+    """The plain weather cards still face down, drops -> how many."""
+    out: dict[str, int] = {}
+    for w in s.deck:
+        out[str(w)] = out.get(str(w), 0) + 1
+    return out
 
 
 def weather_deck_order(rng: random.Random, cards: Iterable[int] = WEATHER_CARDS,
@@ -885,10 +1142,14 @@ def draw_weather(s: State, rng: random.Random) -> Action:
     """
     next_round = s.round if s.phase == WEATHER else s.round + 1
     pool: list[Action] = [{"type": "weather", "water": w, "hurricane": False} for w in s.deck]
-    if s.hurricane_left and next_round >= s.opts.hurricane_from:
+    if s.hurricane_left and (next_round >= s.opts.hurricane_from or not pool):
         pool.append({"type": "weather", "water": s.opts.hurricane_water, "hurricane": True})
+    if not pool:  # more rounds than cards (a corrected deck): the table turns a card it has
+        pool = [{"type": "weather", "water": 0, "hurricane": False}]
     return rng.choice(pool)
 
+
+# -- tournaments ("Mode tournois") ---------------------------------------------
 
 def game_points(players: int, embarked: int, mode: str = "solidaire") -> int:
     """One embarked castaway's points in a tournament round.
@@ -923,6 +1184,25 @@ def tournament_winners(totals: dict[str, int]) -> list[str]:
     return [name for name, pts in totals.items() if pts == top]
 
 
+def match_view(s: State) -> dict[str, Any] | None:
+    """This manche in its match: the totals carried in, plus this manche's points once it is over."""
+    o = s.opts
+    if not o.manches:
+        return None
+    totals = {name: 0 for name in s.names}
+    for name, pts in o.carried:
+        totals[name] = totals.get(name, 0) + pts
+    if s.phase == OVER and s.winners:
+        pts = game_points(_n(s), len(s.winners), o.scoring)
+        for i in s.winners:
+            totals[s.names[i]] += pts
+    leaders = tournament_winners(totals) if any(totals.values()) else []
+    last = o.manche >= o.manches
+    return {"id": o.match, "manche": o.manche, "manches": o.manches, "mode": o.scoring,
+            "totals": totals, "leaders": leaders, "last": last,
+            "winners": leaders if last and s.phase == OVER else []}
+
+
 # -- the rules object --------------------------------------------------------
 
 def _options(names: list[str], options: dict[str, Any]) -> tuple[Options, int]:
@@ -940,9 +1220,18 @@ def _options(names: list[str], options: dict[str, Any]) -> tuple[Options, int]:
             raise _err("Option \"{key}\" must be {what}.", key=key, what=what)
         return tuple(value)
 
-    dead_vote = options.get("dead_vote", False)
-    if not isinstance(dead_vote, bool):
-        raise _err("Option \"{key}\" must be {what}.", key="dead_vote", what=_say("true or false"))
+    def flag(key: str) -> bool:
+        value = options.get(key, False)
+        if not isinstance(value, bool):
+            raise _err("Option \"{key}\" must be {what}.", key=key, what=_say("true or false"))
+        return value
+
+    def count(key: str, least: int) -> int:
+        value = options.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or not (value == 0 or least <= value <= 99):
+            raise _err("Option \"{key}\" must be {what}.", key=key, what=_say("a number from 1 to 99"))
+        return value
+
     hurricane = options.get("hurricane_water", HURRICANE_WATER)
     if isinstance(hurricane, bool) or not isinstance(hurricane, int) or not 0 <= hurricane <= 9:
         raise _err("Option \"{key}\" must be {what}.", key="hurricane_water", what=_say("a number from 0 to 9"))
@@ -952,13 +1241,36 @@ def _options(names: list[str], options: dict[str, Any]) -> tuple[Options, int]:
     first = options.get("first_player", names[0])
     if first not in names:
         raise _err("Option \"{key}\" must be {what}.", key="first_player", what=_say("one of the players"))
-    opts = Options(dead_vote=dead_vote, weather_cards=ints("weather_cards", WEATHER_CARDS, BOTTOM_CARDS + 1),
-                   hurricane_water=hurricane, bag=ints("bag", BAG, 1), scoring=scoring)
+    size = options.get("weather_deck", 11)
+    if size not in WEATHER_DECKS or isinstance(size, bool):
+        raise _err("Option \"{key}\" must be {what}.", key="weather_deck", what=_say("11 or 12"))
+    match = options.get("match", "")
+    if not isinstance(match, str) or len(match) > 60:
+        raise _err("Option \"{key}\" must be {what}.", key="match", what=_say("a name of at most 60 characters"))
+    manches, manche = count("manches", 1), count("manche", 1)
+    if manches and not manche:
+        manche = 1
+    if manche and not 1 <= manche <= max(manches, 1):
+        raise _err("Option \"{key}\" must be {what}.", key="manche", what=_say("a number from 1 to the manches played"))
+    carried = options.get("carried", {})
+    if (not isinstance(carried, dict) or not all(k in names for k in carried)
+            or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 9999 for v in carried.values())):
+        raise _err("Option \"{key}\" must be {what}.", key="carried", what=_say("the points of each player so far"))
+    opts = Options(dead_vote=flag("dead_vote"),
+                   weather_cards=ints("weather_cards", WEATHER_DECKS[size], BOTTOM_CARDS + 1),
+                   hurricane_water=hurricane, bag=ints("bag", BAG, 1), scoring=scoring,
+                   raft_vote=flag("raft_vote"), sick_show=flag("sick_show"), match=match,
+                   manche=manche if manches else 0, manches=manches,
+                   carried=tuple(sorted((k, v) for k, v in carried.items())))
     return opts, names.index(first)
 
 
+def _names(s: State, seats: Iterable[int]) -> list[str]:
+    return [s.names[i] for i in seats]
+
+
 class GalerapagosRules(Rules):
-    """Galèrapagos: the castaways' board, sickness, votes and the three endings."""
+    """Galèrapagos: the castaways' board, sickness, votes, the moment to show cards and the three endings."""
 
     id = "galerapagos"
     name = "Galèrapagos"
@@ -970,8 +1282,10 @@ class GalerapagosRules(Rules):
         "water": frozenset({"player"}),
         "wood": frozenset({"player", "extra", "snake"}),
         "search": frozenset({"player"}),
+        "survival": frozenset({"player"}),
         "resource": frozenset({"player", "resource", "amount", "basket"}),
         "vote": frozenset({"player", "target"}),
+        "debate": frozenset({"player"}),
         "tiebreak": frozenset({"player", "target"}),
         "shoot": frozenset({"player", "target"}),
         "give": frozenset({"player", "target", "count"}),
@@ -979,16 +1293,21 @@ class GalerapagosRules(Rules):
         "sick": frozenset({"player", "by"}),
         "heal": frozenset({"player", "by"}),
         "revive": frozenset({"player", "by"}),
+        "no_card": frozenset({"player"}),
+        "close": frozenset({"player"}),
         "embark": frozenset({"player"}),
     }
     optional_fields = {
         "weather": frozenset({"water", "hurricane", "player"}),
         "wood": frozenset({"extra", "snake"}),
+        "survival": frozenset({"player"}),
         "resource": frozenset({"amount", "basket"}),
+        "debate": frozenset({"player"}),
         "give": frozenset({"count"}),
         "sick": frozenset({"by"}),
         "heal": frozenset({"by"}),
         "revive": frozenset({"by"}),
+        "close": frozenset({"player"}),
         "embark": frozenset({"player"}),
     }
 
@@ -1007,44 +1326,61 @@ class GalerapagosRules(Rules):
 
     def step(self, state: State, action: Action) -> tuple[State, list[Event]]:
         ev: list[Event] = []
-        refusal: RuleError | None = None
-        for snap in reversed(state.chain):
-            if _window_accepts(snap, action):
-                try:
-                    return _auto(_core(snap, action, ev), ev), ev
-                except RuleError as err:  # not a last-chance move after all: maybe a plain one
-                    refusal, ev = err, []
-                    break
-        base = state._replace(chain=()) if state.chain else state
-        try:
-            return _auto(_core(base, action, ev), ev), ev
-        except RuleError:
-            if refusal is not None:
-                raise refusal from None  # the last chance's reason says more
-            raise
+        s = _core(state._replace(done=state.done + 1), action, ev)
+        return _settle(s, ev), ev
 
     # -- reading -----------------------------------------------------------
     def expected(self, state: State) -> Expected:
         s = state
+        first = s.names[s.first]
         if s.phase == OVER:
             return Expected((), (), "The game is over.")
-        if s.phase == WEATHER or (s.phase == END and not s.hurricane):
-            acts = ("weather", "embark") if s.phase == END and embark_problem(s) is None else ("weather",)
+        if s.show:
+            who = _names(s, concerned(s))
+            players = tuple(dict.fromkeys([*who, first]))
+            if s.show == ZERO:
+                msg = ("Water is on 0: each castaway who holds a water card shows it now." if s.phase == WATER
+                       else "Food is on 0: each castaway who holds a food card shows it now.")
+                return Expected(players, ("resource", "give", "no_card", "close"), msg)
+            if s.show == SAVE:
+                c = s.names[s.condemned]
+                msg = {WATER: "{p} may still save himself with a water card or a shot.",
+                       FOOD: "{p} may still save himself with a food card or a shot.",
+                       DEPART: "{p} may still save himself with a card that gives the raft a place, or a shot."}
+                return Expected(players, ("resource", "shoot", "give", "no_card", "close"), msg[s.phase], {"p": c})
+            return Expected(players, ("resource", "shoot", "give", "no_card", "embark", "close"),
+                            "The raft has {k} place(s) for {n}: play water or food cards, or shoot, before it leaves.",
+                            {"k": max(0, _capacity(s)), "n": len(_living(s))})
+        if s.phase == WEATHER or s.phase == END:
+            acts = ("weather", "embark") if s.phase == END and self._may_embark(s) else ("weather",)
             return Expected((), acts, "Turn the next weather card.")
         if s.phase == ACTIONS:
             who = s.names[_actor(s)]
             return Expected((who,), ACTS, "{p}: fish, collect water or wood, or search the wreck.", {"p": who})
+        if s.phase == ACTED:
+            nxt = self.expected(_begin(s, [], implied=True))
+            players = tuple(dict.fromkeys([first, *nxt.players]))
+            acts = ("survival",) + tuple(a for a in nxt.actions if a in IMPLIED)
+            return Expected(players, acts, "Everyone has acted: {p}, go to survival?", {"p": first})
         if s.tie:
-            who = s.names[s.first]
-            return Expected((who,), ("tiebreak",), "{p} breaks the tie.", {"p": who})
+            return Expected((first,), ("tiebreak",), "{p} breaks the tie.", {"p": first})
         waiting = self.waiting(s)
-        return Expected(tuple(waiting), ("vote",), "Vote ({phase}): {names}.",
+        acts = ("vote", "debate") if s.debate else ("vote",)
+        return Expected(tuple(waiting), acts, "Vote ({phase}): {names}.",
                         {"phase": Term(s.phase), "names": ", ".join(waiting)})
 
+    @staticmethod
+    def _may_embark(s: State) -> bool:
+        return embark_problem(s) is None or (s.opts.raft_vote and _capacity(s) > 0)
+
     def waiting(self, s: State) -> list[str]:
-        """Who must still act or vote."""
+        """Who must still act, vote or answer."""
         if s.phase == ACTIONS:
             return [s.names[_actor(s)]]
+        if s.phase == ACTED:
+            return [s.names[s.first]]
+        if s.show:
+            return _names(s, concerned(s))
         if s.tie:
             return [s.names[s.first]]
         if s.ballot is not None:
@@ -1066,30 +1402,50 @@ class GalerapagosRules(Rules):
                     entry["vote"] = s.names[s.ballot[i]]
             players.append(entry)
         return {
-            "game": self.id, "round": s.round, "over": s.phase == OVER, "phase": s.phase,
+            "game": self.id, "round": s.round, "over": s.phase == OVER,
+            "phase": SHOW_CARDS if s.show else s.phase,
+            "count": s.phase if s.phase in COUNTS else None,
             "players": players, "food": s.food, "water": s.water, "wood": s.wood, "rafts": s.rafts,
             "weather": s.weather, "hurricane": s.hurricane, "first_player": s.names[s.first],
             "turn": s.names[_actor(s)] if s.phase == ACTIONS else None,
             "waiting": self.waiting(s),
             "vote": None if s.ballot is None else s.phase,
+            "debate": s.debate,
             "tie": [s.names[i] for i in s.tie],
+            "condemned": s.names[s.condemned] if s.condemned >= 0 else None,
             "last_vote": {s.names[i]: s.names[t] for i, t in s.last_vote},
             "no_vote": s.zero,
-            "basket": s.basket, "wreck": s.wreck, "weather_left": len(s.deck) + s.hurricane_left,
-            "last_chance": [self._chance(snap) for snap in s.chain],
+            "show_cards": self._moment(s),
+            "basket": s.basket, "wreck": s.wreck, "weather_left": cards_left(s),
+            "deck": deck_left(s), "hurricane_left": s.hurricane_left,
+            "deck_warning": self._warning(s),
             "odds": odds(s),
-            "options": {"dead_vote": s.opts.dead_vote, "scoring": s.opts.scoring},
+            "match": match_view(s),
+            "options": {"dead_vote": s.opts.dead_vote, "scoring": s.opts.scoring, "raft_vote": s.opts.raft_vote,
+                        "sick_show": s.opts.sick_show, "weather_cards": len(s.opts.weather_cards)},
         }
 
-    def _chance(self, snap: State) -> dict[str, Any]:
-        """What a last-chance window still allows (shown so the table knows)."""
-        if snap.phase in (WATER, FOOD) and snap.zero:
-            who = [snap.names[i] for i in range(_n(snap)) if _may_declare(snap, i)]
-            return {"kind": "declare", "resource": snap.phase, "players": who,
-                    "declared": [snap.names[d[0]] for d in snap.declared]}
-        if snap.condemned >= 0:
-            return {"kind": "save", "resource": snap.phase, "players": [snap.names[snap.condemned]]}
-        return {"kind": "depart", "players": [snap.names[i] for i in _living(snap)]}
+    @staticmethod
+    def _moment(s: State) -> dict[str, Any] | None:
+        """The moment to show cards, for the screens: who is asked, who is at risk, what saves them."""
+        if not s.show:
+            return None
+        saves = {ZERO: [s.phase], SAVE: ([s.phase] if s.phase != DEPART else [WATER, FOOD]) + ["shot"],
+                 RAFT: [WATER, FOOD, "shot"]}[s.show]
+        return {"kind": s.show, "resource": s.phase if s.phase != DEPART else None,
+                "players": _names(s, concerned(s)), "answered": _names(s, s.answered),
+                "shown": _names(s, (d[0] for d in s.declared)), "at_risk": _names(s, at_risk(s)),
+                "saves": saves, "first_player": s.names[s.first],
+                "places": max(0, _capacity(s)) if s.phase == DEPART else None}
+
+    @staticmethod
+    def _warning(s: State) -> dict[str, Any] | None:
+        if not s.warning:
+            return None
+        kind, drops, extra = s.warning[0]
+        if kind == "hurricane":
+            return {"hurricane": True, "water": drops, "notes": list(extra)}
+        return {"hurricane": False, "water": drops, "removed": extra}
 
     def scores(self, state: State) -> dict[str, int]:
         s = state
@@ -1112,18 +1468,29 @@ class GalerapagosRules(Rules):
         return Outcome(s.reason, tuple(self.winners(s)), texts[s.reason])
 
     def candidates(self, state: State) -> list[Action]:
+        """A few legal moves (random playouts): the moment's answers first, some cards, the main line."""
         s = state
         out: list[Action] = []
-        for snap in s.chain:
-            out.extend(_chance_moves(snap))
         if s.phase == OVER:
             return out
-        if s.phase in (WEATHER, END) and not (s.phase == END and s.hurricane):
+        first = s.names[s.first]
+        if s.show:
+            for i in concerned(s):
+                p = s.names[i]
+                if s.show == ZERO and s.cards[i] > 0 and not _showed(s, i):
+                    out.append({"type": "resource", "player": p, "resource": s.phase})
+                elif s.show == SAVE and s.cards[i] > 0 and can_play(s, i):
+                    out.append({"type": "resource", "player": p, "resource": s.phase if s.phase != DEPART else WATER})
+                out.append({"type": "no_card", "player": p})
+            out.append({"type": "close", "player": first})
+        elif s.phase in (WEATHER, END):
             nxt = s.round if s.phase == WEATHER else s.round + 1
             out.extend({"type": "weather", "water": w} for w in sorted(set(s.deck)))
-            if s.hurricane_left and nxt >= s.opts.hurricane_from:
+            if s.hurricane_left and (nxt >= s.opts.hurricane_from or not s.deck):
                 out.append({"type": "weather", "water": s.opts.hurricane_water, "hurricane": True})
-            if s.phase == END and embark_problem(s) is None:
+            if not s.deck and not s.hurricane_left:
+                out.append({"type": "weather", "water": 1})
+            if s.phase == END and self._may_embark(s):
                 out.append({"type": "embark"})
         elif s.phase == ACTIONS:
             p = s.names[_actor(s)]
@@ -1134,13 +1501,15 @@ class GalerapagosRules(Rules):
             out.append({"type": "wood", "player": p, "extra": 2, "snake": True})
             if s.wreck > 0:
                 out.append({"type": "search", "player": p})
+        elif s.phase == ACTED:
+            out.append({"type": "survival", "player": first})
         elif s.tie:
-            out.extend({"type": "tiebreak", "player": s.names[s.first], "target": s.names[t]} for t in s.tie)
+            out.extend({"type": "tiebreak", "player": first, "target": s.names[t]} for t in s.tie)
         elif s.ballot is not None:
             voter = next(i for i in range(_n(s)) if can_vote(s, i) and s.ballot[i] < 0)
             out.extend({"type": "vote", "player": s.names[voter], "target": s.names[t]} for t in _living(s))
         for i in range(_n(s)):
-            if can_play(s, i) and s.cards[i] > 0:
+            if can_play(s, i) and s.cards[i] > 0 and not (s.show == ZERO and _showed(s, i)):
                 out.append({"type": "resource", "player": s.names[i], "resource": "water", "amount": 1})
                 break
         return out
@@ -1150,20 +1519,16 @@ class GalerapagosRules(Rules):
         out["secret"] = {"ballot": None if state.ballot is None else list(state.ballot),
                          "declared": [list(d) for d in state.declared], "condemned": state.condemned,
                          "deck": list(state.deck), "hurricane_left": state.hurricane_left,
-                         "sick_rounds": [[r for r in range(state.round + 1) if m >> r & 1] for m in state.sick], "start": state.start, "turn_k": state.turn_k}
+                         "sick_rounds": [[r for r in range(state.round + 1) if m >> r & 1] for m in state.sick],
+                         "start": state.start, "turn_k": state.turn_k, "answered": list(state.answered),
+                         "held": state.held, "ballot_at": state.ballot_at, "done": state.done}
         return out
 
 
-def _chance_moves(snap: State) -> list[Action]:
-    """Legal last-chance moves of an earlier state (for playouts)."""
-    if snap.phase in (WATER, FOOD) and snap.zero:
-        return [{"type": "resource", "player": snap.names[i], "resource": snap.phase}
-                for i in range(_n(snap)) if _can_declare(snap, i)][:1]
-    if snap.condemned >= 0 and _can_save(snap, snap.condemned):
-        t = snap.condemned
-        if snap.cards[t] == 0:  # a card handed to him first
-            giver = next(j for j in range(_n(snap)) if j != t and snap.alive[j] and snap.cards[j])
-            return [{"type": "give", "player": snap.names[giver], "target": snap.names[t]}]
-        kind = snap.phase if snap.phase != DEPART else WATER
-        return [{"type": "resource", "player": snap.names[t], "resource": kind}]
-    return []
+# -- what the session needs to keep a ballot secret --------------------------------
+
+def ballot_span(before: State) -> int:
+    """How many journal actions, the revealing one included, make up the ballot just revealed."""
+    if before.ballot is None:  # the ballot opened with this very action (a lone voter)
+        return 1
+    return max(1, before.done + 1 - before.ballot_at)

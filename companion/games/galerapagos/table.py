@@ -59,12 +59,19 @@ def tag_action(component: Any, point: str, state: R.State, entry: Any = None) ->
     return {"type": "fish", "player": state.names[R._actor(state)], "fish": fish}
 
 
-def table_tags(action: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]] | None:
-    """How the table enters ``action`` with components: the weather card, the ball fished."""
+def table_tags(action: dict[str, Any], state: Any = None) -> list[tuple[str, str, dict[str, Any]]] | None:
+    """How the table enters ``action`` with components: the weather card, the ball fished.
+
+    The hurricane card says only that it is the hurricane, so a hurricane seen with other drops
+    than the game's is dialled in instead (None here).
+    """
     kind = action.get("type")
     if kind == "weather" and set(action) <= {"type", "water", "hurricane"}:
         if action.get("hurricane") is True:
-            return [("scan", "weather", {"water": action.get("water", R.HURRICANE_WATER), "hurricane": True})]
+            drops = state.opts.hurricane_water if isinstance(state, R.State) else R.HURRICANE_WATER
+            if action.get("water", drops) != drops:
+                return None
+            return [("scan", "weather", {"water": drops, "hurricane": True})]
         water = action.get("water")
         if isinstance(water, int) and not isinstance(water, bool) and action.get("hurricane", False) is False:
             return [("scan", "weather", {"water": water, "hurricane": False})]
