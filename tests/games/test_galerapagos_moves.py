@@ -249,8 +249,8 @@ def test_wood_asks_about_the_snake_only_when_balls_were_drawn_with_the_odds_of_e
     for c in extra["choices"][1:]:
         assert values(c["fields"][0]) == [False, True]
         assert c["preview"]["snake"] == pytest.approx(R.snake_chance(c["value"]))
-    assert extra["choices"][1]["preview"]["text"] == "snake 17%, about 1.8 wood"
-    assert extra["choices"][5]["preview"]["text"] == "snake 83%, about 1.8 wood", "five balls of six: 5/6"
+    assert extra["choices"][1]["preview"]["text"] == "snake 17%, ~1.8 wood"
+    assert extra["choices"][5]["preview"]["text"] == "snake 83%, ~1.8 wood", "five balls of six: 5/6"
     # the expected wood of an announcement: the free piece, plus k pieces unless the snake bites
     assert extra["choices"][2]["preview"]["expected"] == pytest.approx(1 + 2 * (1 - 1 / 3), abs=1e-3)
 

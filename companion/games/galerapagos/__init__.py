@@ -48,16 +48,15 @@ class Package(GamePackage):
     def screens(self) -> dict[str, Any]:
         from companion.games.galerapagos import oled
 
-        return {"rations": oled.rations, "match": oled.match}
+        return {"rations": oled.rations, "scores": oled.scores}
 
     def choose_screen(self, public: dict[str, Any], ctx: Any) -> str | None:
         if ctx.editing:
             return None
-        if public.get("over"):
-            return "match" if public.get("match") else None
-        if public.get("match") and public["match"].get("manche") and public.get("phase") == "weather" \
-                and public.get("round") == 1:
-            return "match"
+        if public.get("over"):  # in a tournament the scores screen shows the match's totals
+            return "scores" if public.get("match") else None
+        if public.get("match") and public.get("phase") == "weather" and public.get("round") == 1:
+            return "scores"
         expected = set((public.get("expected") or {}).get("actions") or ())
         return "prompt" if expected & {"vote", "tiebreak", "survival", "no_card", "close"} else "rations"
 

@@ -218,7 +218,7 @@ def _action_forms(s: R.State, i: int, lang: str) -> list[Form]:
                      optional=True)
         expect = R.expected_wood(k, balls)
         extras.append(choice(k, _t(lang, "+{k} ball(s)", k=k),
-                             preview(_t(lang, "snake {pct}%, about {x} wood", pct=pct, x=_dec(lang, expect)),
+                             preview(_t(lang, "snake {pct}%, ~{x} wood", pct=pct, x=_dec(lang, expect)),
                                      snake=R.snake_chance(k, balls), expected=round(expect, 3),
                                      wood=wood, rafts=rafts),
                              fields=[snake]))

@@ -83,3 +83,13 @@ def match(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
         vw = c.width(value, "small")
         c.text(x + 2, y, c.fit(name, "small", col_w - vw - 7), "small", fill=0 if lead else 1)
         c.text(0, y, value, "small", align="right", right=x + col_w - 3, fill=0 if lead else 1)
+
+
+def scores(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
+    """The scores screen: in a tournament, the match's running totals and the leader; else the usual one."""
+    if s.get("match"):
+        match(c, s, ctx)
+        return
+    from companion.screens.common import scores as plain
+
+    plain(c, s, ctx)
