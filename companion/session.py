@@ -371,7 +371,7 @@ class Session:
         if outcome is not None:
             result = {
                 "reason": outcome.reason,
-                "text": outcome.text,
+                "text": outcome.sentence("en"),
                 "winners": list(outcome.winners),
                 "scores": self.rules.scores(state),
             }
