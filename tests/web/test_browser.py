@@ -84,6 +84,7 @@ def test_a_phone_joins_acts_and_the_table_view_updates_within_a_second(browser, 
     bid.locator("button.primary").click()
     dialog = phone.wait_for_selector("dialog#confirm[open]")  # a bid spends money: the phone asks first
     assert "Bid?" in dialog.inner_text() and "400" in dialog.inner_text()
+    phone.screenshot(path=str(SHOTS / "phone-confirm-bid.png"))  # the question repeats what is sent
     started = time.monotonic()
     phone.click("dialog#confirm button[value='ok']")
     tablet.wait_for_function("document.querySelector('.banner.prompt b').textContent.includes('Cleo')", timeout=1000)

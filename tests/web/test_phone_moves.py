@@ -348,10 +348,13 @@ def test_a_galerapagos_round_with_a_secret_vote_on_three_phones(browser, server:
     assert target.evaluate("s => s.validity.valueMissing")
     assert ann.locator("dialog#confirm[open]").count() == 0 and version(ann) == before
     assert g.last() == {"type": "fish", "player": "Bob", "fish": 0}
+    fill(move_form(bob, "vote", "Bob"), {"target": "Cleo"})  # Bob chooses, and puts his phone down
+    bob.evaluate("document.activeElement && document.activeElement.blur()")
     sent = g.step(ann, "vote", {"target": "Cleo"}, also={"target": "hidden"})
     assert sent.question is not None and "Cleo" in sent.question
     assert g.state()["vote"] == "food"
-    synced(server, g.gid, bob)
+    synced(server, g.gid, bob)  # Ann's vote redrew Bob's forms: his choice is still there
+    assert field(move_form(bob, "vote", "Bob"), "target").input_value() == json_value("Cleo")
     shot(bob, "phone-moves-vote.png")
     assert "Cleo" not in json.dumps(server.api("GET", f"/api/games/{g.gid}")["state"].get("last_vote"))
     g.step(bob, "vote", {"target": "Cleo"}, also={"target": "hidden"})
@@ -390,6 +393,7 @@ def test_a_pocket_galapagos_turn_on_the_phone(browser, server: Server) -> None:
     g.step(ann, "ocean", {"species": "rat", "icons": 2, "mode": "inhabit"})
     assert g.state()["populations"] == {"rat": 5, "ant": 3, "finch": 3}
     synced(server, g.gid, ann)
+    assert field(move_form(ann, "ocean", "Ann"), "species").input_value() == ""  # a move sent is not offered again
     g.step(ann, "species", {"species": "ant", "space": "dominant"})
     assert g.state()["spaces"]["dominant"] == ["ant"]
     synced(server, g.gid, ann)

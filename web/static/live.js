@@ -256,8 +256,12 @@
     var action = readForm(form), button = form.querySelector("button");
     var label = (form.querySelector(".act-name") || button).textContent.trim();
     var send = function () {
-      /* sent: the next live update brings this move's form afresh, with nothing carried over */
-      form.querySelectorAll("[data-touched]").forEach(function (i) { delete i.dataset.touched; });
+      /* sent: the next live update brings this move's form afresh, with nothing carried over
+         (the form on the page now: an update may have redrawn it while the question was open) */
+      var key = formKey(form);
+      document.querySelectorAll("form.act").forEach(function (f) {
+        if (formKey(f) === key) f.querySelectorAll("[data-touched]").forEach(function (i) { delete i.dataset.touched; });
+      });
       act(action, button, label);
     };
     var empty = Object.keys(action).some(function (k) { return Array.isArray(action[k]) && !action[k].length; });
@@ -276,6 +280,12 @@
     return label + (document.documentElement.lang === "fr" ? "\u00a0?" : "?");
   }
 
+  /* a choice as its label says it (without the preview beside it in the list) */
+  function chosen(select) {
+    var o = select.options[select.selectedIndex];
+    return (o.dataset.label || o.textContent).trim();
+  }
+
   /* what is about to be sent, in the form's own words: "Direction: East · Amount: 400" */
   function summary(form) {
     var parts = [];
@@ -285,10 +295,10 @@
       if (!ctl) return;
       var name = (l.firstChild && l.firstChild.nodeType === 3 ? l.firstChild.textContent : "").trim();
       var shown;
-      if (ctl.tagName === "SELECT") shown = ctl.value === "" ? "" : ctl.options[ctl.selectedIndex].textContent.trim();
+      if (ctl.tagName === "SELECT") shown = ctl.value === "" ? "" : chosen(ctl);
       else if (ctl.dataset.kind === "items") {
         shown = Array.prototype.filter.call(ctl.querySelectorAll("select"), function (s) { return s.value; })
-          .map(function (s) { return s.options[s.selectedIndex].textContent.trim(); }).join(", ");
+          .map(chosen).join(", ");
       } else shown = ctl.value.trim();
       if (shown) parts.push((name ? name + ": " : "") + shown);
     });
