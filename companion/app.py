@@ -276,6 +276,7 @@ class Companion:
         self.hub = Hub(self.journal, max_feeds=MAX_LIVE, autotick=True)
         self.keys = Keys(load_secret(db_path.with_name(db_path.name + ".secret")))
         self.seats = SeatStore(db_path)
+        self.keys.nonces = self.seats.code_nonce  # a join code can be renewed
         self.devices = devices
         self.controller: Any = None
         self.tags: Tags | None = None

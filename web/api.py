@@ -219,6 +219,19 @@ def release_seat(game_id: str, seat: str):
     return jsonify({"released": seat})
 
 
+@bp.post("/games/<game_id>/join-code")
+def new_join_code(game_id: str):
+    """A new join code (table): the old one, perhaps seen by someone else, stops working."""
+    require(table=True)
+    open_game(game_id)
+    d = dashboard()
+    d.seats.new_code(game_id)
+    if d.hub.current == game_id:
+        d.hub.set_current(game_id)  # the OLED's code and QR follow
+    d.hub.broadcast(game_id)
+    return jsonify({"join_code": d.keys.join_code(game_id)})
+
+
 # -- joining -------------------------------------------------------------------------
 @bp.post("/join")
 def join():

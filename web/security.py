@@ -24,6 +24,7 @@ import sqlite3
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,6 +37,10 @@ CREATE TABLE IF NOT EXISTS web_seats (
     digest   TEXT NOT NULL,
     claimed  REAL NOT NULL,
     PRIMARY KEY (game_id, seat)
+);
+CREATE TABLE IF NOT EXISTS web_codes (
+    game_id  TEXT PRIMARY KEY,
+    nonce    TEXT NOT NULL
 );
 """
 
@@ -87,9 +92,12 @@ class Principal:
 class Keys:
     """Tokens derived from the server secret."""
 
-    def __init__(self, secret: bytes, table_token: str | None = None):
+    def __init__(self, secret: bytes, table_token: str | None = None,
+                 nonces: Callable[[str], str] | None = None):
         self._secret = secret
         self.table_token = table_token or self._mac("table")[:32]
+        #: the current join-code nonce of a game ("" until the table asked for a new code)
+        self.nonces = nonces
 
     def _mac(self, text: str) -> str:
         return hmac.new(self._secret, text.encode(), hashlib.sha256).hexdigest()
@@ -98,8 +106,10 @@ class Keys:
         return hmac.compare_digest(token.encode(), self.table_token.encode())
 
     def join_code(self, game_id: str) -> str:
-        """Six digits a player types (or scans) to join ``game_id``."""
-        return f"{int(self._mac('join:' + game_id)[:12], 16) % 1_000_000:06d}"
+        """Six digits a player types (or scans) to join ``game_id``; a new code makes the old one useless."""
+        nonce = self.nonces(game_id) if self.nonces is not None else ""
+        text = "join:" + game_id + (":" + nonce if nonce else "")
+        return f"{int(self._mac(text)[:12], 16) % 1_000_000:06d}"
 
     def csrf(self, credential: str) -> str:
         return self._mac("csrf:" + credential)[:32]
@@ -162,6 +172,21 @@ class SeatStore:
                 (parts[1], self._digest(token)),
             ).fetchone()
         return (row[0], row[1]) if row else None
+
+    def code_nonce(self, game_id: str) -> str:
+        """The game's join-code nonce ("" for the first code)."""
+        with self._lock:
+            try:
+                row = self._db.execute("SELECT nonce FROM web_codes WHERE game_id = ?", (game_id,)).fetchone()
+            except sqlite3.OperationalError:  # a read-only journal from before join-code renewal
+                return ""
+        return row[0] if row else ""
+
+    def new_code(self, game_id: str) -> None:
+        """Give ``game_id`` a new join code (the old one stops opening the game)."""
+        with self._lock:
+            self._write("INSERT OR REPLACE INTO web_codes (game_id, nonce) VALUES (?, ?)",
+                        (game_id, secrets.token_hex(8)))
 
     def claimed(self, game_id: str) -> list[str]:
         with self._lock:

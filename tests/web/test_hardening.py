@@ -156,6 +156,19 @@ def test_a_seat_link_with_its_token_goes_live(table: Table) -> None:
         live.close()
 
 
+def test_a_new_join_code_on_request_closes_the_old_one(table: Table) -> None:
+    keys, seats = table.dashboard.keys, table.dashboard.seats
+    keys.nonces = seats.code_nonce  # as companion/app.py wires it
+    gid = table.new_game("galapagos-auction", ["Ann", "Bob"])
+    old = keys.join_code(gid)
+    r = table.client().post(f"/api/games/{gid}/join-code", headers=table.auth())
+    assert r.status_code == 200 and r.json["join_code"] != old
+    assert table.client().post("/api/join", json={"code": old, "seat": "Ann"}).status_code == 403
+    assert table.client().post("/api/join", json={"code": r.json["join_code"], "seat": "Ann"}).status_code == 201
+    token = table.join(table.client(), gid, "Bob")
+    assert table.client().post(f"/api/games/{gid}/join-code", headers=bearer(token)).status_code == 403
+
+
 # -- numbers and JSON -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity", "1e999"])
