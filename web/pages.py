@@ -227,8 +227,6 @@ def same_origin_path(target: str) -> str:
 @bp.get("/setup")
 def setup():
     who = require(table=True)
-    from web import pictures
-
     seed_text = request.args.get("seed", "")
     seed = int(seed_text) if seed_text.isascii() and seed_text.isdigit() and len(seed_text) <= 9 else random.SystemRandom().randrange(1, 1_000_000)
     tags = dashboard().tags
@@ -237,7 +235,6 @@ def setup():
         helpers=[(pkg.id, pkg.setup_helpers(seed), _game_t(pkg, lang())) for pkg in games.packages()], tags=tags,
         tag_kinds=tags.kinds() if tags else {}, enrolled=tags.enrolled() if tags else [],
         last_uid=tags.last_scanned() if tags else None,
-        pictures=pictures,
     )
 
 

@@ -1,69 +1,17 @@
 """Numbers for the SVG pictures (the templates only loop over what this returns).
 
-Hex island in axial coordinates (pointy-top), the score chart's polylines,
-gauge fractions. No drawing library: plain SVG keeps the Pi light.
+The score chart's polylines and gauge fractions, shared by every game; a game's own
+pictures (the dice island, the education track) live in its package. No drawing
+library: plain SVG keeps the Pi light.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-#: fill colours of the dice island's fields and of turtles
-COLOUR_FILL = {
-    "black": "#2b2b2b", "white": "#f4f1e8", "red": "#d64541", "green": "#3f9b4b",
-    "yellow": "#f2c230", "blue": "#3b7dd8",
-}
-#: ink for text on each colour
-COLOUR_INK = {"black": "#fff", "white": "#222", "red": "#fff", "green": "#fff", "yellow": "#222", "blue": "#fff"}
 #: one colour per seat (pawns, chart lines)
 SEAT_COLOURS = ["#e4572e", "#17bebb", "#ffc914", "#76b041", "#7d5ba6", "#2e86ab",
                 "#f18f01", "#c73e1d", "#3b1f2b", "#6c8ead", "#a23b72", "#5f0f40"]
-#: the six animals of the auction game
-ANIMAL_FILL = {"sea_lion": "#8d6e63", "iguana": "#7cb342", "tortoise": "#5d4037",
-               "booby": "#29b6f6", "penguin": "#37474f", "crab": "#e53935"}
-
-HEX_SIZE = 26.0
-
-
-def hex_corners(cx: float, cy: float, size: float = HEX_SIZE) -> str:
-    pts = []
-    for i in range(6):
-        angle = math.radians(60 * i - 30)
-        pts.append(f"{cx + size * math.cos(angle):.1f},{cy + size * math.sin(angle):.1f}")
-    return " ".join(pts)
-
-
-def hex_center(q: int, r: int, size: float = HEX_SIZE) -> tuple[float, float]:
-    return size * math.sqrt(3) * (q + r / 2), size * 1.5 * r
-
-
-def island(layout: dict[str, Any], turtles: dict[str, str] | None = None,
-           pawns: dict[int, list[tuple[int, str]]] | None = None) -> dict[str, Any]:
-    """Cells of the dice island: polygon, centre, colour, number, turtle, pawns; plus the viewBox."""
-    turtles = turtles or {}
-    pawns = pawns or {}
-    cells = []
-    xs, ys = [0.0], [0.0]
-    for number, spec in layout.items():
-        q, r = spec["hex"]
-        cx, cy = hex_center(q, r)
-        xs.append(cx)
-        ys.append(cy)
-        colour = spec["colour"]
-        cells.append({
-            "number": int(number), "x": round(cx, 1), "y": round(cy, 1), "points": hex_corners(cx, cy),
-            "fill": COLOUR_FILL.get(colour, "#ccc"), "ink": COLOUR_INK.get(colour, "#000"), "colour": colour,
-            "turtle": turtles.get(str(number)),
-            "turtle_fill": COLOUR_FILL.get(turtles.get(str(number), ""), "#ccc"),
-            "pawns": [{"seat": s, "name": n, "fill": SEAT_COLOURS[s % len(SEAT_COLOURS)]}
-                      for s, n in pawns.get(int(number), [])],
-        })
-    pad = HEX_SIZE * 1.2
-    box = (min(xs) - pad, min(ys) - pad, max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad)
-    return {"cells": sorted(cells, key=lambda c: c["number"]), "volcano": hex_corners(0, 0),
-            "viewbox": " ".join(f"{v:.0f}" for v in box)}
-
 
 def score_chart(history: list[dict[str, Any]], players: list[str], width: int = 320, height: int = 140) -> dict[str, Any]:
     """Polylines per player over the rounds of ``history`` (see ``extras.score_history``)."""

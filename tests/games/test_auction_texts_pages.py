@@ -30,7 +30,7 @@ def render(app: Any, name: str, state: AuctionState, lang: str, me: str = "Ann")
         "pub": pub, "players": names, "me": me, "my": next(p for p in pub["players"] if p["name"] == me),
         "p": pub["players"][1], "t": texts.translator(lang), "gt": lambda msgid, **params: GAME.t(msgid, lang, **params),
         "pictures": pictures, "seat_colour": {n: pictures.SEAT_COLOURS[i] for i, n in enumerate(names)},
-        "game_tpl": GAME.id, "lang": lang,
+        "game_tpl": GAME.id, "lang": lang, "palette": GAME.palette(),
     }
     ctx.update(GAME.page(state, pub, me, lang))
     with app.test_request_context():

@@ -89,6 +89,14 @@ class Package(GamePackage):
                       "the penguin is paid too, £200 if not.", lang),
         }]
 
+    def palette(self) -> dict[str, dict[str, str]]:
+        """The tokens' own colours (seed 000: "13 blue (sea lions), 12 yellow (iguanas), … 9 pink
+        (penguins), 8 brown (crabs)"), each with an ink that stays readable on it."""
+        fill = {"sea_lion": "#2f6fbf", "iguana": "#f2c230", "tortoise": "#3f9b4b",
+                "booby": "#d64541", "penguin": "#f19cbb", "crab": "#8b5a2b"}
+        ink = {"sea_lion": "#fff", "iguana": "#222", "tortoise": "#fff", "booby": "#fff", "penguin": "#222", "crab": "#fff"}
+        return {"fill": fill, "ink": ink}
+
     def screens(self) -> dict[str, Any]:
         from companion.games.auction import oled
 
