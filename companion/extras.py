@@ -63,6 +63,14 @@ def seat_may(session: Session, kind: str) -> bool:
     return "player" not in session.rules.optional_fields.get(kind, frozenset()) or len(session.players) == 1
 
 
+def offered_to(session: Session, seat: str | None, action: Action) -> bool:
+    """Whether ``action`` is among the moves the game offers ``seat`` now."""
+    from companion import moves
+
+    forms = moves.for_seat(_package(session.game).moves(session.state), seat)
+    return moves.match(forms, action) is None
+
+
 def candidates(session: Session, seat: str | None = None, limit: int = 24) -> list[Action]:
     """A few legal actions now (for one-tap buttons); only ``seat``'s when given."""
     found = session.rules.candidates(session.state)  # states are immutable: a snapshot is safe

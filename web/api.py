@@ -99,10 +99,12 @@ def post_action(game_id: str):
     if unknown:  # the body's shape, not the rules: 400 as docs/api.md says
         raise ApiError(400, f"The \"{kind}\" action has no field \"{clean(unknown[0])[:40]}\".")
     if not who.is_table:
-        if not extras.seat_may(session, kind):
+        mine = action if "player" in action else {**action, "player": who.seat}
+        # a phone may send what its own moves offer it (the first player's survival step),
+        # else what the vocabulary gives a seat; the rules then judge it
+        if not extras.seat_may(session, kind) and not extras.offered_to(session, who.seat, mine):
             raise ApiError(403, f"\"{kind}\" is an action for the whole table; use the table's screen.")
-        if "player" not in action:
-            action = {**action, "player": who.seat}
+        action = mine
         if not who.may_act_for(game_id, action.get("player")):
             raise ApiError(403, f"{who.seat} cannot act for {action.get('player')}.")
     try:
