@@ -176,6 +176,9 @@ def _embark_form(s: R.State, lang: str) -> Form | None:
 
 
 def _survival_form(s: R.State, lang: str) -> Form | None:
+    if s.phase in (R.WATER, R.FOOD):  # begun by itself (a token on 0): accepted, changes nothing
+        return form("survival", s.names[s.first], _t(lang, "Go to survival"), [], player_optional=True,
+                    alias=True)
     if s.phase != R.ACTED:
         return None
     return form("survival", s.names[s.first], _t(lang, "Everyone has acted: go to survival?"), [],
@@ -387,7 +390,7 @@ def _moment_forms(s: R.State, lang: str) -> list[Form]:
     if not s.show:
         return []
     out: list[Form] = []
-    for i in R.concerned(s):
+    for i in [j for j in range(len(s.names)) if R.may_answer(s, j)]:
         label = {R.ZERO: _t(lang, "I have no water card") if s.phase == R.WATER else _t(lang, "I have no food card"),
                  R.SAVE: _t(lang, "I cannot save myself"),
                  R.RAFT: _t(lang, "I have no card to play")}[s.show]

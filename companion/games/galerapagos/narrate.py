@@ -302,6 +302,8 @@ def narrate(before: R.State, action: dict[str, Any], events: list[dict[str, Any]
         out.extend(_event(e, action, before, lang))
     if not events and action.get("type") == "embark":
         out.append(_t(lang, "The raft has already left."))
+    if not events and action.get("type") == "survival":
+        out.append(_t(lang, "The survival step is already under way."))
     return out
 
 

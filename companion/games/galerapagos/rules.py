@@ -293,6 +293,17 @@ def concerned(s: State) -> list[int]:
     return []
 
 
+def may_answer(s: State, i: int) -> bool:
+    """May say « I have none » now: anyone the moment concerns, or at risk though holding nothing."""
+    if i in s.answered or not s.alive[i]:
+        return False
+    if s.show == ZERO:
+        return not _showed(s, i)
+    if s.show == SAVE:
+        return i == s.condemned
+    return s.show == RAFT
+
+
 def at_risk(s: State) -> list[int]:
     """Who dies if the moment closes now."""
     if s.show == ZERO:
@@ -765,6 +776,9 @@ def _search(s: State, a: Action, ev: list[Event]) -> State:
 
 
 def _survival(s: State, a: Action, ev: list[Event]) -> State:
+    if s.phase in COUNTS and s.phase != DEPART:  # begun by itself (a token on 0): the confirmation is moot
+        _first_only(s, a, "Only {f}, the first player, starts the survival step, not {p}.")
+        return s
     if s.phase != ACTED:
         raise _err("The survival step cannot start now: {now}.", now=_now(s))
     _first_only(s, a, "Only {f}, the first player, starts the survival step, not {p}.")
@@ -956,9 +970,9 @@ def _no_card(s: State, a: Action, ev: list[Event]) -> State:
     i = _seat(s, a)
     if not s.show:
         raise _err("Nobody is asked to show a card now: {now}.", now=_now(s))
-    if i not in concerned(s):
-        if i in s.answered:
-            raise _err("{p} has already said he has none.", p=s.names[i])
+    if i in s.answered:
+        raise _err("{p} has already said he has none.", p=s.names[i])
+    if not may_answer(s, i):
         raise _err("{p} is not asked to show a card now: {now}.", p=s.names[i], now=_now(s))
     ev.append({"event": "no_card", "player": s.names[i], "kind": s.show,
                "resource": s.phase if s.phase != DEPART else None})
@@ -1326,8 +1340,10 @@ class GalerapagosRules(Rules):
 
     def step(self, state: State, action: Action) -> tuple[State, list[Event]]:
         ev: list[Event] = []
-        s = _core(state._replace(done=state.done + 1), action, ev)
-        return _settle(s, ev), ev
+        s = _settle(_core(state._replace(done=state.done + 1), action, ev), ev)
+        if action["type"] in ("vote", "debate") and s.ballot is not None and s.ballot_at == s.done:
+            s = s._replace(ballot_at=s.done - 1)  # the vote that opened the ballot belongs to it
+        return s, ev
 
     # -- reading -----------------------------------------------------------
     def expected(self, state: State) -> Expected:
