@@ -86,7 +86,7 @@ def test_a_token_at_the_track_end_stays_there() -> None:
     state = with_track(choose(new(("Ann", "Bob")), "W"), crab=25)
     state = play(state, act("done", "Ann"))
     assert story(state, act("done", "Bob"))[-1] == (
-        "End of round 1: everyone receives £200; penguin 12→13, crab stays on 25; the 2 bonus tile turns.")
+        "End of round 1: everyone receives £200; penguin 12→13, crab stays on 25; bonus tile 2 turns.")
 
 
 def test_card_actions_say_what_was_paid_and_gained() -> None:

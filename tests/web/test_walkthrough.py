@@ -144,7 +144,7 @@ def test_galapagos_auction_two_phones_bid_play_cards_and_undo(run, browser) -> N
     play(bob, "bid", {"direction": "E", "amount": 400})
     synced(server, gid, table)
     play(table, "pass", player="Cleo")  # Cleo has no phone: the tablet plays her seat
-    wait_text(bob, ".banner", "Bob: play E cards, then done.")
+    wait_text(bob, ".banner", "Bob: play your East cards, then done.")
     wait_text(ann, ".mine .money", "£1200")  # Ann's bid on the winning direction is paid
     form = move_form(bob, "expedition", "Bob")
     assert form.locator("select[data-field='animal'] option").all_inner_texts() == [

@@ -166,8 +166,8 @@ def _wildcard_field(left: int, lang: str) -> Field:
     """One card, or two cards of the colour as a wildcard (needs two cards left this turn)."""
     two = None if left >= 2 else t("only {left} card left this turn", lang, left=left)
     return pick("wildcard", t("Cards", lang), [
-        choice(False, t("one card", lang), preview(t("1 card", lang), cards=1)),
-        choice(True, t("two cards (wildcard)", lang), preview(t("2 cards", lang), cards=2), disabled=two),
+        choice(False, t("one card", lang), preview("", cards=1)),
+        choice(True, t("two cards (wildcard)", lang), preview("", cards=2), disabled=two),
     ], optional=True, default=False)
 
 

@@ -187,7 +187,10 @@ def _upkeep(before: AuctionState, after: AuctionState, lang: str) -> str:
     parts = [t("End of round {n}: everyone receives {money}", lang, n=before.round, money=words.money(INCOME, lang)),
              ", ".join(moved)]
     if turned is not None:
-        parts.append(t("the {tile} bonus tile turns", lang, tile=words.bonus_tile(turned, lang)))
+        if turned in ANIMALS:
+            parts.append(t("the {tile} bonus tile turns", lang, tile=words.bonus_tile(turned, lang)))
+        else:  # a number reads after the tile: "bonus tile 2 turns"
+            parts.append(t("bonus tile {tile} turns", lang, tile=words.bonus_tile(turned, lang)))
     return "; ".join(parts) + "."
 
 

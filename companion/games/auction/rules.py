@@ -796,8 +796,8 @@ class AuctionRules(Rules):
         if state.phase == DIRECTION:
             return Expected(turn, ("direction", "exchange"), "No bids: {p} chooses the direction.", {"p": turn[0]})
         if state.phase == ACTIONS:
-            return Expected(turn, CARD_ACTIONS + ("exchange",), "{p}: play {d} cards, then done.",
-                            {"p": turn[0], "d": Term(DIRECTIONS[state.direction])})
+            return Expected(turn, CARD_ACTIONS + ("exchange",), "{p}: play your {d} cards, then done.",
+                            {"p": turn[0], "d": Term(DIRECTION_NAMES[state.direction])})
         return Expected((), (), "The game is over.")
 
     def view(self, state: AuctionState, viewer: str | None = None) -> dict[str, Any]:
