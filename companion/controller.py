@@ -428,6 +428,9 @@ class TableController:
                 entry.cursor += 1
                 return
         missing = entry.missing()
+        while missing is not None and moves.kind_of(missing) == "choices" and len(moves.enabled(missing["choices"])) == 1:
+            entry.values[missing["name"]] = moves.enabled(missing["choices"])[0]["value"]  # the only legal one
+            missing = entry.missing()
         if missing is not None:
             fields = entry.fields()
             at = fields.index(missing) + 1

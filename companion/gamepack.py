@@ -88,6 +88,11 @@ class GamePackage:
     def error_text(self, err: RuleError, lang: str = "en") -> str:
         return err.text(lang, self.domain)
 
+    def phase_label(self, public: dict[str, Any], lang: str = "en") -> str:
+        """The phase in the table's words ("bidding" / « enchères »), "" when the game has none."""
+        phase = public.get("phase")
+        return self.t(str(phase).replace("_", " "), lang) if phase else ""
+
     def outcome_text(self, state: Any, lang: str = "en") -> str:
         """Why the game ended, in ``lang`` ("" while it goes on)."""
         outcome = self.rules.outcome(state)

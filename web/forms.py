@@ -23,7 +23,7 @@ def page_forms(session: Session, seat: str | None, lang: str, phone_seats: list[
     """(forms the game waits for now, forms that may be played at any time) for ``seat`` (None: the tablet)."""
     pkg = games.package(session.game)
     state = session.state  # states are immutable: a snapshot is safe
-    forms = moves.visible(moves.for_seat(pkg.moves(state, lang), seat, phone_seats))
+    forms = [_only_choice(f) for f in moves.visible(moves.for_seat(pkg.moves(state, lang), seat, phone_seats))]
     exp = pkg.rules.expected(state)
     waiting = set(exp.players)
     now, more = [], []
@@ -33,6 +33,23 @@ def page_forms(session: Session, seat: str | None, lang: str, phone_seats: list[
         else:
             more.append(f)
     return now, more
+
+
+def _only_choice(node: dict[str, Any]) -> dict[str, Any]:
+    """A field with one legal choice shows it chosen (round 2's only empty square), at any depth."""
+    out = dict(node)
+    fields = []
+    for f in node.get("fields") or []:
+        f = dict(f)
+        if "choices" in f:
+            f["choices"] = [_only_choice(c) for c in f["choices"]]
+            legal = moves.enabled(f["choices"])
+            if len(legal) == 1 and "default" not in f and not f.get("optional"):
+                f["default"] = legal[0]["value"]
+        fields.append(f)
+    if "fields" in node:
+        out["fields"] = fields
+    return out
 
 
 def value_json(value: Any) -> str:

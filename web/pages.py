@@ -64,6 +64,7 @@ def home():
     return page(
         "home.html", who,
         games=extras.game_names(lang()), fx_json=lambda v: json.dumps(v, sort_keys=True),
+        titles={pkg.id: pkg.title(lang()) for pkg in games.packages()},
         unfinished=journal.games(finished=False),
         finished=finished[:50],
         stats=extras.player_stats(finished),

@@ -48,6 +48,7 @@ def context(session: Session, who: Principal | None, view: str, language: str, s
         "timer": extras.timer(session),
         "prompt": pkg.prompt(state, language),
         "outcome_text": pkg.outcome_text(state, language),
+        "phase_label": pkg.phase_label(pub, language),
         "last": story.recent(session, language, viewer),
         "forms_now": forms_now, "forms_more": forms_more, "fx": forms.helpers(),
         "t": t, "gt": lambda msgid, **params: pkg.t(msgid, language, **params), "lang": language,
