@@ -29,9 +29,15 @@ def test_a_weather_card_laid_is_the_card_turned_and_is_offered() -> None:
     PKG.rules.apply(s, action)
 
 
-def test_the_hurricane_card_is_the_hurricane_whatever_drops_it_was_enrolled_with() -> None:
-    action = PKG.tag_action(card(5, hurricane=True), "scan", new())
-    assert action == {"type": "weather", "hurricane": True}
+def test_the_hurricane_card_laid_is_the_hurricane_with_the_drops_printed_on_it() -> None:
+    """Issue 13: « An observed weather card outside the deck accepted with a warning that corrects the deck »:
+    the card on the table is the card, drops included (too early, too many drops: a warning, never a refusal)."""
+    s = new()
+    action = PKG.tag_action(card(5, hurricane=True), "scan", s)
+    assert action == {"type": "weather", "hurricane": True, "water": 5}
+    assert M.match(PKG.moves(s), action) is None
+    after, _ = PKG.rules.apply(s, action)
+    assert PKG.rules.view(after)["deck_warning"]["notes"] == ["early", "drops"]
 
 
 def test_a_ball_on_the_pad_is_the_acting_castaways_catch() -> None:

@@ -1,8 +1,9 @@
 """Galèrapagos at the table: what a tagged weather card or wooden ball laid on a reader means now.
 
 * A **weather card** (``{"water": N, "hurricane": bool}``) laid on any reader is the card
-  turned: ``weather``. The hurricane card says only that it is the hurricane; its drops are
-  the game's (option ``hurricane_water``), so a card enrolled with other drops still works.
+  turned: ``weather``, with the drops printed on it (the hurricane card too: a card that does
+  not fit the deck is accepted and corrects it, with a warning, issue 13); a hurricane card
+  enrolled without drops shows the game's (option ``hurricane_water``).
 * A **wooden ball** (``{"fish": N, "snake": bool}``) on the scan pad: while a wood gamble is
   being dialled in (``entry`` says so), each ball drawn counts one more extra ball, and the
   black one says the snake bit; otherwise it is the acting castaway's catch, ``fish``.
@@ -40,6 +41,9 @@ def tag_action(component: Any, point: str, state: R.State, entry: Any = None) ->
     kind, value = getattr(component, "kind", None), _value(component)
     if kind == "weather":
         if value.get("hurricane"):
+            drops = value.get("water")
+            if isinstance(drops, int) and not isinstance(drops, bool):
+                return {"type": "weather", "hurricane": True, "water": drops}
             return {"type": "weather", "hurricane": True}
         water = value.get("water")
         if isinstance(water, bool) or not isinstance(water, int):
@@ -60,18 +64,15 @@ def tag_action(component: Any, point: str, state: R.State, entry: Any = None) ->
 
 
 def table_tags(action: dict[str, Any], state: Any = None) -> list[tuple[str, str, dict[str, Any]]] | None:
-    """How the table enters ``action`` with components: the weather card, the ball fished.
-
-    The hurricane card says only that it is the hurricane, so a hurricane seen with other drops
-    than the game's is dialled in instead (None here).
-    """
+    """How the table enters ``action`` with components: the weather card (its drops), the ball fished."""
     kind = action.get("type")
     if kind == "weather" and set(action) <= {"type", "water", "hurricane"}:
         if action.get("hurricane") is True:
             drops = state.opts.hurricane_water if isinstance(state, R.State) else R.HURRICANE_WATER
-            if action.get("water", drops) != drops:
+            water = action.get("water", drops)
+            if isinstance(water, bool) or not isinstance(water, int):
                 return None
-            return [("scan", "weather", {"water": drops, "hurricane": True})]
+            return [("scan", "weather", {"water": water, "hurricane": True})]
         water = action.get("water")
         if isinstance(water, int) and not isinstance(water, bool) and action.get("hurricane", False) is False:
             return [("scan", "weather", {"water": water, "hurricane": False})]

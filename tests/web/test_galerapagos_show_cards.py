@@ -1,0 +1,130 @@
+"""Galèrapagos at a real table (issue 13), in Debian's Chromium against ``companion run --sim``.
+
+The moment to show cards is played on the phones through the move forms only (test_phone_moves.py's
+helpers); the secrecy of a revealed ballot and the tablet's limits need the lead's wiring of the
+package's hooks (``undo_refusal``, ``undo_span``, ``table_may_act``): those tests are marked xfail,
+strictly, until it is done.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.web.conftest import TO_THE_VOTE
+from tests.web.runner import Server, start_server
+from tests.web.test_phone_moves import PHONE, TABLET, move_form, play, synced
+
+pytestmark = pytest.mark.browser
+
+FIVE = ["Ana", "Ben", "Cleo", "Dan", "Eve"]
+#: issue 13's first script: water on 0 at the start of round 3's survival step
+WATER_ON_ZERO = [
+    {"type": "weather", "water": 0},
+    {"type": "fish", "player": "Ana", "fish": 3}, {"type": "fish", "player": "Ben", "fish": 3},
+    {"type": "search", "player": "Cleo"}, {"type": "search", "player": "Dan"}, {"type": "search", "player": "Eve"},
+    {"type": "weather", "water": 0},
+    {"type": "fish", "player": "Eve", "fish": 1}, {"type": "search", "player": "Ana"},
+    {"type": "search", "player": "Ben"}, {"type": "search", "player": "Cleo"}, {"type": "search", "player": "Dan"},
+    {"type": "weather", "water": 0},
+    {"type": "search", "player": "Dan"}, {"type": "search", "player": "Eve"}, {"type": "search", "player": "Ana"},
+    {"type": "search", "player": "Ben"}, {"type": "wood", "player": "Cleo"},
+]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[Server]:
+    srv = start_server(tmp_path_factory.mktemp("run") / "journal.db", 0)
+    yield srv
+    srv.stop()
+
+
+def phone(browser, server: Server, code: str, seat: str):
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(f"{server.base}/join?code={code}")
+    page.click(f"button.seat-button[value='{seat}']")
+    page.wait_for_selector("#live-status.ok")
+    return page
+
+
+def tablet(browser, server: Server, gid: str):
+    page = browser.new_context(**TABLET).new_page()
+    page.goto(f"{server.base}/g/{gid}/table?token={server.token}")
+    page.wait_for_selector("#live-status.ok")
+    return page
+
+
+def state(server: Server, gid: str) -> dict:
+    return server.api("GET", f"/api/games/{gid}")["state"]
+
+
+def test_water_on_zero_the_phones_show_their_cards_or_say_none_and_nobody_dies_before_the_close(browser, server):
+    """« Seuls les joueurs disposant de cartes correspondant à la ressource manquante survivent. »"""
+    gid, code = server.new_game("galerapagos", FIVE)
+    for action in WATER_ON_ZERO:
+        server.act(gid, action)
+    ana, ben = phone(browser, server, code, "Ana"), phone(browser, server, code, "Ben")
+    table = tablet(browser, server, gid)
+    s = state(server, gid)
+    assert s["over"] is False and s["phase"] == "show_cards"
+    ana.wait_for_selector(".show-cards")
+    assert "Water is on 0" in ana.inner_text(".show-cards")
+    assert move_form(ana, "no_card", "Ana").is_visible()
+    play(ana, "no_card", player="Ana")
+    play(ben, "resource", {"resource": "water"}, player="Ben")
+    s = state(server, gid)
+    assert s["over"] is False and all(p["alive"] for p in s["players"]), "nobody dies before the close"
+    synced(server, gid, table)
+    play(table, "close", player="Dan")  # Dan, the first player, has no phone: the tablet closes for him
+    s = state(server, gid)
+    assert [p["name"] for p in s["players"] if p["alive"]] == ["Ben"] and s["over"] is False
+    assert s["phase"] == "end", "Ben alone eats: food 6 for one"
+    for page in (ana, ben, table):
+        page.context.close()
+
+
+def test_the_tablet_offers_no_vote_for_a_seat_held_by_a_phone(browser, server):
+    """Issue 13: « The tablet acts only for seats without a phone ... and never for a vote »."""
+    gid, code = server.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
+    for action in TO_THE_VOTE:
+        server.act(gid, action)
+    ann = phone(browser, server, code, "Ann")
+    table = tablet(browser, server, gid)
+    synced(server, gid, table)
+    assert table.locator("form.act[data-action='vote'][data-player='Ann']").count() == 0
+    assert table.locator("form.act[data-action='vote'][data-player='Bob']").count() == 1, "Bob has no phone"
+    for page in (ann, table):
+        page.context.close()
+
+
+@pytest.mark.xfail(reason="needs the lead's wiring: web/views.py can_undo and web/api.py _move must ask "
+                          "pkg.undo_refusal(before, action, after, by_table=False) (issue 13)", strict=True)
+def test_after_the_reveal_the_last_voters_phone_cannot_undo(browser, server):
+    """« tous pointent du doigt »: once every vote is seen, none is taken back by its voter."""
+    gid, code = server.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
+    for action in TO_THE_VOTE:
+        server.act(gid, action)
+    phones = {n: phone(browser, server, code, n) for n in ("Ann", "Bob", "Cleo")}
+    for voter, target in (("Ann", "Cleo"), ("Bob", "Cleo"), ("Cleo", "Ann")):
+        play(phones[voter], "vote", {"target": target}, player=voter)
+    assert state(server, gid)["last_vote"] == {"Ann": "Cleo", "Bob": "Cleo", "Cleo": "Ann"}
+    synced(server, gid, *phones.values())
+    assert phones["Cleo"].locator("button[data-move='undo']").count() == 0
+    for page in phones.values():
+        page.context.close()
+
+
+@pytest.mark.xfail(reason="needs the lead's wiring: web/api.py must refuse a table's action when "
+                          "pkg.table_may_act(action, phone_held=True) is False (issue 13)", strict=True)
+def test_the_api_refuses_the_tablet_a_vote_for_a_seat_held_by_a_phone(browser, server):
+    gid, code = server.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
+    for action in TO_THE_VOTE:
+        server.act(gid, action)
+    ann = phone(browser, server, code, "Ann")
+    import urllib.error
+
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        server.act(gid, {"type": "vote", "player": "Ann", "target": "Bob"})
+    assert refused.value.code == 403
+    ann.context.close()
