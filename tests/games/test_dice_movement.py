@@ -155,7 +155,7 @@ def test_after_everyone_moved_the_round_ends_and_turtles_are_replenished():
     state = play(state, act("move", "Bob", path=[]))
     v = view(state)
     assert (v["round"], v["phase"], v["timer"], v["plans"], v["order"]) == (2, "place", "idle", [], [])
-    refused(state, act("plan", "Ann", dice=[]), "Ann", "turtles must be placed")
+    refused(state, act("plan", "Ann", dice=[]), "Ann", "turtles are drawn for the next one")
     refused(state, act("place_turtles", numbers=[2, 3, 4, 5, 6, 7]), "Draw 5")
     state = play(state, act("place_turtles", numbers=[2, 3, 4, 5, 6]))
     assert view(state)["phase"] == "plan"

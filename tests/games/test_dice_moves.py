@@ -59,7 +59,7 @@ def random_game(rng: random.Random) -> Any:
 def wild(rng: random.Random, state: Any) -> dict[str, Any]:
     """An action that may or may not be legal, near the legal ones."""
     who = rng.choice(list(state.table.players) + ["Zed"])
-    kind = rng.choice(["move", "move", "plan", "roll", "timer_expired", "place_turtles", "start"])
+    kind = rng.choice(["move", "move", "plan", "roll", "done", "timer_expired", "place_turtles", "start"])
     if kind == "move":
         i = state.table.players.index(who) if who in state.table.players else 0
         here = state.pawns[i] or 1
@@ -69,10 +69,12 @@ def wild(rng: random.Random, state: Any) -> dict[str, Any]:
             path.append(nxt)
             here = nxt if nxt in state.table.island.colour else here
         return act("move", who, path=path)
-    if kind in ("plan", "roll"):
+    if kind in ("plan", "roll", "done"):
         rolled = state.rolls[state.table.players.index(who)] if who in state.table.players else None
         pool = list(rolled) if rolled and rng.random() < 0.6 else COLOURS + ["purple"]
         dice = [rng.choice(pool) for _ in range(rng.randint(0, 6))]
+        if kind == "done" and rng.random() < 0.5:
+            return act(kind, who)
         return act(kind, who, dice=dice)
     if kind == "place_turtles":
         pool = sorted(state.bag) or [1]
@@ -234,13 +236,14 @@ def test_planning_offers_an_optional_roll_and_a_plan_of_up_to_five_dice_but_no_t
     """"All players roll their 5 dice" ... "You do not need to use all of your dice." The sand timer
     is turned by the first player to finish planning, so it cannot run out before."""
     state = ready()
-    assert kinds(state) == {("roll", "Ann"), ("plan", "Ann"), ("roll", "Bob"), ("plan", "Bob")}
+    assert kinds(state) == {("roll", "Ann"), ("plan", "Ann"), ("done", "Ann"), ("roll", "Bob"), ("plan", "Bob"),
+                            ("done", "Bob")}
     roll = form(state, "roll", "Ann")["fields"][0]["items"]
     assert (roll["min"], roll["max"]) == (5, 5)
     plan = form(state, "plan", "Ann")
     spec = plan["fields"][0]["items"]
     assert (spec["min"], spec["max"]) == (0, 5) and [c["value"] for c in spec["choices"]] == COLOURS
-    assert plan["confirm"]  # "He may NOT re-order his dice."
+    assert plan["confirm"] and plan["preview"]["turns_timer"]  # the first plan is final: "He may NOT re-order his dice."
 
 
 def test_after_a_roll_only_those_dice_can_be_planned():
@@ -260,7 +263,7 @@ def test_after_a_roll_only_those_dice_can_be_planned():
 
 def test_the_first_plan_turns_the_timer_and_the_table_may_then_end_planning():
     """"When the timer expires, the planning phase ends for all players"; the preview says who then
-    has no move ("Any dice not on a player's set up area cannot be used")."""
+    moves with no dice ("Any dice not on a player's set up area cannot be used")."""
     state = plan_all(ready(("Ann", "Bob", "Cy"), pawns=(1, 2, 3)), ("Bob", ["red"]))
     timer = form(state, "timer_expired")
     assert timer["confirm"] and timer["preview"]["unplanned"] == ["Ann", "Cy"]
@@ -275,7 +278,7 @@ def test_the_first_planner_moves_first_with_every_path_his_dice_allow():
     state = plan_all(ready(pawns=(1, 30)), ("Ann", ["white", "red"]), ("Bob", []))
     paths = sorted(c["value"] for c in form(state, "move", "Ann")["fields"][0]["choices"])
     assert paths == [[], [2], [2, 3], [2, 9], [8], [8, 9], [8, 21]]
-    assert kinds(state) == {("move", "Ann"), ("timer_expired", None)}
+    assert kinds(state) == {("move", "Ann")}  # everyone was done: the sand no longer counts
     spelt = [c for c in form(state, "move", "Ann", alias=True)["fields"][0]["choices"] if c.get("alias")]
     assert sorted(c["value"] for c in spelt) == [[1, *p] for p in paths]  # the same walks, from the pawn's field
     assert all(c["value"][1:] == c["canonical"] for c in spelt)
@@ -329,3 +332,35 @@ def test_the_variant_win_and_the_last_turtle_show_in_the_preview():
     ends = {tuple(c["value"]): c["preview"]["ends"] for c in form(last, "move", "Ann")["fields"][0]["choices"]}
     assert ends == {(): False, (2,): False, (8,): True}
 
+
+
+def test_until_the_sand_runs_out_everyone_but_the_first_finisher_may_plan_again_and_say_done():
+    """"Once the first player has completed his planning, he grabs the sand timer, flips it over ...
+    He may NOT re-order his dice. When the timer expires, the planning phase ends for all players."
+    Ann finished first; Bob planned and may plan again; « done » is offered until he says it."""
+    state = play(ready(("Ann", "Bob", "Cy"), pawns=(1, 2, 3)), act("plan", "Ann", dice=["white"]),
+                 act("plan", "Bob", dice=["red"]))
+    assert kinds(state) == {("plan", "Bob"), ("done", "Bob"), ("roll", "Cy"), ("plan", "Cy"), ("done", "Cy"),
+                            ("timer_expired", None)}
+    assert not form(state, "plan", "Bob")["confirm"]  # not final: he may change it until the sand runs out
+    assert offered(state, act("plan", "Bob", dice=["blue", "red"]))
+    assert not offered(state, act("plan", "Ann", dice=["red"]))
+    done = form(state, "done", "Bob")
+    assert done["fields"] == [] and done["preview"]["dice"] == ["red"] and "red" in done["preview"]["text"]
+    assert offered(state, act("done", "Bob", dice=["green"]))  # the seat button's spelling: the lanes' dice
+    state = play(state, act("done", "Bob"))
+    assert ("done", "Bob") not in kinds(state) and ("plan", "Bob") in kinds(state)
+    assert not offered(state, act("done", "Bob")) and offered(state, act("done", "Bob", dice=["green"]))
+    last = form(state, "done", "Cy")["preview"]
+    assert last["starts_moving"] and "moving starts" in last["text"]
+
+
+def test_the_first_done_turns_the_timer_and_a_mover_without_a_plan_can_only_stay():
+    """"The first to finish turns over the timer"; "A player who starts movement with a turtle on his
+    island spot can collect that turtle" - also a player who made no plan, with no dice to move."""
+    state = ready(pawns=(1, 30), island=(30,))
+    assert form(state, "done", "Bob")["preview"]["turns_timer"]
+    state = play(state, act("done", "Ann", dice=["white"]), act("timer_expired"))
+    state = play(state, act("move", "Ann", path=[]))
+    stay = form(state, "move", "Bob")["fields"][0]["choices"]
+    assert [c["value"] for c in stay] == [[]] and stay[0]["preview"]["turtles"] == [30]

@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from test_dice_support import RULES, act, new, plan_all, ready
+from test_dice_support import RULES, act, new, plan_all, play, ready
 
 from companion.games.dice import GAME
 
@@ -37,24 +37,52 @@ def test_the_first_to_finish_planning_flips_the_sand_timer():
                   "Bob a fini le premier et retourne le sablier : 30 secondes pour que les autres planifient."]
 
 
-def test_when_the_timer_runs_out_the_order_is_told_and_who_has_no_move():
+def test_when_the_timer_runs_out_the_order_is_told_with_who_turned_it_and_who_moves_with_no_dice():
     """"When the timer expires, the planning phase ends for all players" - "Any dice not on a player's
-    set up area cannot be used": a player with no plan does not move."""
+    set up area cannot be used": a player with no plan moves with no dice, clockwise in his turn."""
     state = plan_all(ready(("Ann", "Bob", "Cy"), pawns=(1, 2, 3)), ("Bob", ["red"]))
     _, lines = told(state, act("timer_expired"))
     assert lines == [
-        "The sand timer runs out: planning is over; moving order: Bob.",
-        "Ann and Cy made no plans and will not move this round.",
+        "The sand timer Bob turned runs out: planning is over; moving order: Bob, Cy, Ann.",
+        "Ann and Cy made no plans and move with no dice: only a turtle under the pawn can be taken.",
     ]
     _, fr = told(state, act("timer_expired"), "fr")
-    assert fr[1] == "Ann et Cy n'ont rien planifié et ne se déplaceront pas cette manche."
+    assert fr == [
+        "Le sablier retourné par Bob est écoulé : la planification est finie ; ordre de déplacement : Bob, Cy, Ann.",
+        "Ann et Cy n'ont rien planifié et se déplacent sans dé : seule une tortue sous leur pion peut être prise.",
+    ]
 
 
-def test_everyone_planned_gives_the_order_clockwise_from_the_first():
+def test_everyone_done_gives_the_order_clockwise_from_the_first():
     """"The first to finish planning moves first, then play follows clockwise.\""""
     state = plan_all(ready(("Ann", "Bob", "Cy"), pawns=(1, 2, 3)), ("Bob", []), ("Ann", []))
-    _, lines = told(state, act("plan", "Cy", dice=[]))
-    assert lines == ["Cy plans no dice.", "Everyone has planned; moving order: Bob, Cy, Ann."]
+    _, lines = told(state, act("done", "Cy"))
+    assert lines == ["Cy plans no dice.", "Cy is done.",
+                     "Everyone is done before the sand runs out; moving order: Bob, Cy, Ann."]
+
+
+def test_a_changed_plan_and_a_done_are_told():
+    """Until the sand runs out the others may re-arrange their dice; « I am done » is said aloud."""
+    state = play(ready(("Ann", "Bob", "Cy"), pawns=(1, 2, 3)), act("plan", "Ann", dice=[]),
+                 act("plan", "Bob", dice=["red"]))
+    state, lines = told(state, act("plan", "Bob", dice=["blue", "red"]))
+    assert lines == ["Bob changes the plan: blue, red."]
+    _, lines = told(state, act("done", "Bob"))
+    assert lines == ["Bob is done."]
+    _, fr = told(state, act("done", "Bob", dice=["green"]), "fr")
+    assert fr == ["Bob change son plan : vert.", "Bob a fini."]
+    assert GAME.describe(act("done", "Bob", dice=["green"])) == "Bob is done: green"
+    assert GAME.describe(act("done", "Bob"), "fr") == "Bob a fini"
+
+
+def test_a_player_without_a_plan_takes_the_turtle_under_his_pawn_on_his_turn():
+    """"A player who starts movement with a turtle on his island spot can collect that turtle" - with no
+    plan too. Bob (on 30, turtle 30 under him, yellow as 25-30 are) made no plan."""
+    state = play(ready(pawns=(1, 30), island=(30,)), act("plan", "Ann", dice=[]), act("timer_expired"),
+                 act("move", "Ann", path=[]))
+    _, lines = told(state, act("move", "Bob", path=[]))
+    assert lines[:2] == ["Bob has no plan and stays on field 30.",
+                         "Bob takes turtle 30 (yellow) from the field the move started on."]
 
 
 def test_a_move_names_its_path_and_each_turtle_taken():
@@ -183,4 +211,6 @@ def test_the_full_game_scenario_is_told_from_start_to_end():
         story += told_
     assert story[-1] == "Bob wins with 8 points."
     assert "Bob finished first and flips the sand timer: 30 seconds for the others to plan." in story
-    assert "Ann made no plan and will not move this round." in story
+    assert "Ann made no plan and moves with no dice: only a turtle under the pawn can be taken." in story
+    assert "Ann has no plan and stays on field 23." in story
+    assert "Everyone is done before the sand runs out; moving order: Bob, Ann." in story

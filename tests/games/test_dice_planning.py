@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_dice_support import RULES, act, plan_all, play, ready, refused, view
+from test_dice_support import RULES, act, plan_all, play, player, ready, refused, view
 
 THREE = ("Ann", "Bob", "Cy")
 
@@ -74,10 +74,34 @@ def test_dice_must_be_colours_of_the_game():
     refused(ready(), act("plan", "Ann", dice="red"), "list of colours")
 
 
-def test_a_plan_may_not_be_reordered():
-    """"He may NOT re-order his dice." """
-    state = plan_all(ready(THREE, pawns=(1, 2, 3)), ("Ann", ["white", "red"]))
-    refused(state, act("plan", "Ann", dice=["red", "white"]), "Ann", "already planned")
+def test_the_first_finisher_may_not_reorder_his_dice():
+    """"Once the first player has completed his planning, he grabs the sand timer, flips it over and puts
+    it in front of him. He may NOT re-order his dice." """
+    state = play(ready(THREE, pawns=(1, 2, 3)), act("plan", "Ann", dice=["white", "red"]), act("plan", "Bob", dice=[]))
+    refused(state, act("plan", "Ann", dice=["red", "white"]), "Ann", "already planned", "first to finish")
+    refused(state, act("done", "Ann", dice=["red", "white"]), "Ann", "first to finish")
+    refused(state, act("roll", "Ann", dice=["red"] * 5), "Ann", "already planned")
+
+
+def test_the_others_may_plan_again_until_the_sand_runs_out_and_move_with_the_last_plan():
+    """Only the first finisher is barred from re-ordering; "When the timer expires, the planning phase ends
+    for all players", so until then the others keep arranging. Bob (on 2) plans red, then white, red: from 2
+    (white) the red die reaches 3 or 9, the white one 1 or 8 - only the second plan allows [8, 9]."""
+    state = play(ready(THREE, pawns=(1, 2, 3)), act("plan", "Ann", dice=[]), act("plan", "Bob", dice=["red"]))
+    state, events = RULES.apply(state, act("plan", "Bob", dice=["white", "red"]))
+    assert events == [{"event": "planned", "player": "Bob", "dice": ["white", "red"], "again": True}]
+    assert view(state)["phase"] == "plan" and view(state)["timer"] == "running"
+    state = play(state, act("timer_expired"), act("move", "Ann", path=[]))
+    state = play(state, act("move", "Bob", path=[8, 9]))
+    assert player(state, "Bob")["field"] == 9
+
+
+def test_everyone_having_planned_does_not_end_planning():
+    """The sand decides ("When the timer expires, the planning phase ends for all players"): with every
+    plan in, the others may still change theirs, so movement waits."""
+    state = play(ready(), act("plan", "Ann", dice=["white"]), act("plan", "Bob", dice=["red"]))
+    assert view(state)["phase"] == "plan" and view(state)["timer"] == "running"
+    refused(state, act("move", "Ann", path=[]), "Ann", "planning")
 
 
 def test_the_plan_uses_the_dice_rolled():
@@ -112,23 +136,49 @@ def test_when_the_timer_expires_planning_ends_for_everyone():
     refused(state, act("roll", "Ann", dice=["red"] * 5), "sand timer has run out", "Ann")
 
 
-def test_a_player_without_a_plan_has_no_move():
-    """"Any dice not on a player's set up area cannot be used for the movement phase." """
-    state = plan_all(ready(THREE, pawns=(1, 2, 3)), ("Bob", ["red"]), ("Ann", []))
-    state = play(state, act("timer_expired"))
-    assert view(state)["order"] == ["Bob", "Ann"]
-    refused(state, act("move", "Cy", path=[]), "Cy", "no plan")
+def test_a_player_without_a_plan_moves_with_no_dice_and_takes_the_turtle_under_his_pawn():
+    """"Any dice not on a player's set up area cannot be used for the movement phase", yet "A player who
+    starts movement with a turtle on his island spot can collect that turtle": Cy (on 3, turtle 3 under
+    him, black as 1-6 are) made no plan; his turn comes clockwise, with no dice."""
+    state = play(ready(THREE, pawns=(1, 2, 3), island=(3,)), act("plan", "Bob", dice=["red"]),
+                 act("plan", "Ann", dice=[]), act("timer_expired"))
+    assert view(state)["order"] == ["Bob", "Cy", "Ann"]
+    state = play(state, act("move", "Bob", path=[]))
+    assert RULES.expected(state).players == ("Cy",)
+    refused(state, act("move", "Cy", path=[4]), "Cy", "no plan", "turtle under the pawn")
+    refused(state, act("move", "Ann", path=[]), "Cy's turn")
+    state = play(state, act("move", "Cy", path=[]))
+    assert player(state, "Cy")["turtles"]["black"] == 1 and "3" not in view(state)["island"]
 
 
-def test_planning_also_ends_when_everyone_has_planned():
-    """Nobody waits for the sand when all dice are laid out; the timer's later expiry is harmless."""
-    state = plan_all(ready(), ("Ann", ["white"]), ("Bob", ["red"]))
-    assert view(state)["phase"] == "move"
-    assert RULES.expected(state).actions == ("move", "timer_expired")
-    state = play(state, act("timer_expired"))
-    assert view(state)["timer"] == "expired"
-    assert view(state)["mover"] == "Ann"
-    refused(state, act("timer_expired"), "already run out")
+def test_planning_ends_before_the_sand_once_everyone_has_said_done():
+    """Nobody waits for the sand once every player has said « I am done »; the sand then no longer counts."""
+    state = play(ready(), act("plan", "Ann", dice=["white"]), act("plan", "Bob", dice=["red"]))
+    state, events = RULES.apply(state, act("done", "Bob"))
+    assert events == [{"event": "done", "player": "Bob"},
+                      {"event": "planning_closed", "order": ["Ann", "Bob"], "by": "done"}]
+    assert (view(state)["phase"], view(state)["timer"], view(state)["mover"]) == ("move", "stopped", "Ann")
+    assert RULES.expected(state).actions == ("move",)
+    refused(state, act("timer_expired"), "Everyone said done", "no longer counts")
+    refused(state, act("plan", "Bob", dice=[]), "Bob", "planning is over")
+
+
+def test_done_with_the_dice_in_the_lanes_is_the_plan_and_without_them_keeps_it():
+    """The seat button says « I am done » with the dice lying in the seat's lanes ("placing the dice from
+    left to right on their segment of the board"); said on a phone, it keeps the plan made; with no plan,
+    no dice. The first to say it has finished first and turns the timer."""
+    state, events = RULES.apply(ready(THREE, pawns=(1, 2, 3)), act("done", "Cy", dice=["red", "blue"]))
+    assert [e["event"] for e in events] == ["planned", "timer_started"] and view(state)["done"] == ["Cy"]
+    assert view(state)["timer_turned_by"] == "Cy" and view(state)["order"] == ["Cy", "Ann", "Bob"]
+    state = play(state, act("plan", "Ann", dice=["white"]), act("done", "Ann"))
+    assert view(state)["dice"]["Ann"] == ["white"]
+    refused(state, act("done", "Ann"), "Ann", "already said done")
+    state = play(state, act("done", "Ann", dice=["black"]))  # changed in the lanes, the button again
+    assert view(state)["dice"]["Ann"] == ["black"] and view(state)["done"] == ["Ann", "Cy"]
+    state = play(state, act("plan", "Ann", dice=["red"]))  # arranging again: no longer done
+    assert view(state)["done"] == ["Cy"]
+    state = play(state, act("done", "Bob"), act("done", "Ann"))
+    assert view(state)["phase"] == "move" and view(state)["dice"]["Bob"] == []
 
 
 @pytest.mark.parametrize("kind", ["plan", "roll"])
@@ -136,8 +186,12 @@ def test_a_stranger_cannot_plan(kind):
     refused(ready(), act(kind, "Zed", dice=["red"] * 5), "Zed")
 
 
-def test_expected_lists_the_players_still_planning():
+def test_expected_lists_the_players_still_planning_and_who_turned_the_timer():
+    exp = RULES.expected(ready(THREE, pawns=(1, 2, 3)))
+    assert exp.actions == ("roll", "plan", "done") and exp.text() == "Roll and plan your dice."
     state = plan_all(ready(THREE, pawns=(1, 2, 3)), ("Bob", []))
+    state = play(state, act("plan", "Ann", dice=["red"]))  # a plan, not yet « done »
     exp = RULES.expected(state)
     assert exp.players == ("Ann", "Cy")
-    assert exp.actions == ("roll", "plan", "timer_expired")
+    assert exp.actions == ("roll", "plan", "done", "timer_expired")
+    assert exp.text() == "Bob turned the sand timer: plan your dice and say done before it runs out."

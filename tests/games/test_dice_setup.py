@@ -167,7 +167,7 @@ def test_planning_begins_once_pawns_and_turtles_are_out(pawns_first):
     state = play(state, steps[-1])
     assert view(state)["phase"] == "plan"
     assert view(state)["round"] == 1
-    assert RULES.expected(state).actions == ("roll", "plan")
+    assert RULES.expected(state).actions == ("roll", "plan", "done")
 
 
 def test_setup_prompt_lists_who_still_needs_a_pawn():

@@ -119,6 +119,7 @@ def player(state: DiceState, name: str) -> dict[str, Any]:
 
 
 def plan_all(state: DiceState, *plans: tuple[str, list[str]]) -> DiceState:
+    """Each player lays his dice and says done (the seat button); once everyone has, movement starts."""
     for name, dice in plans:
-        state = play(state, act("plan", name, dice=dice))
+        state = play(state, act("done", name, dice=dice))
     return state

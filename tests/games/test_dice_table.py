@@ -44,17 +44,52 @@ def test_firmware_faces_are_the_colours_in_design_order():
     assert [table.opposite(c) for c in ("black", "white", "red")] == ["blue", "yellow", "green"]
 
 
-def test_the_seat_button_sends_the_dice_in_its_lanes_left_to_right():
-    """"...placing the dice from left to right on their segment of the board.\""""
+def test_the_seat_button_says_done_with_the_dice_in_its_lanes_left_to_right():
+    """"...placing the dice from left to right on their segment of the board." The first to finish
+    planning flips the timer: his press is the round's first plan; a later press is « I am done » with
+    the dice as they lie."""
     state = ready()
     assert GAME.lane_action("Ann", [3, "blue", None, 1], state) == act("plan", "Ann", dice=["red", "blue", "black"])
     assert GAME.lane_action("Ann", [], state) is None  # no dice laid: the button selects the seat
+    turned = play(state, act("plan", "Ann", dice=["red"]))
+    assert GAME.lane_action("Bob", ["white", 6], turned) == act("done", "Bob", dice=["white", "blue"])
+    again = GAME.lane_action("Ann", ["red"], turned)  # the first finisher's button once more: his plan stands
+    with pytest.raises(RuleError) as err:
+        RULES.apply(turned, again)
+    assert "first to finish" in err.value.message
     moving = plan_all(state, ("Ann", ["white"]), ("Bob", []))
     assert GAME.lane_action("Ann", ["white"], moving) is None  # outside planning it selects the seat
     odd = GAME.lane_action("Bob", [9], state)
     with pytest.raises(RuleError) as err:
         RULES.apply(state, odd)
     assert "Bob" in err.value.message
+
+
+def test_at_the_sands_end_the_dice_lying_in_the_lanes_are_the_plans():
+    """"When the timer expires, the planning phase ends for all players. Any dice not on a player's set up
+    area cannot be used for the movement phase" - so the dice on it can, button pressed or not. Ann
+    finished first (her plan is final); Bob laid two dice and never pressed; Cy planned on his phone and
+    left his lanes empty; Dee's lanes hold what she planned already."""
+    players = ("Ann", "Bob", "Cy", "Dee")
+    state = play(ready(players, pawns=(1, 2, 3, 4)), act("plan", "Ann", dice=["white"]),
+                 act("plan", "Cy", dice=["red"]), act("done", "Dee", dice=["blue"]))
+    lanes = {"Ann": ["red", "red"], "Bob": [None, 2, "red", None], "Cy": [], "Dee": ["blue"]}
+    plans = GAME.at_timer_end(state, lanes)
+    assert plans == [act("plan", "Bob", dice=["white", "red"])]
+    state = play(state, *plans, act("timer_expired"))
+    assert RULES.view(state)["dice"] == {"Ann": ["white"], "Bob": ["white", "red"], "Cy": ["red"], "Dee": ["blue"]}
+    assert RULES.view(state)["order"] == ["Ann", "Bob", "Cy", "Dee"]
+
+
+def test_at_the_sands_end_lanes_the_rules_would_refuse_are_left_out():
+    """A plan must use the dice rolled: lanes that do not fit the recorded roll are not journaled (the seat
+    keeps what it planned); an unreadable die ends the plan there; before the timer turns, nothing."""
+    state = play(ready(("Ann", "Bob", "Cy"), pawns=(1, 2, 3)), act("roll", "Bob", dice=["red"] * 5),
+                 act("plan", "Ann", dice=[]))
+    plans = GAME.at_timer_end(state, {"Bob": ["blue"], "Cy": ["green", 9, "red"]})
+    assert plans == [act("plan", "Cy", dice=["green"])]
+    assert GAME.at_timer_end(ready(), {"Ann": ["red"]}) == []  # the sand has not been turned
+    assert GAME.at_timer_end(plan_all(ready(), ("Ann", []), ("Bob", [])), {"Ann": ["red"]}) == []  # planning is over
 
 
 def test_turtles_scanned_at_the_bag_gather_into_the_draw_and_the_last_sends_it():
@@ -107,6 +142,11 @@ def test_table_tags_lay_turtles_at_the_bag_and_dice_in_the_players_lanes():
     assert [(p, k, v["up"]) for p, k, v in lanes] == [("seat2.slot1", "die", "red"), ("seat2.slot2", "die", "blue")]
     assert GAME.table_tags(act("plan", "Bob", dice=["red"])) is None  # without the seating: dialled
     assert GAME.table_tags(act("plan", "Bob", dice=[]), state) is None  # an empty plan is dialled
+    turned = play(state, act("plan", "Ann", dice=[]))
+    assert GAME.table_tags(act("plan", "Bob", dice=["red"]), turned) is None  # a later plan (not done) is dialled
+    lanes = GAME.table_tags(act("done", "Cy", dice=["green"]), turned)
+    assert [(p, v["up"]) for p, _k, v in lanes] == [("seat3.slot1", "green")]  # « done » with dice: the lanes
+    assert GAME.table_tags(act("done", "Cy"), turned) is None  # « done » alone is dialled
     assert GAME.table_tags(act("move", "Bob", path=[8])) is None
     assert set(GAME.component_kinds()) == {"turtle", "die"}
 
@@ -145,7 +185,7 @@ def test_scenarios_play_with_the_dice_laid_in_the_lanes(script, monkeypatch):
 
     def with_state(action, state=None):
         tags = table.table_tags(action, current["table"].session.state)
-        if tags and action["type"] == "plan":
+        if tags and action["type"] in ("plan", "done"):
             laid.append(action)
         return tags
 

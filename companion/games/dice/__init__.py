@@ -45,7 +45,9 @@ class Package(GamePackage):
         return {"timer": oled.timer}
 
     def choose_screen(self, public: dict[str, Any], ctx: Any) -> str | None:
-        if public.get("timer") == "running":
+        """The countdown while the sand runs during planning; during movement the generic
+        prompt (« Cat moves »), whatever the sand does."""
+        if public.get("timer") == "running" and public.get("phase") == "plan":
             return "timer"
         return None
 
@@ -67,6 +69,12 @@ class Package(GamePackage):
         from companion.games.dice import table
 
         return table.lane_action(seat_player, lanes, state)
+
+    def at_timer_end(self, state: Any, lanes: dict[str, list[Any]]) -> list[dict[str, Any]]:
+        """The sand runs out: each seat's dice as they lie in its lanes become its plan (journal them first)."""
+        from companion.games.dice import table
+
+        return table.at_timer_end(state, lanes)
 
     def table_tags(self, action: dict[str, Any], state: Any = None) -> list[tuple[str, str, dict[str, Any]]] | None:
         from companion.games.dice import table

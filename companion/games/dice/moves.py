@@ -13,10 +13,20 @@ both directions over random games and every scenario):
 * ``plan``: 0-5 dice in order; once a roll is recorded, only those dice
   (``limits``: at most as many of a colour as were rolled). With a roll the
   form carries ``hint``, the best order for those dice (:func:`paths.best_path`).
+  Offered to every player but the first finisher until the sand runs out
+  ("He may NOT re-order his dice" is his alone); it asks to confirm only while
+  it would be the round's first (it turns the sand timer and is final).
+* ``done`` (« I am done », no field) for each player who has not said it: his
+  plan stays as it is (none: no dice); the first to say it turns the timer,
+  the last one starts the movement. The seat button's spelling, ``done`` with
+  the ``dice`` lying in his lanes, is offered as an alias form (screens hide
+  it): those dice become his plan as he says it, also for a player who has
+  already said done and changed his dice.
 * ``timer_expired`` (the table's) while the sand runs.
 * ``move`` for the player whose turn it is: every path the planned dice allow
   (:func:`paths.walks`, exhaustive), each with a preview of the turtles and
-  points it takes. The rules also read a path that repeats the pawn's own
+  points it takes; a player with no plan moves with no dice: he can only stay
+  and take the turtle under his pawn. The rules also read a path that repeats the pawn's own
   field first as the same walk; those spellings are offered too, as choices
   marked ``"alias": true`` (screens hide them, :func:`companion.moves.visible`)
   whose ``"canonical"`` is the walk as shown.
@@ -68,10 +78,14 @@ def moves(state: DiceState, lang: str = "en") -> list[m.Form]:
         out.append(_place(s, lang))
     elif s.phase == "plan":
         for i, d in enumerate(s.plans):
-            if d is None:
-                if s.rolls[i] is None:
-                    out.append(_roll(names[i], lang))
-                out.append(_plan(s, i, lang))
+            if i == s.first:
+                continue  # "He may NOT re-order his dice."
+            if s.rolls[i] is None and d is None:
+                out.append(_roll(names[i], lang))
+            out.append(_plan(s, i, lang))
+            if i not in s.done:
+                out.append(_done(s, i, lang))
+            out.append(_done_with_dice(s, i, lang))
     elif s.phase == "move":
         out += _move(s, s.order[s.moved], lang)
     if s.timer == "running" and s.phase != "over":
@@ -127,23 +141,53 @@ def _roll(who: str, lang: str) -> m.Form:
     return m.form("roll", who, t("Roll", lang), [field])
 
 
+def _dice_field(s: DiceState, i: int, lang: str) -> m.Field:
+    """0-5 dice in order; once a roll is recorded, only those dice."""
+    rolled = s.rolls[i]
+    if rolled is None:
+        return m.items("dice", t("Dice in order", lang), _colour_choices(lang), 0, DICE)
+    counts = Counter(rolled)
+    return m.items("dice", t("Dice in order", lang), _colour_choices(lang, counts), 0, len(rolled), limits=dict(counts))
+
+
 def _plan(s: DiceState, i: int, lang: str) -> m.Form:
     """"...sort them into the order they want to use them... You do not need to use all of your dice." """
     who = s.table.players[i]
     rolled = s.rolls[i]
     extra: dict[str, Any] = {}
-    if rolled is None:
-        field = m.items("dice", t("Dice in order", lang), _colour_choices(lang), 0, DICE)
-    else:
-        counts = Counter(rolled)
-        field = m.items("dice", t("Dice in order", lang), _colour_choices(lang, counts), 0, len(rolled),
-                        limits=dict(counts))
+    if rolled is not None:
         best = best_path(s, who, list(rolled))
         extra["hint"] = {
             **best,
             "text": t("Best: {order} (+{points})", lang, order=colour_list(best["order"], lang), points=best["points"]),
         }
-    return m.form("plan", who, t("Plan", lang), [field], confirm=True, **extra)
+    if s.first is None:
+        extra["preview"] = m.preview(t("Finished first: turns the sand timer; this plan is final", lang), turns_timer=True)
+    return m.form("plan", who, t("Plan", lang), [_dice_field(s, i, lang)], confirm=s.first is None, **extra)
+
+
+def _done_text(s: DiceState, i: int, dice: tuple[str, ...] | None, lang: str) -> dict[str, Any]:
+    """The preview of « I am done »: the plan it keeps, and the timer it turns or the movement it starts."""
+    plan = colour_list(list(dice or ()), lang)
+    last = s.first is not None and len(s.done | {i}) == len(s.table.players)
+    if s.first is None:
+        text = t("Done with {dice}: turns the sand timer", lang, dice=plan)
+    elif last:
+        text = t("Done with {dice}: everyone is done, moving starts", lang, dice=plan)
+    else:
+        text = t("Done with {dice}", lang, dice=plan)
+    return m.preview(text, dice=list(dice or ()), turns_timer=s.first is None, starts_moving=last)
+
+
+def _done(s: DiceState, i: int, lang: str) -> m.Form:
+    """« I am done »: the seat has finished planning (the first to say it turns the sand timer)."""
+    return m.form("done", s.table.players[i], t("I am done", lang), confirm=True, preview=_done_text(s, i, s.plans[i], lang))
+
+
+def _done_with_dice(s: DiceState, i: int, lang: str) -> m.Form:
+    """The seat button's « I am done » with the dice lying in the lanes: those dice are the plan (an alias form)."""
+    return m.form("done", s.table.players[i], t("Done with these dice", lang), [_dice_field(s, i, lang)], confirm=True,
+                  alias=True)
 
 
 def _timer(s: DiceState, lang: str) -> m.Form:
@@ -154,9 +198,9 @@ def _timer(s: DiceState, lang: str) -> m.Form:
         if not idle:
             text = t("Planning ends", lang)
         elif len(idle) == 1:
-            text = t("Planning ends; {name} has no plan and will not move", lang, name=idle[0])
+            text = t("Planning ends; {name} has no plan and moves with no dice", lang, name=idle[0])
         else:
-            text = t("Planning ends; {names} have no plan and will not move", lang, names=join(idle, lang))
+            text = t("Planning ends; {names} have no plan and move with no dice", lang, names=join(idle, lang))
         pv = m.preview(text, unplanned=idle)
     else:
         pv = m.preview(t("Planning is already over", lang), unplanned=[])

@@ -1,9 +1,10 @@
 """The dice game's story: each event as a sentence in the reader's language, as Board Game Arena's log tells it.
 
 ``narrate(before, action, events, after, lang)`` turns the rules' events into
-sentences: who turned the sand timer, the moving order, each move with the
-turtles taken (and from under whose pawn), the new round's draw, and the set
-scoring at the end. Where the events carry too little (where the pawns stood,
+sentences: who turned the sand timer (and whose timer ran out), a plan
+changed before the sand's end, who is done, the moving order and who moves
+with no dice, each move with every turtle taken (and from under whose pawn),
+the new round's draw, and the set scoring at the end. Where the events carry too little (where the pawns stood,
 who had no plan, the next round) it reads ``before`` and ``after``.
 ``describe(action, lang)`` is the short line of a log or an undo button.
 """
@@ -75,24 +76,33 @@ def _event(before: DiceState, action: dict[str, Any], ev: dict[str, Any], after:
         return [t("{player} rolls {dice}.", lang, player=ev["player"], dice=colours(ev["dice"], lang))]
     if kind == "planned":
         dice = ev["dice"]
+        if ev.get("again"):
+            if not dice:
+                return [t("{player} changes the plan: no dice.", lang, player=ev["player"])]
+            return [t("{player} changes the plan: {dice}.", lang, player=ev["player"], dice=colours(dice, lang))]
         if not dice:
             return [t("{player} plans no dice.", lang, player=ev["player"])]
         return [t("{player} plans {dice}.", lang, player=ev["player"], dice=colours(dice, lang))]
+    if kind == "done":
+        return [t("{player} is done.", lang, player=ev["player"])]
     if kind == "timer_started":
         return [t("{player} finished first and flips the sand timer: {seconds} seconds for the others to plan.", lang,
                   player=ev["player"], seconds=_seconds(ev["seconds"]))]
     if kind == "planning_closed":
         order = list(ev["order"])
         if action.get("type") == "timer_expired":
-            out = [t("The sand timer runs out: planning is over; moving order: {order}.", lang, order=", ".join(order))]
+            turned = ev.get("turned_by") or (names[before.first] if before.first is not None else None)
+            out = [t("The sand timer {player} turned runs out: planning is over; moving order: {order}.", lang,
+                     player=turned, order=", ".join(order))]
         else:
-            out = [t("Everyone has planned; moving order: {order}.", lang, order=", ".join(order))]
-        idle = [p for p in names if p not in order]
-        if idle:
-            if len(idle) == 1:
-                out.append(t("{player} made no plan and will not move this round.", lang, player=idle[0]))
-            else:
-                out.append(t("{players} made no plans and will not move this round.", lang, players=join(idle, lang)))
+            out = [t("Everyone is done before the sand runs out; moving order: {order}.", lang, order=", ".join(order))]
+        idle = [p for i, p in enumerate(names) if after.plans[i] is None]
+        if len(idle) == 1:
+            out.append(t("{player} made no plan and moves with no dice: only a turtle under the pawn can be taken.", lang,
+                         player=idle[0]))
+        elif idle:
+            out.append(t("{players} made no plans and move with no dice: only a turtle under the pawn can be taken.", lang,
+                         players=join(idle, lang)))
         return out
     if kind == "timer_expired":
         return [t("The sand timer runs out.", lang)]
@@ -101,6 +111,8 @@ def _event(before: DiceState, action: dict[str, Any], ev: dict[str, Any], after:
         start = before.pawns[names.index(who)]
         path = list(ev["path"])
         if not path:
+            if before.plans[names.index(who)] is None:
+                return [t("{player} has no plan and stays on field {field}.", lang, player=who, field=start)]
             return [t("{player} stays on field {field}.", lang, player=who, field=start)]
         return [t("{player} moves {path}.", lang, player=who, path=" → ".join(map(str, [start, *path])))]
     if kind == "collected":
@@ -197,6 +209,12 @@ def describe(action: dict[str, Any], lang: str = "en") -> str:
         dice = action.get("dice") or []
         return t("{player} plans {dice}", lang, player=who, dice=colours(dice, lang)) if dice \
             else t("{player} plans no dice", lang, player=who)
+    if kind == "done":
+        dice = action.get("dice")
+        if dice is None:
+            return t("{player} is done", lang, player=who)
+        return t("{player} is done: {dice}", lang, player=who, dice=colours(dice, lang)) if dice \
+            else t("{player} is done with no dice", lang, player=who)
     if kind == "timer_expired":
         return t("The sand timer ran out", lang)
     if kind == "move":

@@ -8,9 +8,16 @@ from :func:`roll_dice`, which takes an explicit ``random.Random`` and returns a
 ``roll`` action to journal.
 
 A round: ``place_turtles`` (not in round 1, where set-up placed them), then
-``roll``/``plan`` per player; the first plan turns the timer and moves first,
-then clockwise; ``timer_expired`` (or everyone having planned) closes planning;
-then one ``move`` per player who planned, in that order.
+``roll``/``plan``/``done`` per player. The first plan (or ``done``) of a round is
+the first finisher's: it turns the sand timer, it is final ("He may NOT re-order
+his dice") and its author moves first, then clockwise. Every other player may
+plan again as often as he likes until the sand runs out, and says ``done`` when
+he has finished (the seat button: ``done`` with the dice lying in his lanes).
+``timer_expired`` closes planning, or everyone having said done does, before the
+sand has run out. Then one ``move`` per player in that order, everyone
+included: a player with no plan moves with no dice, which still takes the
+turtle under his pawn ("A player who starts movement with a turtle on his island
+spot can collect that turtle").
 """
 
 from __future__ import annotations
@@ -70,7 +77,8 @@ class DiceState:
 
     ``hauls[i]`` are the turtle numbers player ``i`` collected; turtle ``n`` lies
     on field ``n`` while it is in ``island``. ``order`` is the movement order
-    (seat indices) once planning has closed, ``moved`` how many have moved.
+    (seat indices, every seat) once planning has closed, ``moved`` how many have
+    moved. ``plans[i]`` is None while seat ``i`` has made no plan.
     """
 
     table: Table
@@ -83,8 +91,9 @@ class DiceState:
     seeded: bool = False  # set-up turtles placed
     rolls: tuple[tuple[str, ...] | None, ...] = ()
     plans: tuple[tuple[str, ...] | None, ...] = ()
-    first: int | None = None
-    timer: str = "idle"  # idle, running, expired
+    first: int | None = None  # the first finisher: turned the timer, moves first, may not re-plan
+    timer: str = "idle"  # idle, running, expired, stopped (everyone said done before the sand ran out)
+    done: frozenset[int] = frozenset()  # the seats that have said they are done (the first finisher included)
     order: tuple[int, ...] = ()
     moved: int = 0
     sudden: str | None = None  # two-player variant winner
@@ -126,6 +135,7 @@ AFTER_THE_END = {
     "place_turtles": "The game is over: no more turtles are drawn.",
     "roll": "The game is over: {who} cannot roll.",
     "plan": "The game is over: {who} cannot plan.",
+    "done": "The game is over: {who} has nothing left to plan.",
     "timer_expired": "The game is over: the sand timer no longer counts.",
     "move": "The game is over: {who} cannot move.",
 }
@@ -135,7 +145,7 @@ NOT_NOW = {
     "setup": "the game is still being set up",
     "plan": "players are planning",
     "move": "players are moving",
-    "place": "the new round's turtles must be placed first",
+    "place": "every player has moved this round; the turtles are drawn for the next one",
     "over": "the game is over",
 }
 
@@ -150,9 +160,12 @@ class DiceRules(Rules):
         "place_turtles": frozenset({"numbers"}),
         "roll": frozenset({"player", "dice"}),
         "plan": frozenset({"player", "dice"}),
+        "done": frozenset({"player", "dice"}),
         "timer_expired": frozenset(),
         "move": frozenset({"player", "path"}),
     }
+    #: ``done`` without dice keeps the plan as it is (none yet: no dice)
+    optional_fields = {"done": frozenset({"dice"})}
 
     # -- set-up ---------------------------------------------------------------
     def setup(self, players: list[str], options: dict[str, Any]) -> DiceState:
@@ -270,9 +283,57 @@ class DiceRules(Rules):
         return replace(s, rolls=_set_at(s.rolls, i, dice)), [{"event": "rolled", "player": who, "dice": list(dice)}]
 
     def _plan(self, s: DiceState, a: Action) -> tuple[DiceState, list[Event]]:
-        """"...sort them into the order they want to use them... You do not need to use all of your dice." """
+        """"...sort them into the order they want to use them... You do not need to use all of your dice."
+
+        The first plan of a round is the first finisher's: it turns the sand timer and
+        is final. Any other player may plan again until the sand runs out; a new plan
+        takes back his « done » (he is arranging his dice again).
+        """
         who, i = self._planner(s, a, "plan")
-        dice = _colour_list(a.get("dice"), who, "plan")
+        dice = self._dice(s, i, who, a.get("dice"))
+        again = s.plans[i] is not None
+        events: list[Event] = [{"event": "planned", "player": who, "dice": list(dice), **({"again": True} if again else {})}]
+        s = replace(s, plans=_set_at(s.plans, i, dice), done=s.done - {i})
+        return self._finished(s, i, who, events, says_done=s.first is None)
+
+    def _done(self, s: DiceState, a: Action) -> tuple[DiceState, list[Event]]:
+        """A seat's « I am done »: with ``dice``, those dice (as they lie in its lanes) are its plan.
+
+        Without ``dice`` the plan stays as it is (no plan yet: no dice). The first to be
+        done turns the sand timer; once every player is done, movement starts without
+        waiting for the sand.
+        """
+        who, i = self._planner(s, a, "done")
+        events: list[Event] = []
+        if "dice" in a:
+            dice = self._dice(s, i, who, a.get("dice"))
+            again = s.plans[i] is not None
+            events.append({"event": "planned", "player": who, "dice": list(dice), **({"again": True} if again else {})})
+            s = replace(s, plans=_set_at(s.plans, i, dice))
+        elif i in s.done:
+            raise refuse("{who} has already said done this round.", who=who)
+        elif s.plans[i] is None:
+            events.append({"event": "planned", "player": who, "dice": []})
+            s = replace(s, plans=_set_at(s.plans, i, ()))
+        return self._finished(s, i, who, events, says_done=True)
+
+    def _finished(self, s: DiceState, i: int, who: str, events: list[Event], says_done: bool) -> tuple[DiceState, list[Event]]:
+        """After a plan or a « done »: the first finisher turns the timer; everyone done closes planning."""
+        if says_done:
+            if s.first is None:
+                s = replace(s, first=i, timer="running", done=s.done | {i})
+                events.append({"event": "timer_started", "player": who, "seconds": s.table.timer_seconds})
+            else:
+                s = replace(s, done=s.done | {i})
+                events.append({"event": "done", "player": who})
+        if len(s.done) == len(s.table.players):
+            s = replace(self._close_planning(s), timer="stopped")
+            events.append({"event": "planning_closed", "order": [s.table.players[j] for j in s.order], "by": "done"})
+        return s, events
+
+    def _dice(self, s: DiceState, i: int, who: str, value: Any) -> tuple[str, ...]:
+        """A plan's dice, checked: colours of the game, five at most, only those rolled (if a roll is recorded)."""
+        dice = _colour_list(value, who, "plan")
         if len(dice) > DICE:
             raise refuse("{who} has {dice} dice and cannot plan {count}.", who=who, dice=DICE, count=len(dice))
         rolled = s.rolls[i]
@@ -282,22 +343,24 @@ class DiceRules(Rules):
                 col = next(iter(short))
                 raise refuse("{who} rolled {rolled}: not enough {colour} dice for this plan.", who=who, rolled=colours(rolled),
                              colour=term(col))
-        events: list[Event] = [{"event": "planned", "player": who, "dice": list(dice)}]
-        s = replace(s, plans=_set_at(s.plans, i, dice))
-        if s.first is None:
-            s = replace(s, first=i, timer="running")
-            events.append({"event": "timer_started", "player": who, "seconds": s.table.timer_seconds})
-        if None not in s.plans:
-            s = self._close_planning(s)
-            events.append({"event": "planning_closed", "order": [s.table.players[j] for j in s.order]})
-        return s, events
+        return dice
 
     def _planner(self, s: DiceState, a: Action, verb: str) -> tuple[str, int]:
+        """The player who rolls, plans or says done - refused once his plan is final or planning is over."""
         who = require_player(a, s.table.players)
         i = s.table.players.index(who)
-        if s.phase in ("plan", "move") and s.plans[i] is not None:
-            raise refuse("{who} has already planned this round and may not re-order the dice.", who=who)
+        if s.phase == "plan" and s.first == i:
+            if verb == "roll":
+                raise refuse("{who} has already planned this round; the dice are rolled before the plan.", who=who)
+            raise refuse("{who} has already planned and turned the sand timer: the first to finish may not re-order the dice.",
+                         who=who)
+        if s.phase == "plan" and verb == "roll" and s.plans[i] is not None:
+            raise refuse("{who} has already planned this round; the dice are rolled before the plan.", who=who)
         if s.phase == "move":
+            if s.timer == "stopped":
+                if verb == "roll":
+                    raise refuse("Everyone said done: planning is over and {who} can no longer roll this round.", who=who)
+                raise refuse("Everyone said done: planning is over and {who} can no longer plan this round.", who=who)
             if verb == "roll":
                 raise refuse("The sand timer has run out: {who} can no longer roll this round.", who=who)
             raise refuse("The sand timer has run out: {who} can no longer plan this round.", who=who)
@@ -313,16 +376,18 @@ class DiceRules(Rules):
             raise refuse("The sand timer has not been turned yet: the first player to finish planning turns it.")
         if s.timer == "expired":
             raise refuse("The sand timer has already run out this round.")
-        if s.phase == "plan":
-            s = self._close_planning(s)
-            return replace(s, timer="expired"), [{"event": "planning_closed", "order": [s.table.players[j] for j in s.order]}]
-        return replace(s, timer="expired"), [{"event": "timer_expired"}]
+        if s.timer == "stopped":
+            raise refuse("Everyone said done before the sand ran out: the sand timer no longer counts this round.")
+        s = self._close_planning(s)
+        turned = s.table.players[s.first] if s.first is not None else None
+        return replace(s, timer="expired"), [{"event": "planning_closed", "order": [s.table.players[j] for j in s.order],
+                                              "by": "timer", "turned_by": turned}]
 
     def _close_planning(self, s: DiceState) -> DiceState:
-        """"The first to finish planning moves first, then play follows clockwise" (planners only)."""
+        """"The first to finish planning moves first, then play follows clockwise" - everyone, planned or not."""
         n = len(s.table.players)
         assert s.first is not None
-        order = tuple(j for j in ((s.first + k) % n for k in range(n)) if s.plans[j] is not None)
+        order = tuple((s.first + k) % n for k in range(n))
         return replace(s, phase="move", order=order, moved=0)
 
     def _move(self, s: DiceState, a: Action) -> tuple[DiceState, list[Event]]:
@@ -362,10 +427,11 @@ class DiceRules(Rules):
         return s, events
 
     def _check_turn(self, s: DiceState, who: str, i: int) -> None:
+        if s.phase == "place":
+            raise refuse("{who} cannot move now: everyone has moved in round {done}, and round {round} begins with planning "
+                         "once its turtles are drawn.", who=who, done=s.round - 1, round=s.round)
         if s.phase != "move":
             raise refuse("{who} cannot move yet: {why}.", who=who, why=self._not_now(s))
-        if i not in s.order:
-            raise refuse("{who} made no plan before the sand timer ran out and has no move this round.", who=who)
         if s.order.index(i) < s.moved:
             raise refuse("{who} has already moved this round.", who=who)
         mover = s.table.players[s.order[s.moved]]
@@ -385,6 +451,9 @@ class DiceRules(Rules):
         assert here is not None
         steps = tuple(path[1:] if path and path[0] == here else path)
         dice = s.plans[i] or ()
+        if steps and s.plans[i] is None:
+            raise refuse("{who} made no plan before the sand timer ran out: {who} moves with no dice and can only take "
+                         "the turtle under the pawn (an empty path).", who=who)
         if len(steps) > len(dice):
             if len(dice) == 1:
                 raise refuse("{who} planned 1 die and cannot take {steps} steps.", who=who, steps=len(steps))
@@ -409,7 +478,8 @@ class DiceRules(Rules):
         """"Replenish the number of turtles on the island by drawing 5 (2 players) or 6 (3-4 players)." """
         empty = (None,) * len(s.table.players)
         phase = "place" if s.bag else "plan"
-        return replace(s, phase=phase, round=s.round + 1, rolls=empty, plans=empty, first=None, timer="idle", order=(), moved=0)
+        return replace(s, phase=phase, round=s.round + 1, rolls=empty, plans=empty, first=None, timer="idle", order=(), moved=0,
+                       done=frozenset())
 
     def _field(self, s: DiceState, value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or value not in s.table.island.colour:
@@ -435,13 +505,18 @@ class DiceRules(Rules):
                 return Expected((), ("place_turtles",), "Draw the last turtle and place it.")
             return Expected((), ("place_turtles",), "Draw {count} turtles and place them.", {"count": count})
         if s.phase == "plan":
-            waiting = tuple(p for p, d in zip(names, s.plans, strict=True) if d is None)
-            timer = ("timer_expired",) if s.timer == "running" else ()
-            return Expected(waiting, ("roll", "plan") + timer, "Roll and plan your dice.")
+            waiting = tuple(p for i, p in enumerate(names) if i not in s.done)
+            if s.first is None:
+                return Expected(waiting, ("roll", "plan", "done"), "Roll and plan your dice.")
+            return Expected(waiting, ("roll", "plan", "done", "timer_expired"),
+                            "{player} turned the sand timer: plan your dice and say done before it runs out.",
+                            {"player": names[s.first]})
         if s.phase == "move":
             mover = names[s.order[s.moved]]
-            timer = ("timer_expired",) if s.timer == "running" else ()
-            return Expected((mover,), ("move",) + timer, "{player} moves.", {"player": mover})
+            if s.plans[s.order[s.moved]] is None:
+                return Expected((mover,), ("move",), "{player} moves with no dice (no plan): only the turtle under the pawn.",
+                                {"player": mover})
+            return Expected((mover,), ("move",), "{player} moves.", {"player": mover})
         return Expected((), (), "The game is over.")
 
     def view(self, s: DiceState, viewer: str | None = None) -> dict[str, Any]:
@@ -471,6 +546,8 @@ class DiceRules(Rules):
             "rolls": {p: list(d) for p, d in zip(t.players, s.rolls, strict=True) if d is not None},
             "order": order,
             "mover": t.players[s.order[s.moved]] if s.phase == "move" else None,
+            "done": [p for i, p in enumerate(t.players) if i in s.done],
+            "timer_turned_by": t.players[s.first] if s.first is not None else None,
             "timer": s.timer,
             "timer_seconds": t.timer_seconds,
             "two_player_variant": t.two_player_variant,
@@ -531,9 +608,13 @@ class DiceRules(Rules):
             return out
         if s.phase == "plan":
             out = []
-            for i, d in enumerate(s.plans):
-                if d is None:
+            for i in range(len(names)):
+                if i == s.first:
+                    continue
+                if s.plans[i] is None or i not in s.done:
                     out += self._plan_candidates(s, i)
+                if i not in s.done:
+                    out.append({"type": "done", "player": names[i]})
             if s.timer == "running":
                 out.append({"type": "timer_expired"})
             return out
@@ -558,7 +639,8 @@ class DiceRules(Rules):
         if rolled is not None:
             plans = [p for p in plans if not Counter(p) - Counter(rolled)] + [rolled]
         out: list[Action] = [{"type": "plan", "player": who, "dice": list(p)} for p in plans]
-        if rolled is None:
+        out.append({"type": "done", "player": who, "dice": list(plans[-1])})
+        if rolled is None and s.plans[i] is None:
             out.append({"type": "roll", "player": who, "dice": list(plans[-1])})
         return out
 

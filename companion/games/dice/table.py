@@ -15,10 +15,17 @@
   player expects: the bag's turtles are counted out, and the OLED shows the
   numbers as they come (undo takes a wrong draw back).
 * A **die** lying in a seat's lane slot (``seatN.slotM``) is remembered by the
-  table with its face up; the seat button then sends that seat's ``plan``:
-  the dice in slot order (:func:`lane_action`). With no die in the lanes the
-  button selects the seat instead (its moves on the dial: a roll, an empty
-  plan, a move), and outside planning it always does.
+  table with its face up. The seat button says « I am done » with the dice in
+  slot order (:func:`lane_action`): the first seat to press it sends a ``plan``
+  (the first finisher's plan, which turns the sand timer and is final), any
+  later one ``done`` with its dice (its plan, and it has finished; it may still
+  change them and press again until the sand runs out). With no die in the
+  lanes the button selects the seat instead (its moves on the dial: a roll, a
+  plan, « done », a move), and outside planning it always does.
+* **At the sand's end** the dice lying in each seat's lanes are that seat's plan
+  even if its button was never pressed ("Any dice not on a player's set up area
+  cannot be used", so the dice on it can): :func:`at_timer_end` gives the
+  ``plan`` actions to journal just before ``timer_expired``.
 * A die laid on the ``scan`` pad during planning is one die of a ``roll`` (or of
   the plan being dialled); the fifth die of a roll sends it.
 
@@ -108,7 +115,12 @@ def _turtle(state: DiceState, n: int, dialling: str | None, values: dict[str, An
 
 
 def lane_action(player: str, lanes: list[Any], state: DiceState) -> dict[str, Any] | None:
-    """The seat button during planning with dice in its lanes: that player's plan, in slot order."""
+    """The seat button during planning with dice in its lanes: « I am done », with those dice in slot order.
+
+    The round's first press is a ``plan`` (the first finisher's: it turns the sand
+    timer); a later one is ``done`` with the dice (for the first finisher himself
+    the rules then say his plan stands).
+    """
     if state.phase != "plan" or player not in state.table.players:
         return None
     dice: list[Any] = []
@@ -119,17 +131,62 @@ def lane_action(player: str, lanes: list[Any], state: DiceState) -> dict[str, An
         dice.append(colour if colour is not None else str(face))  # an odd face: the rules refuse it by name
     if not dice:
         return None
-    return {"type": "plan", "player": player, "dice": dice}
+    kind = "plan" if state.first is None else "done"
+    return {"type": kind, "player": player, "dice": dice}
+
+
+def at_timer_end(state: DiceState, lanes: dict[str, list[Any]]) -> list[dict[str, Any]]:
+    """The ``plan`` actions to journal as the sand runs out: each seat's dice as they lie in its lanes.
+
+    ``lanes`` maps a player to the die faces in his lane slots, in slot order
+    (colours, or firmware faces 1-6; None for an empty slot). A seat counts when
+    it has dice laid that differ from its plan, and is not the first finisher
+    (his plan is final). A die whose face cannot be read ends that seat's plan
+    there (the dice before it are used in order). A plan the rules would refuse
+    (dice that are not the ones rolled) is left out: that seat keeps its plan.
+    Every action returned is accepted, in order, on ``state``.
+    """
+    from companion.games.dice.rules import DiceRules
+    from companion.rules import RuleError
+
+    if state.phase != "plan" or state.timer != "running":
+        return []
+    rules = DiceRules()
+    out: list[dict[str, Any]] = []
+    s = state
+    for i, player in enumerate(state.table.players):
+        if i == state.first:
+            continue
+        dice: list[str] = []
+        for face in lanes.get(player) or []:
+            if face is None:
+                continue
+            colour = die_face(face)
+            if colour is None:
+                break
+            dice.append(colour)
+        if not dice or tuple(dice) == s.plans[i]:
+            continue
+        action = {"type": "plan", "player": player, "dice": dice}
+        try:
+            s, _ = rules.apply(s, action)
+        except RuleError:
+            continue
+        out.append(action)
+    return out
 
 
 def table_tags(action: dict[str, Any], state: DiceState | None = None) -> list[tuple[str, str, dict[str, Any]]] | None:
     """How the table enters ``action`` with components; None: it is dialled.
 
     ``place_turtles``: each turtle scanned at the bag (the last one sends it).
-    ``plan`` with dice: the dice laid in the player's lane slots, left to right
-    (then the seat button sends them) - this needs the seating, so only when
-    ``state`` is given; otherwise, and for an empty plan, the plan is dialled.
-    A roll, a start and a move are dialled (the seat button, the encoder, OK).
+    The round's first ``plan`` with dice, or a ``done`` with dice: the dice laid
+    in the player's lane slots, left to right, then the seat button sends them
+    (a ``plan`` when nobody has finished yet, else ``done``) - this needs the
+    seating and the round, so only when ``state`` is given; otherwise, and for
+    an empty plan, a later plan (changed on the dial) or a ``done`` without
+    dice, it is dialled. A roll, a start and a move are dialled (the seat
+    button, the encoder, OK).
     """
     kind = action.get("type")
     if kind == "place_turtles":
@@ -138,7 +195,7 @@ def table_tags(action: dict[str, Any], state: DiceState | None = None) -> list[t
                 and len(set(numbers)) == len(numbers):
             return [("bag", "turtle", {"number": n}) for n in numbers]
         return None
-    if kind == "plan" and state is not None:
+    if (kind == "plan" and state is not None and state.first is None) or (kind == "done" and state is not None):
         dice = action.get("dice")
         who = action.get("player")
         if not (isinstance(dice, list) and dice and all(c in COLOURS for c in dice)) or who not in state.table.players:
