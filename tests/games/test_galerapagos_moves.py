@@ -83,6 +83,8 @@ def universe(s: R.State) -> list[dict[str, Any]]:
                         a["basket"] = basket
                     out.append(a)
         out.extend({"type": "place", "player": p, "card": c} for c in (*R.PERMANENT, "slip"))
+        out.extend({"type": "effect", "player": p, "card": c} for c in (*R.PERMANENT, "slip"))
+        out.extend({"type": "effect", "player": p, "card": c, "amount": n} for c in R.EFFECTS for n in (0, 1, 9, 10))
         for q in [*names, "Zed"]:
             out.extend({"type": t, "player": p, "target": q} for t in ("vote", "tiebreak", "shoot", "give"))
             out.extend({"type": "give", "player": p, "target": q, "count": c} for c in range(0, most))

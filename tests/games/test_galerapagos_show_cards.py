@@ -335,3 +335,35 @@ def test_a_vote_for_the_raft_places_at_a_normal_round_end_is_a_reading_the_table
     assert view(s)["vote"] == "depart" and not view(s)["over"]
     s = play(s, vote("Ann", "Cid"), vote("Bob", "Cid"), vote("Cid", "Ann"), no_card("Cid"))
     assert view(s)["over"] and RULES.outcome(s).reason == "embark" and RULES.winners(s) == ["Ann", "Bob"]
+
+
+# -- the debate ---------------------------------------------------------------------------------------------
+
+def test_the_first_player_may_stop_the_debate_and_the_first_vote_ends_it() -> None:
+    """« Avant le vote, les joueurs peuvent organiser un débat que le premier joueur est en droit d'arrêter
+    quand il veut. Le premier joueur compte jusqu'à 3, puis tous pointent du doigt ». The debate is table
+    talk; the companion only knows whether it still runs (for the screens' timer)."""
+    s = play(food_vote_round_two(), survival(food_vote_round_two()))
+    assert view(s)["debate"] is True and "debate" in RULES.expected(s).actions
+    refused(s, {"type": "debate", "player": "Ann"}, "Only Eve, the first player, may stop the debate")
+    stopped = play(s, {"type": "debate", "player": "Eve"})
+    assert view(stopped)["debate"] is False and view(stopped)["vote"] == "food"
+    refused(stopped, {"type": "debate"}, "The debate is already over")
+    assert view(play(s, vote("Ann", "Bob")))["debate"] is False, "pointing ends the debate"
+
+
+# -- permanent cards ------------------------------------------------------------------------------------------
+
+def test_a_permanent_card_stays_in_front_of_its_owner_and_its_effect_can_be_entered() -> None:
+    """Cartes à effet permanent: « À placer, face visible, devant le joueur. » The rulebook names no effect;
+    the table enters what the card did (``effect``): the track moves, no card leaves the hand."""
+    s = play(new(), weather(0), {"type": "place", "player": "Ann", "card": "fishing_rod"})
+    assert player(s, "Ann")["permanent"] == ["fishing_rod"] and player(s, "Ann")["cards"] == 3
+    s2 = play(s, {"type": "effect", "player": "Ann", "card": "fishing_rod", "amount": 2})
+    assert view(s2)["food"] == 9 + 2 and player(s2, "Ann")["cards"] == 3
+    assert player(s2, "Ann")["permanent"] == ["fishing_rod"], "permanent: it stays face up"
+    refused(s, {"type": "effect", "player": "Bob", "card": "fishing_rod"}, "Bob has no Fishing rod face up")
+    refused(s, {"type": "effect", "player": "Ann", "card": "club"}, "has no effect on a track")
+    axe = play(new(), weather(0), {"type": "place", "player": "Bob", "card": "axe"},
+               {"type": "effect", "player": "Bob", "card": "axe", "amount": 6})
+    assert (view(axe)["rafts"], view(axe)["wood"]) == (1, 0), "six pieces lay a raft card"

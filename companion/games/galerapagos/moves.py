@@ -350,6 +350,18 @@ def _card_forms(s: R.State, i: int, lang: str) -> list[Form]:
         out.append(form("heal", p, _t(lang, "Is cured (antivenom)"), [own] if own else []))
     if not s.alive[i]:
         out.append(form("revive", p, _t(lang, "Comes back to life"), [by] if by else [], confirm=True))
+    effects = [c for c in R.EFFECTS if c in s.perm[i]]
+    if s.alive[i] and effects:
+        choices = []
+        for c in effects:
+            kind = R.EFFECTS[c]
+            before = s.wood if kind == "wood" else R._track(s, kind)
+            amount = number("amount", _t(lang, "How much"), 1, 9, default=1, optional=True,
+                            preview=preview(_t(lang, "{what} {a}→{a}+n", what=_t(lang, kind), a=before),
+                                            before=before))
+            choices.append(choice(c, _t(lang, CARD_LABELS[c]),
+                                  preview(_t(lang, "{what} +1", what=_t(lang, kind)), resource=kind), fields=[amount]))
+        out.append(form("effect", p, _t(lang, "A permanent card's effect"), [pick("card", _t(lang, "Card"), choices)]))
     return out
 
 

@@ -242,6 +242,15 @@ def _moment_event(e: dict[str, Any], lang: str) -> list[str]:
         return [_t(lang, "{p}'s card gives him nothing he lacks: the verdict stands.", p=p)]
     if kind == "deck_warning":
         return [_deck_warning(e, lang)]
+    if kind == "effect":
+        card = _t(lang, CARDS.get(e["card"], e["card"]))
+        if e["resource"] == "wood":
+            out = [_t(lang, "{p}'s {card}: +{n} wood.", p=p, card=card, n=e["amount"])]
+            if e["rafts"] > e["before_rafts"]:
+                out.append(_t(lang, "A raft card is laid: {r} in all, the disc back on {d}.", r=e["rafts"], d=e["wood"]))
+            return out
+        msg = "{p}'s {card}: water {a}→{b}." if e["resource"] == R.WATER else "{p}'s {card}: food {a}→{b}."
+        return [_t(lang, msg, p=p, card=card, a=e["before"], b=e["after"])]
     return []
 
 
@@ -361,4 +370,7 @@ def describe(action: dict[str, Any], lang: str = "en", viewer: str | None = None
         return _t(lang, "Nobody else: close")
     if kind == "debate":
         return _t(lang, "End of the debate")
+    if kind == "effect":
+        card = action.get("card")
+        return _t(lang, "{p}'s {card}", p=p, card=_t(lang, CARDS.get(card, str(card))) if isinstance(card, str) else card)
     return str(kind)

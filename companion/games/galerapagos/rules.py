@@ -107,6 +107,12 @@ MAX_DROPS = 9
 #: fish shown on the six wooden balls (rulebook silent; option ``bag``).
 BAG: tuple[int, ...] = (1, 1, 1, 2, 2, 3)
 PERMANENT = ("water_bottle", "club", "axe", "fishing_rod", "crystal_ball", "revolver")
+#: permanent cards whose effect moves a track, entered with ``effect`` (the rulebook names no effect:
+#: the table enters what the card did, the card staying face up in front of its owner)
+EFFECTS = {"water_bottle": "water", "fishing_rod": "food", "axe": "wood"}
+#: the permanent cards' names (message ids of the catalog)
+CARD_NAMES = {"water_bottle": "Water bottle", "club": "Club", "axe": "Axe", "fishing_rod": "Fishing rod",
+              "crystal_ball": "Crystal ball", "revolver": "Revolver"}
 
 WEATHER, ACTIONS, ACTED, WATER, FOOD, END, DEPART, OVER = (
     "weather", "actions", "acted", "water", "food", "end", "depart", "over")
@@ -965,6 +971,32 @@ def _revive(s: State, a: Action, ev: list[Event]) -> State:
                       ballot=None if restart else s.ballot, tie=() if restart else s.tie)
 
 
+def _effect(s: State, a: Action, ev: list[Event]) -> State:
+    """A permanent card's effect on its track: « À placer, face visible, devant le joueur » -- it stays there."""
+    i = _seat(s, a)
+    card = a.get("card")
+    if card not in EFFECTS:
+        raise _err("{card} has no effect on a track; those that do are {known}.", card=_show(card),
+                   known=", ".join(EFFECTS))
+    if not s.alive[i]:
+        raise _err("{p} is dead and cannot play a card.", p=s.names[i])
+    if card not in s.perm[i]:
+        raise _err("{p} has no {card} face up.", p=s.names[i], card=Term(CARD_NAMES[card]))
+    amount = _int(a, "amount", 1)
+    if not 1 <= amount <= 9:
+        raise _err("{p}'s card cannot add {n}: 1 to 9.", p=s.names[i], n=amount)
+    kind = EFFECTS[card]
+    if kind == "wood":
+        after = _add_wood(s, amount)
+        ev.append({"event": "effect", "player": s.names[i], "card": card, "resource": kind, "amount": amount,
+                   "wood": after.wood, "rafts": after.rafts, "before_rafts": s.rafts})
+        return after
+    track = _track(s, kind)
+    ev.append({"event": "effect", "player": s.names[i], "card": card, "resource": kind, "amount": amount,
+               "before": track, "after": track + amount})
+    return s._replace(water=s.water + amount) if kind == WATER else s._replace(food=s.food + amount)
+
+
 def _no_card(s: State, a: Action, ev: list[Event]) -> State:
     """"I have none": the castaway answers the moment without a card (or a shot)."""
     i = _seat(s, a)
@@ -1022,7 +1054,7 @@ _HANDLERS = {
     "weather": _weather, "fish": _fish, "water": _water, "wood": _wood, "search": _search,
     "survival": _survival, "resource": _resource, "vote": _vote, "debate": _debate, "tiebreak": _tiebreak,
     "shoot": _shoot, "give": _give, "place": _place, "sick": _sick, "heal": _heal, "revive": _revive,
-    "no_card": _no_card, "close": _close, "embark": _embark,
+    "no_card": _no_card, "close": _close, "embark": _embark, "effect": _effect,
 }
 
 
@@ -1310,6 +1342,7 @@ class GalerapagosRules(Rules):
         "no_card": frozenset({"player"}),
         "close": frozenset({"player"}),
         "embark": frozenset({"player"}),
+        "effect": frozenset({"player", "card", "amount"}),
     }
     optional_fields = {
         "weather": frozenset({"water", "hurricane", "player"}),
@@ -1323,6 +1356,7 @@ class GalerapagosRules(Rules):
         "revive": frozenset({"by"}),
         "close": frozenset({"player"}),
         "embark": frozenset({"player"}),
+        "effect": frozenset({"amount"}),
     }
 
     def setup(self, players: list[str], options: dict[str, Any]) -> State:
