@@ -25,8 +25,9 @@ def test_the_island_picture_shows_every_field_its_turtle_and_the_pawns():
     assert "hint" not in page  # the table sees no one's hint
 
 
-def test_a_seat_that_rolled_gets_the_best_plan_for_its_dice_until_it_plans():
-    """The hint: the order of the rolled dice that takes the most points (paths.best_path)."""
+def test_a_seat_that_rolled_gets_the_best_plan_for_its_dice_until_its_plan_is_final():
+    """The hint: the order of the rolled dice that takes the most points (paths.best_path) - until the
+    seat's plan is final (the first finisher's) or the sand has run out; the others may still re-plan."""
     state = play(ready(pawns=(1, 30), island=(8,)), act("roll", "Ann", dice=["white", "red", "red", "blue", "black"]))
     page = GAME.page(state, public(state), "Ann", "en")
     assert page["hint"]["order"] == hint(state, "Ann", ["white", "red", "red", "blue", "black"])["order"]
@@ -34,7 +35,34 @@ def test_a_seat_that_rolled_gets_the_best_plan_for_its_dice_until_it_plans():
     assert "white" in page["hint"]["text"]
     assert "hint" not in GAME.page(state, public(state), "Bob", "en")  # Bob has not rolled
     planned = play(state, act("plan", "Ann", dice=["white"]))
-    assert "hint" not in GAME.page(planned, public(planned), "Ann", "en")
+    assert "hint" not in GAME.page(planned, public(planned), "Ann", "en")  # she finished first
+    bob = play(planned, act("roll", "Bob", dice=["blue"] * 5), act("plan", "Bob", dice=["blue"]))
+    assert "hint" in GAME.page(bob, public(bob), "Bob", "en")  # planned, but he may still change it
+    over = play(bob, act("timer_expired"))
+    assert "hint" not in GAME.page(over, public(over), "Bob", "en")
+
+
+def test_the_players_table_marks_who_has_said_done_while_planning():
+    """« I am done »: the tablet shows who has finished (the first finisher included), in French too."""
+    from pathlib import Path
+
+    import jinja2
+
+    web = Path(__file__).parents[2] / "web" / "templates"
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader([str(web), GAME.templates()]))
+    state = play(ready(("Ann", "Bob", "Cy"), pawns=(1, 2, 3)), act("plan", "Ann", dice=["white"]), act("done", "Cy"))
+    pub = public(state)
+
+    def row(name, lang="en"):
+        p = next(x for x in pub["players"] if x["name"] == name)
+        return env.get_template("player.html").render(p=p, pub=pub, palette=GAME.palette(),
+                                                      gt=lambda msgid, **kw: GAME.t(msgid, lang, **kw))
+
+    assert "✓" in row("Ann") and "✓" in row("Cy") and "✓" not in row("Bob")
+    assert 'title="I am done"' in row("Cy") and 'title="J\'ai fini"' in row("Cy", "fr")
+    moving = play(state, act("done", "Bob"))
+    pub = public(moving)
+    assert "✓" not in row("Ann")  # planning is over: nothing to mark
 
 
 def test_the_digital_dice_roll_five_for_a_player_once_a_round():

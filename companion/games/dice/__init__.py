@@ -93,7 +93,8 @@ class Package(GamePackage):
         return {"fill": dict(pictures.COLOUR_FILL), "ink": dict(pictures.COLOUR_INK)}
 
     def page(self, state: Any, public: dict[str, Any], me: str | None, lang: str = "en") -> dict[str, Any]:
-        """The island picture (pawns and turtles), and for a seat that rolled and has not planned, the plan hint."""
+        """The island picture (pawns and turtles), and for a seat that rolled and may still plan, the plan hint
+        (every seat but the first finisher's until the sand runs out)."""
         import json
 
         from companion.games.dice import pictures
@@ -101,7 +102,7 @@ class Package(GamePackage):
 
         out: dict[str, Any] = {"island": pictures.of_public(public, lang)}
         rolled = (public.get("rolls") or {}).get(me) if me else None
-        if rolled and me not in (public.get("plans") or []) and public.get("phase") == "plan":
+        if rolled and public.get("phase") == "plan" and me != public.get("timer_turned_by"):
             try:
                 best = hint(state, me, rolled)
             except RuleError:  # no pawn yet, odd dice: no hint rather than no page
