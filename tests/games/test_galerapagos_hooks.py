@@ -167,3 +167,11 @@ def test_a_manches_own_state_shows_the_totals_carried_in_and_a_bad_carry_is_refu
     with pytest.raises(RuleError):
         RULES.setup(["Ann", "Bob", "Cid"], {"manches": 3, "manche": 4})
     assert view(RULES.setup(["Ann", "Bob", "Cid"], {}))["match"] is None
+
+
+def test_a_new_tournament_gets_a_match_name_of_its_own() -> None:
+    first, second = PKG.default_options({"manches": 3}), PKG.default_options({"manches": 3})
+    assert first["match"] and first["match"] != second["match"] and first["manche"] == 1
+    RULES.setup(["Ann", "Bob", "Cid"], first)
+    assert PKG.default_options({"manches": 3, "match": "Friday"}) == {"manches": 3, "match": "Friday"}
+    assert PKG.default_options({}) == {}

@@ -145,6 +145,14 @@ class Package(GamePackage):
 
         return next_manche(options, public)
 
+    def default_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """A new tournament gets a match name of its own (its manches are found by it), manche 1."""
+        manches = options.get("manches")
+        if not isinstance(manches, int) or isinstance(manches, bool) or manches <= 0 or options.get("match"):
+            return options
+        name = "match-" + "".join(random.SystemRandom().choice("0123456789abcdef") for _ in range(6))
+        return {**options, "match": name, "manche": options.get("manche", 1)}
+
     def setup_helpers(self, seed: int) -> dict[str, Any]:
         """The weather deck's cards and one order built the set-up's way (for a table that shuffles by hand)."""
         cards = [{"water": w, "hurricane": False} for w in WEATHER_CARDS]
