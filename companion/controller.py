@@ -162,11 +162,20 @@ class TableController:
         # locks taken in opposite orders would freeze the table (and every page with it).
         self._lock = getattr(session, "_lock", None) or threading.RLock()
         self._unsubscribe = session.subscribe(self._on_change)
+        session.before_expiry = self._lanes_at_expiry  # what lies in the lanes counts at the sand's end
         self._rebuild_entry()
         self.refresh()
 
     def close(self) -> None:
         self._unsubscribe()
+        if getattr(self.session, "before_expiry", None) == self._lanes_at_expiry:
+            self.session.before_expiry = None
+
+    def _lanes_at_expiry(self, state: Any) -> list[dict[str, Any]]:
+        """Each seat's lanes as they lie, for the game to turn into actions at the sand's end."""
+        lanes = {name: [v for p, v in sorted(self.lanes.items(), key=lambda kv: _slot_order(kv[0])) if _seat_of(p) == seat]
+                 for seat, name in enumerate(self.session.players, 1)}
+        return self.package.at_timer_end(state, lanes)
 
     def run(self, stop: threading.Event, interval: float = 0.1) -> None:
         """Tick until ``stop`` is set (the composition root runs this in a thread)."""

@@ -100,9 +100,11 @@ def automatic(session: Session) -> tuple[str, ...]:
 
 def to_undo(session: Session) -> Action | None:
     """The action :func:`undo` would take back: the last one a person made."""
+    from companion.session import LANES
+
     auto = automatic(session)
-    for entry in reversed(session.history(4)):
-        if entry.action.get("type") not in auto:
+    for entry in reversed(session.history(12)):
+        if entry.action.get("type") not in auto and entry.source != LANES:
             return entry.action
     return None
 

@@ -172,6 +172,14 @@ class GamePackage:
         fn = self._hook("table", "lane_action")
         return fn(seat_player, lanes, state) if fn else None
 
+    def at_timer_end(self, state: Any, lanes: dict[str, list[Any]]) -> list[Action]:
+        """What the table sends by itself at the sand's end: each seat's lanes as they lie (a plan).
+
+        ``lanes``: player → the values lying in his lanes, in slot order.
+        """
+        fn = self._hook("table", "at_timer_end")
+        return list(fn(state, lanes) or []) if fn else []
+
     def table_tags(self, action: Action, state: Any = None) -> list[tuple[str, str, dict[str, Any]]] | None:
         """How a table enters ``action`` with tags: [(reader point, component kind, value)], or None.
 

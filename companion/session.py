@@ -42,6 +42,11 @@ class _NothingToUndo(Exception):
     """Raised inside :meth:`Session.undo_last`'s transaction to roll it back."""
 
 
+#: the journal source of actions the table sends by itself at the sand's end (dice lying in a seat's lanes);
+#: an undo takes them back with the expiry that follows them
+LANES = "lanes"
+
+
 class ReplayError(RuleError):
     """The journal holds an action today's rules refuse (it was written by another version)."""
 
@@ -62,6 +67,8 @@ class Session:
         #: when True a background timer journals ``timer_expired`` by itself (the live table);
         #: tests leave it off and call :meth:`tick` with an injected clock.
         self.autotick = autotick
+        #: set by the table: ``fn(state) -> [actions]`` to journal just before the sand's expiry
+        self.before_expiry: Callable[[Any], list[Action]] | None = None
         self._alarm: threading.Timer | None = None
         self._lock = threading.RLock()
         self._listeners: list[Callable[[Change], None]] = []
@@ -172,6 +179,9 @@ class Session:
             timer = self.timer
             if timer is not None and timer.expired():
                 self.tick()
+        return self._commit(action, source)
+
+    def _commit(self, action: Action, source: str) -> list[Event]:
         with self._lock:
             with self.journal.transaction() as db:
                 self._sync_locked(db)
@@ -193,8 +203,20 @@ class Session:
             if self.timer is None or not self.timer.expired():
                 return None
         # act outside the check's lock: listeners must never be called with it held
+        hook = self.before_expiry
+        if hook is not None:  # what lies on the table counts at the sand's end (a seat's dice lanes)
+            try:
+                early = list(hook(self.state) or [])
+            except Exception:
+                log.exception("the table's actions at the sand's end could not be read")
+                early = []
+            for action in early:
+                try:
+                    self._commit(action, LANES)
+                except RuleError:
+                    continue
         try:
-            return self.act({"type": "timer_expired"}, source="timer")
+            return self._commit({"type": "timer_expired"}, "timer")
         except RuleError:  # another ticker, or someone, closed planning meanwhile
             with self._lock:
                 self._refresh_timer()
@@ -222,7 +244,7 @@ class Session:
                 with self.journal.transaction() as db:
                     self._sync_locked(db)
                     entry = self.journal.undo(db, self.id)
-                    while entry is not None and entry.action.get("type") in automatic:
+                    while entry is not None and (entry.action.get("type") in automatic or entry.source == LANES):
                         entry = self.journal.undo(db, self.id)
                     if entry is None:
                         raise _NothingToUndo  # rolls the transaction back: an expiry alone stays

@@ -338,3 +338,21 @@ def test_a_device_that_stops_answering_is_on_the_oled_until_it_is_back(table_for
     t.mono.advance(10)
     t.ctl.tick()
     assert t.ctl.message is None and not t.ctl.failing
+
+
+def test_dice_left_in_the_lanes_count_at_the_sands_end_and_one_undo_takes_them_back_with_it(table_for):
+    """Seed 002: "Any dice not on a player's set up area cannot be used": those on it can."""
+    t = dice_planning(table_for)
+    t.ctl.handle(DieEvent("seat1.slot1", 3))  # red in Ann's lane
+    t.press("seat1")  # Ann is done first: the sand turns
+    t.ctl.handle(DieEvent("seat2.slot1", 6))  # blue in Bob's lane; Bob never presses
+    t.mono.advance(31.0)
+    t.wall.advance(31.0)
+    t.ctl.tick()
+    history = t.session.history()
+    assert [e.action for e in history[-2:]] == [{"type": "plan", "player": "Bob", "dice": ["blue"]}, {"type": "timer_expired"}]
+    assert history[-2].source == "lanes"
+    t.ctl.handle(ButtonEvent("back", "hold"))  # one undo: Ann's plan, Bob's lanes and the expiry
+    assert [e.action["type"] for e in t.session.history()][-1] == "place_turtles"
+    t.ctl.tick()
+    assert [e.action["type"] for e in t.session.history()][-1] == "place_turtles"  # nothing journaled again

@@ -141,9 +141,6 @@ def test_a_plan_after_the_sand_has_run_out_is_refused_even_if_nobody_ticked(tabl
     assert journal(table)[-1] == {"type": "timer_expired"}
 
 
-@pytest.mark.xfail(reason="needs the lead's wiring: TableController.tick calls package.at_timer_end(state, lanes) "
-                          "and journals its plans (source 'lanes') just before the session journals timer_expired",
-                   strict=True)
 def test_dice_lying_in_the_lanes_at_the_sands_end_are_moved_with_without_the_button(table):
     """Bob laid blue, black, white in his lanes and never pressed his button: at the sand's end those dice
     are his plan ("Any dice not on a player's set up area cannot be used" - these are on it), and he moves
