@@ -1,26 +1,28 @@
 """The table controller: device events → game actions, game state → OLED screens and beeps.
 
 It sits above the session (DESIGN.md: device event → session → rules → new
-state → screens). It never touches a rules module's internals: it reads the
-session's public state and expected actions and sends action dicts through
-:meth:`Session.act`, so a refused action changes nothing and its sentence
-goes to the OLED with an error beep.
+state → screens) and names no game: what the table may do is the game
+package's *moves* (:mod:`companion.moves`), what a component laid on a reader
+means is the package's ``tag_action``, and the screens come from the package.
+A refused action changes nothing and its sentence goes to the OLED with an
+error beep.
 
-How the table is operated (also in docs/hardware.md):
+How the table is operated (also in docs/hardware.md and docs/moves.md):
 
-* **Tags** act directly where the component says it all: a species tile laid
-  on square N becomes ``tile``; a ball on the scan pad becomes ``fish`` (or
-  counts towards a ``wood`` gamble being entered); a weather card becomes
-  ``weather``; turtles scanned at the bag gather into ``place_turtles``; dice
-  in a seat's lane slots are remembered for that seat's plan.
-* **The entry**: for actions that need numbers or choices the OLED shows a
-  small form, e.g. ``bid £300 N``. The encoder changes the highlighted item,
-  Up/Down move the highlight (the first item is the action itself), OK sends.
-* **Seat buttons** say who: in dice planning a seat's button sends that
-  seat's plan (the first plan turns the sand timer); elsewhere it picks the
-  player the entry acts for.
+* **The dial** walks the moves: cursor 0 is the move (the encoder picks it,
+  the expected player's first), Up/Down walk its fields, the encoder walks a
+  field's legal choices with their preview on the OLED, OK goes to the next
+  field still to choose and sends once none is missing. Nothing is preselected
+  but a field's only legal choice.
+* **Seat buttons**: a seat's moves only (pressed again: everyone's); where the
+  game says so (``lane_action``), the dice lying in that seat's lanes are sent
+  (a plan, « I am done »). At the sand's end the lanes count by themselves
+  (``at_timer_end``).
+* **Tags** act where the component says it all (a species tile on a square, a
+  weather card), or fill the move being dialled (an animal token, a ball drawn
+  for a wood gamble).
 * **Back**: clears an edited entry, else shows the next screen; held, undoes
-  the last action.
+  the last action (with the automatic ones after it).
 """
 
 from __future__ import annotations

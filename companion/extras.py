@@ -137,6 +137,8 @@ def timer(session: Session) -> dict[str, Any] | None:
     pub = session.public()
     if "timer" in pub and "timer_seconds" in pub:  # the game knows the phase, not the clock
         state = pub["timer"]
+        if state not in ("running", "expired", "idle"):  # stopped once everyone is done: no bar
+            return None
         seconds = float(pub["timer_seconds"])
         return {"seconds": seconds, "remaining": 0.0 if state == "expired" else seconds,
                 "running": state == "running", "expired": state == "expired"}
