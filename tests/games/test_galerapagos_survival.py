@@ -318,16 +318,24 @@ def give(p: str, target: str, count: int = 1) -> dict:
 
 def test_a_card_handed_to_the_target_lets_him_save_himself() -> None:
     """Cartes Ressources: "Peuvent être offertes." with "Il peut se sauver en jouant une carte
-    Ressource": the one designated holds no card, another hands him one, he plays it."""
+    Ressource": the one designated has given his hand away; another hands him a card during the vote
+    (before the reveal), he plays it once named."""
     s = food_vote_round_two()
     s = play(s, give("Dan", "Cid", 6))  # Dan empties his hand before the vote
-    s = play(s, *[vote(p, "Dan") for p in FIVE if p != "Dan"], vote("Dan", "Ann"))
-    assert player(s, "Dan")["cards"] == 0 and view(s)["show_cards"]["players"] == ["Dan"], "a card may reach him"
-    s = play(s, give("Ann", "Dan"))
-    assert view(s)["condemned"] == "Dan"  # a card in hand saves nobody until it is played
+    s = play(s, *[vote(p, "Dan") for p in ("Ann", "Bob", "Cid")], give("Ann", "Dan"))
+    s = play(s, vote("Dan", "Ann"), vote("Eve", "Dan"))
+    assert view(s)["condemned"] == "Dan" and view(s)["show_cards"]["players"] == ["Dan"]
     s = play(s, resource("Dan", "food", 1))
     assert alive(s) == FIVE and view(s)["food"] == 0 and view(s)["phase"] == "end"
     assert [player(s, p)["cards"] for p in FIVE] == [5, 6, 12, 0, 6]
+
+
+def test_a_target_who_holds_no_card_dies_at_once() -> None:
+    """A phone can offer no card to a castaway who holds none: nothing to ask him."""
+    s = food_vote_round_two()
+    s = play(s, give("Dan", "Cid", 6))
+    s = play(s, *[vote(p, "Dan") for p in FIVE if p != "Dan"], vote("Dan", "Ann"))
+    assert player(s, "Dan")["died"] == "hunger" and view(s)["show_cards"] is None
 
 
 def test_a_card_handed_to_the_target_after_the_table_moved_on_is_refused() -> None:
@@ -343,8 +351,10 @@ def test_a_card_handed_over_at_zero_may_be_shown_by_its_new_owner() -> None:
     s = confirmed(play(s, weather(0), search("Cid"), fish("Ann", 1), search("Bob")))  # 0 / 0
     s = play(s, weather(0), search("Bob"), give("Bob", "Ann", 7), *searches("Cid", "Ann"))
     assert player(s, "Bob")["cards"] == 0 and view(s)["phase"] == "show_cards"  # nobody has shown a card yet
-    assert "Bob" in view(s)["show_cards"]["players"]  # Ann or Cid may still hand him one
-    s = play(s, give("Ann", "Bob"), resource("Bob", "water", 1), resource("Ann", "water", 1), closed_by("Bob"))
+    assert "Bob" not in view(s)["show_cards"]["players"] and "Bob" in view(s)["show_cards"]["at_risk"]
+    s = play(s, give("Ann", "Bob"))  # Ann hands him one while the moment is open: he is asked too
+    assert "Bob" in view(s)["show_cards"]["players"]
+    s = play(s, resource("Bob", "water", 1), resource("Ann", "water", 1), closed_by("Bob"))
     assert player(s, "Cid")["died"] == "thirst"  # his 7 cards: 4 to Ann (left), 3 to Bob
     s = play(s, resource("Ann", "food", 1), resource("Bob", "food", 1))
     assert alive(s) == ["Ann", "Bob"] and view(s)["phase"] == "end"

@@ -252,17 +252,8 @@ def may_show(s: State, i: int) -> bool:
     return s.alive[i] and (not disabled(s, i) or s.opts.sick_show)
 
 
-def _card_within_reach(s: State, i: int) -> bool:
-    """A card in his hand, or one another living castaway could hand him ("Peuvent être offertes")."""
-    return s.cards[i] > 0 or any(s.alive[j] and s.cards[j] > 0 for j in range(_n(s)) if j != i)
-
-
 def _showed(s: State, i: int) -> bool:
     return any(d[0] == i for d in s.declared)
-
-
-def _can_save(s: State, i: int) -> bool:
-    return can_play(s, i) and _card_within_reach(s, i)
 
 
 def _track(s: State, kind: str) -> int:
@@ -287,13 +278,17 @@ def _actor(s: State) -> int:
 
 
 def concerned(s: State) -> list[int]:
-    """The castaways the open moment still waits for (their card, their shot, or "I have none")."""
+    """The castaways the open moment still waits for (their card, their shot, or "I have none").
+
+    Those who hold a card: a phone can offer no card to a castaway who holds none. A card handed
+    to one while the moment is open ("Peuvent être offertes") makes him asked in turn.
+    """
     if s.show == ZERO:
         return [i for i in _living(s) if i not in s.answered and not _showed(s, i) and may_show(s, i)
-                and _card_within_reach(s, i)]
+                and s.cards[i] > 0]
     if s.show == SAVE:
         c = s.condemned
-        return [c] if c >= 0 and c not in s.answered and _can_save(s, c) else []
+        return [c] if c >= 0 and c not in s.answered and can_play(s, c) and s.cards[c] > 0 else []
     if s.show == RAFT:
         return [i for i in _living(s) if i not in s.answered and can_play(s, i) and s.cards[i] > 0]
     return []
