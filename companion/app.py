@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import socket
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -39,7 +41,8 @@ CONNECTION_LIMIT = MAX_LIVE + 200
 #: is sent (waitress keeps up to 16 MB a connection by default: 2.5 GB at 160 pages)
 OUTBUF_HIGH = 64 * 1024
 #: a page that takes no byte for this many seconds while its queue is full is dropped
-SEND_TIMEOUT = 20.0
+#: (``COMPANION_SEND_TIMEOUT`` changes it, for the reliability suite)
+SEND_TIMEOUT = float(os.environ.get("COMPANION_SEND_TIMEOUT", "20"))
 #: the kernel's send buffer per connection (the kernel doubles it); a page is a few KB
 SEND_BUFFER = 64 * 1024
 #: an idle connection (no request in progress) is closed after this many seconds
@@ -301,8 +304,11 @@ class Companion:
             self.devices = open_devices(self.cfg, db_path=str(self.db_path))
         if self.devices.registry is not None:
             if self.sim and not self.devices.registry.entries():
-                for uid, comp in demo_tags():
-                    self.devices.registry.enrol(uid, "*", comp)
+                try:
+                    for uid, comp in demo_tags():
+                        self.devices.registry.enrol(uid, "*", comp)
+                except sqlite3.OperationalError as exc:  # a full or read-only card: play without them
+                    self.notices.append(f"The demonstration tags could not be enrolled ({exc}).")
             self.tags = Tags(self.devices.registry, self.hub)
             self.devices.listeners.append(self.tags.seen)
             self.dashboard.tags = self.tags
@@ -614,6 +620,10 @@ def _channel_class() -> Any:
                     elif time.monotonic() >= deadline:
                         log.info("dropping a connection from %s that stopped reading", self.addr)
                         self.will_close = True
+                        try:  # the loop only writes (and so closes) when the socket takes bytes: cut it now
+                            self.socket.shutdown(socket.SHUT_RDWR)
+                        except OSError:
+                            pass
                         self.server.pull_trigger()
                         raise ClientDisconnected
 

@@ -626,7 +626,7 @@ def open_checked(path: Path, keep: int = KEEP_BACKUPS) -> tuple[Journal, list[st
             notices.append(_recover_in_place(path, problem))
     journal = Journal(path)
     if journal.readonly:
-        notices.append("The card is read-only: the games can be seen, but nothing new is recorded.")
+        notices.append("The card is full or read-only: the games can be seen, but nothing new is recorded.")
     elif journal.games():
         try:
             journal.backup(keep)

@@ -152,12 +152,12 @@ def test_a_damaged_journal_is_one_sentence_for_the_shell(tmp_path: Path) -> None
 
 @pytest.fixture
 def card(tmp_path: Path) -> Iterator[Path]:
-    """A small tmpfs (the SD card) mounted at tmp_path/card; unmounted afterwards."""
+    """A small tmpfs (the SD card, 2 MB) mounted at tmp_path/card; unmounted afterwards."""
     mnt = tmp_path / "card"
     mnt.mkdir()
     if os.geteuid() != 0:
         pytest.skip("mounting a tmpfs needs root")
-    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=640k", "tmpfs", str(mnt)], capture_output=True)
+    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mnt)], capture_output=True)
     if proc.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {proc.stderr.decode().strip()}")
     try:
@@ -259,5 +259,33 @@ def test_one_game_that_cannot_resume_does_not_stop_the_table(tmp_path: Path) -> 
         assert any(bad.id in n and "could not be resumed" in n for n in body["journal"]["notices"])
         status, _ = server.api("GET", f"/api/games/{bad.id}")
         assert status == 409  # its own page says why; no 500
+    finally:
+        server.kill()
+
+
+def test_companion_run_on_a_full_card_starts_reads_and_refuses_each_write_with_the_sentence(card: Path) -> None:
+    from bench.harness import Server, population_action
+
+    db = card / "companion.db"
+    ids = played(db, games=1, actions=3)
+    open_checked(db)[0].close()  # a start before: secret, seats, backup exist
+    server = Server(db)
+    server.start()
+    try:
+        fill(card)
+        statuses = set()
+        for i in range(300):  # the WAL's last free pages go first; then every write is refused
+            status, body = server.api("POST", f"/api/games/{ids[0]}/actions", population_action(i))
+            statuses.add(status)
+            if status == 503:
+                assert body["error"]["message"] == NOT_RECORDED
+                break
+            assert status in (200, 409), body
+        assert 503 in statuses
+        held = Session.open(Journal(db), ids[0]).version
+        status, body = server.api("GET", f"/api/games/{ids[0]}")
+        assert status == 200 and body["state"]["version"] == held  # the page shows what the card holds
+        status, body = server.api("POST", "/api/games", {"game": "pocket-galapagos", "players": ["Zed"], "options": {}})
+        assert status == 503 and body["error"]["message"] == NOT_RECORDED
     finally:
         server.kill()
