@@ -44,12 +44,26 @@ def planned_game(seed: int, game_id: str = "galapagos-auction") -> tuple[list[st
     return players, actions
 
 
+def act_seconds(tmp_path: Path, env: dict[str, str]) -> float:
+    """How long one `companion act` takes here, start to exit (the machine may be busy)."""
+    db = tmp_path / "timing.db"
+    session = Session.new(Journal(db), "pocket-galapagos", ["Ann"], {})
+    took = []
+    for _ in range(3):
+        started = time.monotonic()
+        subprocess.run([sys.executable, "-m", "companion", "--db", str(db), "act", session.id, '{"type": "end_turn"}'],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=True)
+        took.append(time.monotonic() - started)
+    return max(0.15, sorted(took)[1])
+
+
 def crash_run(tmp_path: Path, kills_wanted: int) -> int:
     """Play games until ``kills_wanted`` processes were killed; returns the acknowledged count."""
     db = tmp_path / "crash.db"
     rng = random.Random(11)
     kills = total_acknowledged = 0
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    window = act_seconds(tmp_path, env) * 1.3  # kills land before, during and after the commit
     seed = 7
     while kills < kills_wanted:
         players, plan = planned_game(seed)
@@ -66,7 +80,7 @@ def crash_run(tmp_path: Path, kills_wanted: int) -> int:
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
             )
             # kill somewhere between start-up and well after the commit
-            time.sleep(rng.uniform(0.0, 0.15))
+            time.sleep(rng.uniform(0.0, window))
             if proc.poll() is None:
                 proc.send_signal(signal.SIGKILL)
                 kills += 1
