@@ -109,7 +109,8 @@ class GamePackage:
         See :mod:`companion.moves` for the shape. Interfaces filter it by seat
         with :func:`companion.moves.for_seat`.
         """
-        return []
+        fn = self._hook("moves", "moves")
+        return fn(state, lang) if fn else []
 
     def narrate(self, before: Any, action: Action, events: list[Event], after: Any, lang: str = "en") -> list[str]:
         """The sentences that tell what ``action`` did (one or more), in ``lang``."""

@@ -19,25 +19,6 @@ class Package(GamePackage):
     cycle = ("prompt", "costs", "scores", "qr")
     example_players = ("Ann", "Bob", "Cleo")
 
-    def moves(self, state: Any, lang: str = "en") -> list[dict[str, Any]]:
-        """Every form that may be submitted now (see :mod:`companion.games.auction.moves`)."""
-        from companion.games.auction import moves
-
-        return moves.moves(state, lang)
-
-    def narrate(self, before: Any, action: dict[str, Any], events: list[dict[str, Any]], after: Any,
-                lang: str = "en") -> list[str]:
-        """The story of ``action``, one sentence per event (see :mod:`companion.games.auction.narrate`)."""
-        from companion.games.auction import narrate
-
-        return narrate.narrate(before, action, events, after, lang)
-
-    def describe(self, action: dict[str, Any], lang: str = "en", viewer: str | None = None) -> str:
-        """"Ann bids £300 on North": nothing of this game is secret, so every viewer reads the same."""
-        from companion.games.auction import narrate
-
-        return narrate.describe(action, lang)
-
     # -- the table's inputs (see :mod:`companion.games.auction.table`) ---------------------
     def tag_action(self, component: Any, point: str, state: Any, entry: Any = None) -> dict[str, Any] | None:
         from companion.games.auction import table

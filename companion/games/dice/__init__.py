@@ -22,23 +22,6 @@ class Package(GamePackage):
     example_players = ("Ann", "Bob")
     automatic = ("timer_expired",)
 
-    def moves(self, state: Any, lang: str = "en") -> list[dict[str, Any]]:
-        from companion.games.dice import moves
-
-        return moves.moves(state, lang)
-
-    def narrate(self, before: Any, action: dict[str, Any], events: list[dict[str, Any]], after: Any,
-                lang: str = "en") -> list[str]:
-        from companion.games.dice import narrate
-
-        return narrate.narrate(before, action, events, after, lang)
-
-    def describe(self, action: dict[str, Any], lang: str = "en", viewer: str | None = None) -> str:
-        """Nothing in this game is secret: every viewer reads the same line."""
-        from companion.games.dice import narrate
-
-        return narrate.describe(action, lang)
-
     def screens(self) -> dict[str, Any]:
         from companion.games.dice import oled
 

@@ -19,19 +19,6 @@ class Package(GamePackage):
     cycle = ("populations", "prompt", "qr")
     example_players = ("Ann",)
 
-    def moves(self, state: Any, lang: str = "en") -> list[dict[str, Any]]:
-        """Every form the one player may submit now (:mod:`companion.games.pocket.moves`)."""
-        from companion.games.pocket import moves
-
-        return moves.moves(state, lang)
-
-    def narrate(self, before: Any, action: dict[str, Any], events: list[dict[str, Any]], after: Any,
-                lang: str = "en") -> list[str]:
-        """The story of ``action``, one sentence per event (:mod:`companion.games.pocket.narrate`)."""
-        from companion.games.pocket import narrate
-
-        return narrate.narrate(before, action, events, after, lang)
-
     def describe(self, action: dict[str, Any], lang: str = "en", viewer: str | None = None) -> str:
         """A short line for a log or an undo button ("Rat card to the ocean (2 icons, inhabits)")."""
         from companion.games.pocket import narrate
