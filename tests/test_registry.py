@@ -63,3 +63,15 @@ def test_a_game_from_another_distribution_is_found_and_a_broken_one_left_out(fre
 def test_an_unknown_game_is_refused_with_the_known_ones_named(fresh_registry) -> None:
     with pytest.raises(RuleError, match="the games are"):
         games.get("chess")
+
+
+def test_a_package_is_heard_by_convention_through_its_own_modules() -> None:
+    """No code in ``__init__``: the package's moves.py, narrate.py and table.py are what interfaces get."""
+    from companion.games.pocket import moves as pocket_moves
+
+    pkg = games.package("pocket-galapagos")
+    state = pkg.rules.setup(["Ann"], {})
+    assert "moves" not in type(pkg).__dict__
+    assert pkg.moves(state, "fr") == pocket_moves.moves(state, "fr") != []
+    bare = GamePackage(_Solo(), os.path.dirname(__file__))
+    assert bare.moves(state) == [] and bare.table_tags({"type": "end_turn"}) is None
