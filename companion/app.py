@@ -301,7 +301,10 @@ class Companion:
         from companion.controller import open_devices
 
         if self.devices is None:
-            self.devices = open_devices(self.cfg, db_path=str(self.db_path))
+            cfg = self.cfg
+            if self.journal.readonly:  # the tag registry cannot open on the card: a copy in RAM, read-only in effect
+                cfg = dataclasses.replace(cfg, tags_db=self._tags_copy(cfg.tags_db or str(self.db_path)))
+            self.devices = open_devices(cfg, db_path=str(self.db_path))
         if self.devices.registry is not None:
             if self.sim and not self.devices.registry.entries():
                 try:
@@ -318,6 +321,23 @@ class Companion:
             self.dashboard.health = self.devices.health
         self.devices.listeners.append(self._device_event)
         self.hub.on_current(self._follow)
+
+    def _tags_copy(self, source: str) -> str:
+        """A temporary copy of the tag registry's file (a read-only card): tags read, enrolments do not last."""
+        import shutil
+        import tempfile
+
+        folder = Path(tempfile.mkdtemp(prefix="companion-tags-"))
+        copy = folder / "tags.db"
+        try:
+            shutil.copyfile(source, copy)
+            wal = Path(source + "-wal")
+            if wal.exists():
+                shutil.copyfile(wal, Path(str(copy) + "-wal"))
+        except OSError:
+            pass  # no registry yet: an empty one
+        self.notices.append("Tags enrolled now are kept only until the companion stops (the card is read-only).")
+        return str(copy)
 
     def _device_event(self, event: Any) -> None:
         with self._lock:

@@ -620,6 +620,14 @@ def open_checked(path: Path, keep: int = KEEP_BACKUPS) -> tuple[Journal, list[st
         except OSError as exc:
             notices.append(f"The journal is empty although games were recorded, and the backup {newest} "
                            f"could not be put back ({exc.strerror or exc}).")
+    elif empty and path.exists():  # SQLite never leaves a journal at 0 bytes: the card lost it
+        kept = path.with_name(f"{path.name}.empty-{_stamp()}")
+        try:
+            os.replace(path, kept)
+            notices.append(f"The journal was empty (0 bytes) and no backup was found; a new journal was "
+                           f"started (the empty file is kept as {kept.name}).")
+        except OSError as exc:
+            notices.append(f"The journal is empty (0 bytes) and no backup was found ({exc.strerror or exc}).")
     elif path.exists() and path.stat().st_size > 0:
         problem = quick_check(path)
         if problem is not None:

@@ -302,6 +302,7 @@ class Session:
 
     def _replay(self, entries: list[JournalEntry]) -> Any:
         try:
+            jsoncheck.check(self.record.options, "the options")  # an older version let NaN in
             state = self.rules.setup(list(self.record.players), dict(self.record.options))
         except RuleError as err:
             raise ReplayError(f"Game {self.id} cannot be set up again: {err.message}") from None

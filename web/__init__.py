@@ -52,7 +52,8 @@ def create_app(dashboard: Dashboard, **config: Any) -> Flask:
         if seat is None and not dashboard.keys.is_table(token):
             return None
         rest = [(k, v) for k, v in request.args.items(multi=True) if k != "token"]
-        response = redirect(quote(request.path) + ("?" + urlencode(rest) if rest else ""))
+        path = "/" + request.path.lstrip("/")  # "//host/?token=..." must not become a redirect elsewhere
+        response = redirect(quote(path) + ("?" + urlencode(rest) if rest else ""))
         if seat is None:
             api.set_table_cookie(response, token)
         else:

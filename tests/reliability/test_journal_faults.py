@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -125,6 +126,23 @@ def test_an_emptied_journal_is_reported_and_the_newest_backup_put_back(tmp_path:
     assert len(notices) == 1 and "empty (0 bytes)" in notices[0] and "put back" in notices[0]
     assert {r.id for r in journal.games()} == set(ids)
     assert list(tmp_path.glob("companion.db.empty-*"))  # the empty file is kept too
+    journal.close()
+
+
+def test_an_emptied_journal_without_a_backup_is_reported_all_the_same(tmp_path: Path) -> None:
+    db = tmp_path / "companion.db"
+    played(db, games=1, actions=3)  # never started by companion run: no backup
+    checkpointed(db)
+    db.write_bytes(b"")
+    journal, notices = open_checked(db)
+    assert notices and "empty (0 bytes)" in notices[0] and "no backup" in notices[0]
+    assert list(tmp_path.glob("companion.db.empty-*"))
+    journal.close()
+
+
+def test_a_first_start_says_nothing(tmp_path: Path) -> None:
+    journal, notices = open_checked(tmp_path / "companion.db")
+    assert notices == []
     journal.close()
 
 
@@ -286,6 +304,29 @@ def test_companion_run_on_a_full_card_starts_reads_and_refuses_each_write_with_t
         status, body = server.api("GET", f"/api/games/{ids[0]}")
         assert status == 200 and body["state"]["version"] == held  # the page shows what the card holds
         status, body = server.api("POST", "/api/games", {"game": "pocket-galapagos", "players": ["Zed"], "options": {}})
+        assert status == 503 and body["error"]["message"] == NOT_RECORDED
+    finally:
+        server.kill()
+
+
+def test_companion_run_on_a_read_only_card_shows_the_games_and_refuses_writes(card: Path) -> None:
+    from bench.harness import Server
+
+    db = card / "companion.db"
+    ids = played(db, games=1, actions=3)
+    first = Server(db)
+    first.start()  # a normal start first: the secret, the seats, the tags, a backup
+    first.kill(signal.SIGTERM)
+    subprocess.run(["mount", "-o", "remount,ro", str(card)], check=True)
+    server = Server(db)
+    server.start()
+    try:
+        status, body = server.api("GET", "/api/games")
+        assert status == 200 and body["journal"]["readonly"]
+        assert any("read-only" in n for n in body["journal"]["notices"])
+        status, body = server.api("GET", f"/api/games/{ids[0]}")
+        assert status == 200 and body["state"]["version"] == 3
+        status, body = server.api("POST", f"/api/games/{ids[0]}/actions", {"type": "end_turn"})
         assert status == 503 and body["error"]["message"] == NOT_RECORDED
     finally:
         server.kill()
