@@ -46,6 +46,8 @@ class Feed:
         self._event = threading.Event()
         self._event.set()  # the state is replayed on connect
         self.closed = False
+        #: why the stream was ended ("revoked": its pass is no longer valid)
+        self.reason: str | None = None
 
     def wake(self) -> None:
         self._event.set()
@@ -56,8 +58,9 @@ class Feed:
         self._event.clear()
         return woke
 
-    def end(self) -> None:
+    def end(self, reason: str | None = None) -> None:
         """Ask the stream to finish now (its pass was revoked, or the server stops)."""
+        self.reason = reason
         self.closed = True
         self._event.set()
 
@@ -168,7 +171,7 @@ class Hub:
         with self._lock:
             feeds = [f for fs in self._feeds.values() for f in fs if f.owner == owner]
         for feed in feeds:
-            feed.end()
+            feed.end("revoked")
         return len(feeds)
 
     def _drop_feed(self, feed: Feed) -> None:

@@ -35,6 +35,8 @@ from web.validate import ApiError
 
 #: how often a waiting stream looks whether its page is still there
 CHECK_EVERY = 1.0
+#: what a page whose pass was revoked (its seat freed) is told, in the last message of its stream
+REVOKED = "This page's pass is no longer valid (the seat was freed); join the table again."
 #: a stream's longest life in seconds (``Dashboard.extra["stream_max"]``; 0: for ever)
 STREAM_MAX = 300.0
 
@@ -93,12 +95,14 @@ def stream(channel: str, render: Callable[[], tuple[str, Any, int | None]], owne
             while True:
                 woke = wait()
                 if woke is None:
+                    if feed.reason == "revoked":  # the page can say so instead of reconnecting in vain
+                        yield message("revoked", {"message": REVOKED})
                     break
                 if not woke:
                     yield ": keepalive\n\n"
                     continue
                 if still_valid is not None and not still_valid():
-                    yield message("revoked", {"message": "This page's pass is no longer valid; join again."})
+                    yield message("revoked", {"message": REVOKED})
                     break
                 try:
                     event, data, ident = render()

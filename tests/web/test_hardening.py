@@ -107,6 +107,7 @@ def test_freeing_a_seat_ends_its_open_stream_at_once(table: Table) -> None:
             messages.append(stream.next_message())
     assert time.monotonic() - started < 3, "the freed seat's stream kept running"
     assert not any('"state"' in m for m in messages)  # nothing of the game after the seat was freed
+    assert any(m.startswith("event: revoked") for m in messages)  # but the page is told why
     assert table.dashboard.hub.feed_count() == 0
 
 
