@@ -47,6 +47,9 @@ SEND_TIMEOUT = float(os.environ.get("COMPANION_SEND_TIMEOUT", "20"))
 SEND_BUFFER = 64 * 1024
 #: an idle connection (no request in progress) is closed after this many seconds
 IDLE_TIMEOUT = 30
+#: seconds between two comment lines on a quiet live stream: with TCP_USER_TIMEOUT (10 s) a
+#: page whose Wi-Fi vanished frees its slot within ~15 s
+LIVE_KEEPALIVE = 5.0
 #: seconds between two returns of freed heap memory to the system (malloc_trim)
 TRIM_EVERY = 10.0
 
@@ -291,6 +294,7 @@ class Companion:
         self.server: Any = None
         self.dashboard = Dashboard(self.hub, self.keys, self.seats)
         self.dashboard.extra["notices"] = self.notices
+        self.dashboard.keepalive = LIVE_KEEPALIVE
         self.app = create_app(self.dashboard)
         self._last_backup = self._finished_checked = self._last_trim = time.monotonic()
         self._finished = len(self.journal.games(finished=True))
@@ -513,8 +517,8 @@ def make_server(app: Any, host: str, port: int, *, max_body: int, threads: int =
 
     options = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1), (socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1),
                (socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)]  # a stalled page fills this, not MBs
-    for name, value in (("TCP_KEEPIDLE", 10), ("TCP_KEEPINTVL", 5), ("TCP_KEEPCNT", 3), ("TCP_USER_TIMEOUT", 20_000)):
-        if hasattr(socket, name):  # a vanished phone is noticed in ~25 s, not after TCP's 15 minutes
+    for name, value in (("TCP_KEEPIDLE", 5), ("TCP_KEEPINTVL", 3), ("TCP_KEEPCNT", 3), ("TCP_USER_TIMEOUT", 10_000)):
+        if hasattr(socket, name):  # a vanished phone is noticed in ~15 s, not after TCP's 15 minutes
             options.append((socket.IPPROTO_TCP, getattr(socket, name), value))
     server = waitress.server.create_server(
         app, host=host, port=port, threads=threads, _dispatcher=_lifo_dispatcher(threads),
