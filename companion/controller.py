@@ -336,7 +336,10 @@ class TableController:
             self._cycle_screen(1)
 
     def _undo(self) -> None:
-        undone = extras.undo(self.session)  # with the timer's expiry that followed it
+        try:  # with the timer's expiry that followed it; the table may take back a whole ballot
+            undone = extras.undo(self.session, by_table=True, lang=self.lang)
+        except RuleError as err:
+            return self.refuse(self.package.error_text(err, self.lang))
         if undone is None:
             self.refuse(self._t("There is nothing to undo."))
         else:

@@ -100,33 +100,85 @@ def automatic(session: Session) -> tuple[str, ...]:
 
 def to_undo(session: Session) -> Action | None:
     """The action :func:`undo` would take back: the last one a person made."""
+    found = _last_person(session)
+    return found[1].action if found else None
+
+
+def _last_person(session: Session) -> tuple[int, Any] | None:
+    """(index in the history, entry) of the last action a person made."""
     from companion.session import LANES
 
     auto = automatic(session)
-    for entry in reversed(session.history(12)):
+    history = session.history()
+    for i in range(len(history) - 1, -1, -1):
+        entry = history[i]
         if entry.action.get("type") not in auto and entry.source != LANES:
-            return entry.action
+            return i, entry
     return None
 
 
-def undo(session: Session) -> Action | None:
-    """Take back the last action a person made, with the sand timer's expiry that followed it.
+def _around(session: Session, index: int) -> tuple[Any, Any]:
+    """The game's state before and after the history's entry ``index`` (a replay)."""
+    rules = session.rules
+    state = rules.setup(session.players, session.options)
+    history = session.history()
+    for entry in history[:index]:
+        state, _ = rules.apply(state, entry.action)
+    after, _ = rules.apply(state, history[index].action)
+    return state, after
 
-    Undoing the expiry alone cannot work: the sand turned long ago, so the timer
-    would only run out again at once and the undo would seem to do nothing.
+
+def undo_refusal(session: Session, by_table: bool, lang: str = "en") -> str | None:
+    """Why the last action may not be undone by this screen (a revealed ballot, for a seat), or None."""
+    found = _last_person(session)
+    if found is None:
+        return None
+    before, after = _around(session, found[0])
+    return _package(session.game).undo_refusal(before, found[1].action, after, by_table, lang)
+
+
+#: game id -> what the screens say after an undo that the game explains (the version it holds for)
+NOTICES: dict[str, tuple[int, Any, Action]] = {}
+
+
+def notice(session: Session, lang: str = "en") -> str | None:
+    """What every screen says after the last undo, while nothing else has happened since."""
+    held = NOTICES.get(session.id)
+    if held is None or held[0] != session.version:
+        return None
+    return _package(session.game).undo_notice(held[1], held[2], lang)
+
+
+def undo(session: Session, by_table: bool = True, lang: str = "en") -> Action | None:
+    """Take back the last action a person made, with the automatic ones after it (the sand's expiry).
+
+    Undoing the expiry alone cannot work: the sand turned long ago, so the timer would
+    only run out again at once and the undo would seem to do nothing. The game may refuse
+    (a seat's vote once the ballot is revealed: RuleError) or take back more than one
+    action (the whole ballot, for the table), all in one journal transaction.
     """
+    pkg = _package(session.game)
+    found = _last_person(session)
+    span = 1
+    if found is not None:
+        before, after = _around(session, found[0])
+        reason = pkg.undo_refusal(before, found[1].action, after, by_table, lang)
+        if reason:
+            raise RuleError(reason)
+        span = max(1, int(pkg.undo_span(before, found[1].action, after, by_table) or 1))
     auto = automatic(session)
     undo_last = getattr(session, "undo_last", None)
     if callable(undo_last):  # one journal transaction: a power cut keeps all or nothing
-        return undo_last(automatic=tuple(auto))
-    with getattr(session, "_lock", nullcontext()):  # the alarm must not re-journal in between
-        done = session.undo()
-        while done is not None and done.get("type") in auto:
+        done = undo_last(automatic=tuple(auto), count=span)
+    else:
+        with getattr(session, "_lock", nullcontext()):  # the alarm must not re-journal in between
             done = session.undo()
-        return done
+            while done is not None and done.get("type") in auto:
+                done = session.undo()
+    if done is not None and found is not None and pkg.undo_notice(before, found[1].action, lang):
+        NOTICES[session.id] = (session.version, before, found[1].action)
+    return done
 
-
-# -- what every game may offer -------------------------------------------------------
 
 def timer(session: Session) -> dict[str, Any] | None:
     """The sand timer, if this game has one: seconds in all, seconds left, running or not."""

@@ -230,7 +230,7 @@ class Session:
         """Play again the last undone action; None when there is none."""
         return self._move("redo")
 
-    def undo_last(self, automatic: tuple[str, ...] = ()) -> Action | None:
+    def undo_last(self, automatic: tuple[str, ...] = (), count: int = 1) -> Action | None:
         """Take back the last action a person made, with the ``automatic`` ones after it, in ONE transaction.
 
         The dice game's sand timer journals ``timer_expired`` by itself; undoing a
@@ -243,11 +243,17 @@ class Session:
             try:
                 with self.journal.transaction() as db:
                     self._sync_locked(db)
-                    entry = self.journal.undo(db, self.id)
-                    while entry is not None and (entry.action.get("type") in automatic or entry.source == LANES):
+                    first = None
+                    for _ in range(max(1, count)):  # ``count`` people's actions: a whole ballot
                         entry = self.journal.undo(db, self.id)
-                    if entry is None:
+                        while entry is not None and (entry.action.get("type") in automatic or entry.source == LANES):
+                            entry = self.journal.undo(db, self.id)
+                        if entry is None:
+                            break
+                        first = first or entry
+                    if first is None:
                         raise _NothingToUndo  # rolls the transaction back: an expiry alone stays
+                    entry = first
                     entries = self.journal.active(self.id, db)
                     state = self._replay(entries)
                     self._record_result(db, state)

@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, make_response, request
 
-from companion import extras
+from companion import extras, games
 from companion.journal import JournalUnavailable, UnknownGame
 from companion.jsoncheck import clean
 from companion.rules import RuleError
@@ -107,8 +107,18 @@ def post_action(game_id: str):
         action = mine
         if not who.may_act_for(game_id, action.get("player")):
             raise ApiError(403, f"{who.seat} cannot act for {action.get('player')}.")
+    source = f"web:{who.seat or 'table'}"
+    if who.is_table and action.get("player") in dashboard().seats.claimed(game_id):
+        # a seat held by a phone: never its secret move (a vote), and the rest only when the
+        # tablet says it acts for that player (the log shows it)
+        held = action["player"]
+        if not games.package(session.game).table_may_act(action, phone_held=True):
+            raise ApiError(403, f"{held} has a phone: only that phone may send this move.")
+        if request.args.get("act_for") != held:
+            raise ApiError(403, f"{held} has a phone; to act for {held} say so (act for {held}).")
+        source = f"web:table:act-for:{held}"
     try:
-        events = session.act(action, source=f"web:{who.seat or 'table'}")
+        events = session.act(action, source=source)
     except JournalUnavailable:
         raise  # 503, not a refusal of the rules
     except RuleError as err:
@@ -162,7 +172,15 @@ def _move(game_id: str, kind: str):
         mine = kind == "undo" and last is not None and last.get("player") == who.seat
         if not mine:
             raise ApiError(403, f"{who.seat} may only undo their own last action; ask the table for anything else.")
-    done = extras.undo(session) if kind == "undo" else session.redo()
+        refusal = extras.undo_refusal(session, by_table=False, lang=lang())
+        if refusal:  # a secret that came out with it (a revealed ballot): no seat takes it back
+            raise ApiError(403, refusal)
+    try:
+        done = extras.undo(session, by_table=who.is_table, lang=lang()) if kind == "undo" else session.redo()
+    except JournalUnavailable:
+        raise  # 503: the card refused the write, not the rules
+    except RuleError as err:
+        raise ApiError(409, err.text(lang())) from None
     if done is None:
         raise ApiError(409, f"There is nothing to {kind}.")
     return jsonify({kind: extras.redact(session.game, done, who.viewer()), **snapshot(session, who)})

@@ -35,6 +35,21 @@ def page_forms(session: Session, seat: str | None, lang: str, phone_seats: list[
     return now, more
 
 
+def act_for_forms(session: Session, lang: str, phone_seats: list[str] | tuple[str, ...]) -> list[dict[str, Any]]:
+    """The moves of seats held by a phone that the tablet may still send, saying it acts for them.
+
+    Never a secret move (a vote): :meth:`GamePackage.table_may_act` decides.
+    """
+    pkg = games.package(session.game)
+    forms = moves.visible(pkg.moves(session.state, lang))
+    held = set(phone_seats)
+    out = []
+    for f in forms:
+        if f.get("player") in held and pkg.table_may_act({"type": f["type"], "player": f["player"]}, phone_held=True):
+            out.append({**_only_choice(f), "act_for": f["player"]})
+    return out
+
+
 def _only_choice(node: dict[str, Any]) -> dict[str, Any]:
     """A field with one legal choice shows it chosen (round 2's only empty square), at any depth."""
     out = dict(node)

@@ -101,8 +101,10 @@
     setTimeout(function () { if (pending && !busy(document.querySelector('[data-part="actions"]'))) swap(pending); }, 50);
   });
 
+  var revoked = false;
+
   function connect() {
-    if (!game || !view) return;
+    if (!game || !view || revoked) return;
     var url = "/api/games/" + encodeURIComponent(game) + "/events?view=" + view + "&role=" + encodeURIComponent(role);
     if (seat) url += "&seat=" + encodeURIComponent(seat);
     source = new EventSource(url);
@@ -115,8 +117,18 @@
       document.dispatchEvent(new CustomEvent("companion:state", {detail: data}));
     });
     source.addEventListener("problem", function (ev) { toast(JSON.parse(ev.data).message, true); });
+    source.addEventListener("revoked", function (ev) {  /* this seat was freed: say so, no reconnecting in vain */
+      revoked = true;
+      source.close();
+      var said = "";
+      try { said = JSON.parse(ev.data).message; } catch (e) { said = ""; }
+      status("✕ " + said, "bad");
+      toast(said, true);
+      setTimeout(function () { window.location.href = "/join"; }, 2500);
+    });
     source.onopen = function () { status("● " + (body.dataset.liveText || "Live"), "ok"); };
     source.onerror = function () {
+      if (revoked) return;
       status("↻ " + (body.dataset.reconnectText || "Reconnecting…"), "bad");
       source.close();
       retries += 1;
@@ -232,9 +244,11 @@
     });
   }
 
-  function act(action, button, label) {
+  function act(action, button, label, actFor) {
     if (button) button.disabled = true;
-    return post("/api/games/" + encodeURIComponent(game) + "/actions", action)
+    var url = "/api/games/" + encodeURIComponent(game) + "/actions";
+    if (actFor) url += "?act_for=" + encodeURIComponent(actFor);  /* the tablet acting for a phone's seat */
+    return post(url, action)
       .then(function () { toast("✓ " + (label || action.type.replace(/_/g, " ")), false); })
       .catch(function (e) { toast(e.message, true); })
       .finally(function () { if (button) button.disabled = false; });
@@ -262,7 +276,7 @@
       document.querySelectorAll("form.act").forEach(function (f) {
         if (formKey(f) === key) f.querySelectorAll("[data-touched]").forEach(function (i) { delete i.dataset.touched; });
       });
-      act(action, button, label);
+      act(action, button, label, form.dataset.actFor);
     };
     var empty = Object.keys(action).some(function (k) { return Array.isArray(action[k]) && !action[k].length; });
     var question = [];
