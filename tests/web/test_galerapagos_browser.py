@@ -2,8 +2,7 @@
 
 The moment to show cards is played on the phones through the move forms only (test_phone_moves.py's
 helpers); the secrecy of a revealed ballot and the tablet's limits need the lead's wiring of the
-package's hooks (``undo_refusal``, ``undo_span``, ``table_may_act``): those tests are marked xfail,
-strictly, until it is done.
+package's hooks (``undo_refusal``, ``undo_span``, ``table_may_act``), wired in the web layer.
 """
 
 from __future__ import annotations
@@ -98,8 +97,6 @@ def test_the_tablet_offers_no_vote_for_a_seat_held_by_a_phone(browser, server):
         page.context.close()
 
 
-@pytest.mark.xfail(reason="needs the lead's wiring: web/views.py can_undo and web/api.py _move must ask "
-                          "pkg.undo_refusal(before, action, after, by_table=False) (issue 13)", strict=True)
 def test_after_the_reveal_the_last_voters_phone_cannot_undo(browser, server):
     """« tous pointent du doigt »: once every vote is seen, none is taken back by its voter."""
     gid, code = server.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
@@ -115,8 +112,6 @@ def test_after_the_reveal_the_last_voters_phone_cannot_undo(browser, server):
         page.context.close()
 
 
-@pytest.mark.xfail(reason="needs the lead's wiring: web/api.py must refuse a table's action when "
-                          "pkg.table_may_act(action, phone_held=True) is False (issue 13)", strict=True)
 def test_the_api_refuses_the_tablet_a_vote_for_a_seat_held_by_a_phone(browser, server):
     gid, code = server.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
     for action in TO_THE_VOTE:
