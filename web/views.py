@@ -12,6 +12,7 @@ the moves, the story, its page extras and its page fragments
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any
 
@@ -20,6 +21,7 @@ from flask import render_template
 from companion import extras, games, story
 from companion.session import Session
 from web import forms, pictures
+from web.access import csrf_for
 from web.context import dashboard
 from web.i18n import translator
 from web.security import Principal
@@ -39,6 +41,7 @@ def context(session: Session, who: Principal | None, view: str, language: str, s
     claimed = d.seats.claimed(session.id)
     is_table = bool(who and who.is_table)
     forms_now, forms_more = forms.page_forms(session, me if view == "seat" else None, language, claimed)
+    act_for = forms.act_for_forms(session, language, claimed) if view == "table" and who and who.is_table else []
     t = translator(language)
     tpl = pkg.templates()
     ctx: dict[str, Any] = {
@@ -50,7 +53,7 @@ def context(session: Session, who: Principal | None, view: str, language: str, s
         "outcome_text": pkg.outcome_text(state, language),
         "phase_label": pkg.phase_label(pub, language),
         "last": story.recent(session, language, viewer),
-        "forms_now": forms_now, "forms_more": forms_more, "fx": forms.helpers(),
+        "forms_now": forms_now, "forms_more": forms_more, "forms_act_for": act_for, "fx": forms.helpers(),
         "t": t, "gt": lambda msgid, **params: pkg.t(msgid, language, **params), "lang": language,
         "pictures": pictures, "seat_colour": {n: pictures.SEAT_COLOURS[i % len(pictures.SEAT_COLOURS)] for i, n in enumerate(names)},
         "claimed": claimed, "is_table": is_table,
@@ -64,9 +67,19 @@ def context(session: Session, who: Principal | None, view: str, language: str, s
     undoable = extras.to_undo(session)
     ctx["undo_what"] = pkg.describe(pkg.redact(undoable, viewer), language, me) if undoable else ""
     ctx["can_undo"] = bool(undoable) and (is_table or undoable.get("player") == me)
+    if ctx["can_undo"] and not is_table and extras.undo_refusal(session, by_table=False, lang=language):
+        ctx["can_undo"] = False  # the ballot is revealed: only the table may take it back, whole
+    ctx["notice"] = extras.notice(session, language)
     ctx.update(pkg.page(state, pub, me if view == "seat" else None, language) or {})
     ctx["failing"] = _failing(d)
     ctx["draws"] = _draws(pkg, pub, me, view)
+    ctx["form_csrf"] = csrf_for(who) if who is not None else ""
+    ctx["next_manche"] = None
+    if pub.get("over") and is_table:  # a tournament goes on at the same table with the same players
+        nxt = pkg.next_manche(session.options, pub)
+        if nxt is not None:
+            ctx["next_manche"] = {"game": session.game, "players": "\n".join(session.players),
+                                  "options": json.dumps(nxt, ensure_ascii=False)}
     if view == "table":
         ctx["chart"] = pictures.score_chart(extras.score_history(session), names)
         ctx["join_code"] = d.keys.join_code(session.id) if is_table else None
