@@ -269,3 +269,21 @@ class GamePackage:
     def next_manche(self, options: dict[str, Any], public: dict[str, Any]) -> dict[str, Any] | None:
         """The options of the next game of this game's match, or None when the match is over or there is none."""
         return None
+
+
+# -- helpers for a package's table inputs ---------------------------------------------
+
+def component_value(component: Any) -> dict[str, Any]:
+    """A tagged component's value object (``{}`` when it has none)."""
+    value = getattr(component, "value", None)
+    return value if isinstance(value, dict) else {}
+
+
+def dialled(entry: Any) -> tuple[str | None, dict[str, Any]]:
+    """(type, values) of the move being dialled in, as ``tag_action`` receives it (a dict or None)."""
+    if entry is None:
+        return None, {}
+    if isinstance(entry, dict):
+        return entry.get("type"), dict(entry.get("values") or {})
+    form = getattr(entry, "form", None) or {}
+    return form.get("type"), dict(getattr(entry, "values", None) or {})

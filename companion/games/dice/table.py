@@ -40,6 +40,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.gamepack import component_value as _value
+from companion.gamepack import dialled as _entry
 from companion.games.dice.island import COLOURS
 from companion.games.dice.rules import DICE, DiceState
 
@@ -65,19 +67,7 @@ def opposite(colour: str) -> str:
     return COLOURS[len(COLOURS) - 1 - COLOURS.index(colour)]
 
 
-def _value(component: Any) -> dict[str, Any]:
-    value = getattr(component, "value", None)
-    return value if isinstance(value, dict) else {}
 
-
-def _entry(entry: Any) -> tuple[str | None, dict[str, Any]]:
-    """(type, values) of the move being dialled in, from the controller's dict or its Entry."""
-    if entry is None:
-        return None, {}
-    if isinstance(entry, dict):
-        return entry.get("type"), dict(entry.get("values") or {})
-    form = getattr(entry, "form", None) or {}
-    return form.get("type"), dict(getattr(entry, "values", None) or {})
 
 
 def tag_action(component: Any, point: str, state: DiceState, entry: Any = None) -> dict[str, Any] | None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.gamepack import component_value as _value
+from companion.gamepack import dialled as _entry
 from companion.games.galerapagos import rules as R
 
 KINDS: dict[str, Any] = {
@@ -21,19 +23,7 @@ KINDS: dict[str, Any] = {
 }
 
 
-def _value(component: Any) -> dict[str, Any]:
-    value = getattr(component, "value", None)
-    return value if isinstance(value, dict) else {}
 
-
-def _entry(entry: Any) -> tuple[str | None, dict[str, Any]]:
-    """(type, values) of the move being dialled in, from a dict or the controller's Entry."""
-    if entry is None:
-        return None, {}
-    if isinstance(entry, dict):
-        return entry.get("type"), dict(entry.get("values") or {})
-    form = getattr(entry, "form", None) or {}
-    return form.get("type"), dict(getattr(entry, "values", None) or {})
 
 
 def tag_action(component: Any, point: str, state: R.State, entry: Any = None) -> dict[str, Any] | None:
