@@ -6,6 +6,7 @@ Every handler is a few lines over the session API; every error is JSON
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 from flask import Blueprint, jsonify, make_response, request
@@ -108,7 +109,7 @@ def post_action(game_id: str):
         if not who.may_act_for(game_id, action.get("player")):
             raise ApiError(403, f"{who.seat} cannot act for {action.get('player')}.")
     source = f"web:{who.seat or 'table'}"
-    if who.is_table and action.get("player") in dashboard().seats.claimed(game_id):
+    if who.is_table and action.get("player") is not None and action.get("player") in _claimed(game_id):
         # a seat held by a phone: never its secret move (a vote), and the rest only when the
         # tablet says it acts for that player (the log shows it)
         held = action["player"]
@@ -124,6 +125,14 @@ def post_action(game_id: str):
     except RuleError as err:
         raise ApiError(409, err.text(lang())) from None
     return jsonify({**snapshot(session, who), "events": events if who.is_table or not _secret(session) else []})
+
+
+def _claimed(game_id: str) -> list[str]:
+    """The seats held by a phone; none readable (a read-only card) means none: the write is refused anyway."""
+    try:
+        return dashboard().seats.claimed(game_id)
+    except sqlite3.DatabaseError:
+        return []
 
 
 def _secret(session: Session) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 from typing import Any
 
 from flask import render_template
@@ -38,7 +39,10 @@ def context(session: Session, who: Principal | None, view: str, language: str, s
     my_entry = next((p for p in pub.get("players", []) if p["name"] == me), None)
     exp = pub.get("expected") or {}
     d = dashboard()
-    claimed = d.seats.claimed(session.id)
+    try:
+        claimed = d.seats.claimed(session.id)
+    except sqlite3.DatabaseError:  # a read-only card: the page still shows the game
+        claimed = []
     is_table = bool(who and who.is_table)
     forms_now, forms_more = forms.page_forms(session, me if view == "seat" else None, language, claimed)
     act_for = forms.act_for_forms(session, language, claimed) if view == "table" and who and who.is_table else []

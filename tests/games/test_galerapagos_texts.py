@@ -174,4 +174,4 @@ def test_forms_are_labelled_in_french() -> None:
     assert labels["fish"] == "Pêcher" and labels["search"] == "Fouiller l'épave"
     assert labels["resource"] == "Jouer une carte Ressource"
     wood = next(f for f in PKG.moves(s, "fr") if f["type"] == "wood")
-    assert M.enabled(wood["fields"][0]["choices"])[2]["preview"]["text"] == "2,3 bois, serpent 33 %"
+    assert M.enabled(wood["fields"][0]["choices"])[2]["preview"]["text"] == "serpent 33 %, ~2,3 bois"

@@ -42,6 +42,12 @@ class Server:
     def act(self, gid: str, action: dict) -> Any:
         return self.api("POST", f"/api/games/{gid}/actions", action)
 
+    def act_for(self, gid: str, action: dict) -> Any:
+        """The tablet acting for a seat held by a phone, saying so (issue 13: the log shows it)."""
+        from urllib.parse import quote
+
+        return self.api("POST", f"/api/games/{gid}/actions?act_for={quote(action['player'])}", action)
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)

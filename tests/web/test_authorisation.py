@@ -193,3 +193,17 @@ def test_the_table_cookie_needs_csrf_for_unsafe_requests_too(table: Table) -> No
     r = c.post("/api/games", json={"game": "pocket-galapagos", "players": ["Ann"]},
                headers={"X-CSRF-Token": table.csrf(table.token)})
     assert r.status_code == 201
+
+
+def test_the_table_acts_for_a_seat_held_by_a_phone_only_when_it_says_so(table: Table) -> None:
+    """Issue 13: the tablet acts only for seats without a phone; for a phone's seat it must say it acts for
+    that player, and the journal shows it."""
+    gid = _auction_in_bidding(table)
+    table.join(table.client(), gid, "Ann")
+    refused = table.act(gid, {"type": "pass", "player": "Ann"})
+    assert refused.status_code == 403 and "Ann has a phone" in refused.json["error"]["message"]
+    r = table.client().post(f"/api/games/{gid}/actions?act_for=Ann", json={"type": "pass", "player": "Ann"},
+                            headers=table.auth())
+    assert r.status_code == 200
+    session = table.dashboard.hub.session(gid)
+    assert session.history()[-1].source == "web:table:act-for:Ann"
