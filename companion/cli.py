@@ -190,6 +190,11 @@ def main(argv: list[str] | None = None) -> int:
         return fail(exc.message if isinstance(exc, RuleError) else str(exc))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `companion show ID --text | head`: the reader left, nothing is wrong
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except sqlite3.DatabaseError as exc:  # damage met while reading; `companion run` recovers it
         return fail(f"The journal cannot be read ({exc}); `companion run` copies it aside and recovers what it can.")
     except Exception as exc:  # a bug of ours: one sentence for the user, the details in the log

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
-from companion import games, moves
+from companion import extras, games, moves
 from companion.journal import Journal
 from companion.rules import RuleError
 from companion.session import Session
@@ -30,9 +30,13 @@ def choose_session(journal: Journal, read: Callable[[str], str], out: Callable[[
         out("Unfinished games:")
         for rec in unfinished[:9]:
             out(f"  {rec.id}  {rec.game}  {', '.join(rec.players)}")
-        answer = _ask("Resume one (type its id) or press Enter for a new game: ", read)
-        if answer:
-            return Session.open(journal, answer)
+        while True:
+            answer = _ask("Resume one (type its id) or press Enter for a new game: ", read)
+            if not answer:
+                break
+            if any(rec.id == answer for rec in unfinished):
+                return Session.open(journal, answer)
+            out(f"There is no unfinished game {answer!r}; type one of the ids above, or press Enter.")
     ids = games.ids()
     for n, gid in enumerate(ids, 1):
         rules = games.get(gid)
@@ -87,27 +91,44 @@ def play(journal: Journal, game_id: str | None = None,
                 except RuleError as err:
                     out(f"Refused: {err.message}")
                     continue
-                out(summary(session))
-                out(list_moves(session))
+                out(after_move(session))
                 continue
             if word in ("undo", "redo"):
-                done = session.undo() if word == "undo" else session.redo()
-                out(f"{word}: {done}" if done else f"Nothing to {word}.")
-                out(summary(session))
+                try:
+                    done = extras.undo(session) if word == "undo" else session.redo()
+                except RuleError as err:
+                    out(f"Refused: {err.message}")
+                    continue
+                pkg = games.package(session.game)
+                out(f"{'Undone' if word == 'undo' else 'Redone'}: {pkg.describe(done)}." if done else f"Nothing to {word}.")
+                out(after_move(session, story=False))
                 continue
             try:
                 session.act(parse(session.rules, line), source="terminal")
             except RuleError as err:
                 out(f"Refused: {err.message}")
                 continue
-            out(summary(session))
-            out(list_moves(session))
+            out(after_move(session))
     except (EOFError, KeyboardInterrupt):
         out("")
         return 0
     except RuleError as err:
         sys.stderr.write(f"companion: {err.message}\n")
         return 2
+
+
+def after_move(session: Session, story: bool = True) -> str:
+    """What a player wants after a move: what happened, what the game waits for, the moves."""
+    from companion.summary import story_lines
+
+    pkg = games.package(session.game)
+    lines = [f"  {s}" for s in story_lines(session, limit=1)] if story else []
+    if session.over:
+        lines.append(pkg.outcome_text(session.state) or "The game is over.")
+    else:
+        lines.append(f"Next: {pkg.prompt(session.state)}")
+        lines.append(list_moves(session))
+    return "\n".join(lines)
 
 
 # -- the moves, as the game package describes them ------------------------------------
@@ -163,9 +184,13 @@ def _ask_field(f: dict, read: Callable[[str], str], out: Callable[[str], None]) 
     while True:
         if kind == "choices":
             options = moves.enabled(f["choices"])
+            if len(options) == 1 and not f.get("optional"):  # nothing to ask: the only legal one
+                return options[0]["value"]
+            numeric = _numeric(options)
             for n, c in enumerate(options, 1):
                 text = (c.get("preview") or {}).get("text")
-                out(f"    {n}. {c['label']}" + (f" — {text}" if text else ""))
+                key = c["value"] if numeric else f"{n}."
+                out(f"    {key} {c['label']}" + (f" — {text}" if text else ""))
             answer = _ask(f"  {f['label']}{extra}: ", read)
         elif kind == "range":
             answer = _ask(f"  {f['label']} ({f['min']}–{f['max']}, step {f.get('step', 1)}){extra}: ", read)
@@ -183,9 +208,16 @@ def _ask_field(f: dict, read: Callable[[str], str], out: Callable[[str], None]) 
         out("  That is not one of the choices.")
 
 
+def _numeric(options: list[dict]) -> bool:
+    """Choices whose values are whole numbers: the player types the number, not its place in the list."""
+    return bool(options) and all(isinstance(c["value"], int) and not isinstance(c["value"], bool) for c in options)
+
+
 def _read_value(f: dict, kind: str, answer: str) -> object:
     if kind == "choices":
         options = moves.enabled(f["choices"])
+        if _numeric(options):  # the number typed is the value itself (3 drops, field 10), never a position
+            return next((c["value"] for c in options if str(c["value"]) == answer), _ABANDON)
         if answer.isdigit() and 1 <= int(answer) <= len(options):
             return options[int(answer) - 1]["value"]
         return next((c["value"] for c in options if str(c["label"]) == answer or str(c["value"]) == answer), _ABANDON)

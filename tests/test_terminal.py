@@ -1,0 +1,31 @@
+"""The terminal table (`companion play`): the moves by number, each field among its legal choices."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from companion import terminal
+from companion.journal import Journal
+from companion.session import Session
+
+
+def answers(*typed: str):
+    queue = list(typed)
+    return lambda prompt: queue.pop(0)
+
+
+def test_a_number_typed_for_a_numeric_choice_is_the_value_not_its_place(tmp_path: Path) -> None:
+    """The tester typed 3 for "3 drops" and the journal said 2: a numeric choice is answered by its value."""
+    session = Session.new(Journal(tmp_path / "t.db"), "galerapagos", ["Ann", "Bob", "Cleo"], {})
+    forms = terminal._forms(session)
+    number = 1 + next(i for i, f in enumerate(forms) if f["type"] == "weather" and not f.get("alias"))
+    out: list[str] = []
+    action = terminal.choose_move(session, number, answers("3", ""), out.append)
+    assert action is not None and action["type"] == "weather" and action["water"] == 3
+
+
+def test_after_a_move_the_terminal_tells_it_and_lists_what_comes_next(tmp_path: Path) -> None:
+    session = Session.new(Journal(tmp_path / "t.db"), "pocket-galapagos", ["Ann"], {})
+    session.act({"type": "end_turn"})
+    text = terminal.after_move(session)
+    assert "Next:" in text and "Moves:" in text and "phase" not in text and "{" not in text
