@@ -71,8 +71,12 @@ def may_act(state, action) -> bool:
         return name in living or v["options"]["dead_vote"]
     if action["type"] in CARD_PLAYS:
         return name in living
-    if action["type"] == "no_card":
-        return name in (v["show_cards"] or {}).get("players", [])
+    if action["type"] == "no_card":  # asked (holding a card), or at risk holding none; at the raft, anyone alive
+        moment = v["show_cards"] or {}
+        if not moment or name in moment.get("answered", []) or name not in living:
+            return False
+        return (name in moment.get("players", []) or name in moment.get("at_risk", [])
+                or moment.get("kind") == "raft")
     return True
 
 
