@@ -89,19 +89,27 @@ def timer_ticks(folder: Path) -> list[int]:
         session.act((plans or cands)[0])
     oled, _ = model_oled(block=False, threaded=False)
     ctl = TableController(session, oled, clock=clock)
+    def tick(_: int) -> None:
+        clock.now += 1.0
+        ctl.tick()
+
+    return _pushes(oled, ctl, session, tick, TICKS, "the sand timer screen never changed")
+
+
+def _pushes(oled: Oled, ctl: Any, session: Any, step: Any, count: int, never: str) -> list[int]:
+    """Bytes of each frame that ``count`` calls of ``step(i)`` put on the bus (frames that changed)."""
     sizes = []
     try:
-        for _ in range(TICKS):
+        for i in range(count):
             pushed = oled.pushed
-            clock.now += 1.0
-            ctl.tick()
+            step(i)
             if oled.pushed > pushed:
                 sizes.append(oled.last_push_bytes)
     finally:
         ctl.close()
         session.close()
     if not sizes:
-        raise RuntimeError("the sand timer screen never changed")
+        raise RuntimeError(never)
     return sizes
 
 
@@ -117,21 +125,10 @@ def dial_turns(folder: Path, field: int = 2) -> list[int]:
         session.act({"type": "tile", "direction": direction, "animals": animals})
     oled, _ = model_oled(block=False, threaded=False)
     ctl = TableController(session, oled, clock=clock)
-    sizes = []
-    try:
-        for _ in range(field):  # Down walks from the move to its fields
-            ctl.handle(ButtonEvent("down"))
-        for i in range(TURNS):
-            pushed = oled.pushed
-            ctl.handle(EncoderEvent(+1 if i % 4 < 2 else -1))
-            if oled.pushed > pushed:
-                sizes.append(oled.last_push_bytes)
-    finally:
-        ctl.close()
-        session.close()
-    if not sizes:
-        raise RuntimeError("turning the dial never changed the screen")
-    return sizes
+    for _ in range(field):  # Down walks from the move to its fields
+        ctl.handle(ButtonEvent("down"))
+    return _pushes(oled, ctl, session, lambda i: ctl.handle(EncoderEvent(+1 if i % 4 < 2 else -1)), TURNS,
+                   "turning the dial never changed the screen")
 
 
 def press_to_photons(folder: Path) -> tuple[list[float], list[int]]:
