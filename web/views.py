@@ -21,7 +21,7 @@ from flask import render_template
 
 from companion import extras, games, story
 from companion.session import Session
-from web import forms, pictures
+from web import amend_view, forms, pictures, seat_view, table_view
 from web.access import csrf_for
 from web.context import dashboard
 from web.i18n import translator
@@ -87,7 +87,14 @@ def context(session: Session, who: Principal | None, view: str, language: str, s
     if view == "table":
         ctx["chart"] = pictures.score_chart(extras.score_history(session), names)
         ctx["join_code"] = d.keys.join_code(session.id) if is_table else None
+    for extend in EXTENSIONS:  # each page area adds what its templates read (one module each)
+        extend(ctx, session, who, view, language)
     return ctx
+
+
+#: the modules that add to a page's context: the phone's "your move", the table's ribbon and results,
+#: and the fixing of earlier actions; each is ``extend(ctx, session, who, view, language)``
+EXTENSIONS = (seat_view.extend, table_view.extend, amend_view.extend)
 
 
 def _failing(d: Any) -> list[str]:

@@ -1,0 +1,1 @@
+/* amend: plain JavaScript, no build step (live.js carries the shared helpers) */

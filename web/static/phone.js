@@ -1,0 +1,1 @@
+/* phone: plain JavaScript, no build step (live.js carries the shared helpers) */

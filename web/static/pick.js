@@ -1,0 +1,1 @@
+/* pick: plain JavaScript, no build step (live.js carries the shared helpers) */

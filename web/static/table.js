@@ -1,0 +1,1 @@
+/* table: plain JavaScript, no build step (live.js carries the shared helpers) */
