@@ -180,6 +180,21 @@ def undo(session: Session, by_table: bool = True, lang: str = "en") -> Action | 
     return done
 
 
+def to_redo(session: Session) -> Action | None:
+    """The action :func:`redo` would play again (the oldest undone one), None when there is nothing to redo."""
+    undone = getattr(session, "undone", None) or []
+    return undone[0].action if undone else None
+
+
+def redo(session: Session) -> Action | None:
+    """Play again the last undone action, with the automatic ones that were taken back with it, in one
+    transaction (a plan comes back with its sand's expiry, as :func:`undo` took them back together)."""
+    redo_next = getattr(session, "redo_next", None)
+    if callable(redo_next):
+        return redo_next(automatic=automatic(session))
+    return session.redo()
+
+
 def timer(session: Session) -> dict[str, Any] | None:
     """The sand timer, if this game has one: seconds in all, seconds left, running or not."""
     sand = getattr(session, "timer", None)

@@ -332,11 +332,15 @@ class Journal:
 
     # -- actions (call inside transaction()) ---------------------------------
     def active(self, game_id: str, db: sqlite3.Connection | None = None) -> list[JournalEntry]:
+        """The actions in play, oldest first: replaying them gives the game's state."""
+        return self._with_status(game_id, "active", db)
+
+    def _with_status(self, game_id: str, status: str, db: sqlite3.Connection | None) -> list[JournalEntry]:
         conn = db or self._db
         with self._lock:
             rows = conn.execute(
-                "SELECT seq, action, source, at FROM actions WHERE game_id = ? AND status = 'active' ORDER BY seq",
-                (game_id,),
+                "SELECT seq, action, source, at FROM actions WHERE game_id = ? AND status = ? ORDER BY seq",
+                (game_id, status),
             ).fetchall()
         return [JournalEntry(seq, json.loads(a), src, at) for seq, a, src, at in rows]
 
@@ -359,6 +363,10 @@ class Journal:
     def redo(self, db: sqlite3.Connection, game_id: str) -> JournalEntry | None:
         """The oldest undone action becomes active again; None when there is none."""
         return self._flip(db, game_id, "undone", "active", newest=False)
+
+    def undone(self, game_id: str, db: sqlite3.Connection | None = None) -> list[JournalEntry]:
+        """The undone actions, oldest first: what redo would play again (the next one first)."""
+        return self._with_status(game_id, "undone", db)
 
     def _flip(self, db: sqlite3.Connection, game_id: str, old: str, new: str, newest: bool) -> JournalEntry | None:
         order = "DESC" if newest else "ASC"

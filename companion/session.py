@@ -75,6 +75,8 @@ class Session:
         self._rev = -1
         self.state: Any = None
         self.entries: list[JournalEntry] = []
+        #: the undone actions, oldest first (what redo plays again); empty: nothing to redo
+        self.undone: list[JournalEntry] = []
 
     # -- construction -------------------------------------------------------
     @classmethod
@@ -122,6 +124,11 @@ class Session:
     def version(self) -> int:
         """How many actions are in play (undone ones excluded)."""
         return len(self.entries)
+
+    @property
+    def can_redo(self) -> bool:
+        """Whether redo has something to play again (the screens show Redo only then)."""
+        return bool(self.undone)
 
     @property
     def over(self) -> bool:
@@ -191,6 +198,7 @@ class Session:
                 rev = self.journal.rev(self.id, db)
             self.state = state
             self.entries.append(entry)
+            self.undone = []  # a new action discards the redo branch (Journal.append)
             self._rev = rev
             self._note_timer(entry, events)
             self._refresh_timer()
@@ -258,25 +266,40 @@ class Session:
                     state = self._replay(entries)
                     self._record_result(db, state)
                     rev = self.journal.rev(self.id, db)
+                    undone = self.journal.undone(self.id, db)
             except _NothingToUndo:
                 return None
-            self.state, self.entries, self._rev = state, entries, rev
+            self.state, self.entries, self._rev, self.undone = state, entries, rev, undone
             self._refresh_timer()
         self._notify(Change(self, "undo", entry.action))
         return entry.action
 
-    def _move(self, kind: str) -> Action | None:
+    def redo_next(self, automatic: tuple[str, ...] = ()) -> Action | None:
+        """Play again the oldest undone action a person made, with the ``automatic`` ones after it, in ONE
+        transaction: the mirror of :meth:`undo_last` (a plan comes back with its sand's expiry).
+
+        Returns the person's action (None when there is nothing to redo).
+        """
+        return self._move("redo", automatic)
+
+    def _move(self, kind: str, automatic: tuple[str, ...] = ()) -> Action | None:
         with self._lock:
             with self.journal.transaction() as db:
                 self._sync_locked(db)
                 entry = self.journal.undo(db, self.id) if kind == "undo" else self.journal.redo(db, self.id)
                 if entry is None:
                     return None
+                if kind == "redo" and automatic:
+                    for follower in self.journal.undone(self.id, db):
+                        if follower.action.get("type") not in automatic and follower.source != LANES:
+                            break
+                        self.journal.redo(db, self.id)
                 entries = self.journal.active(self.id, db)
                 state = self._replay(entries)
                 self._record_result(db, state)
                 rev = self.journal.rev(self.id, db)
-            self.state, self.entries, self._rev = state, entries, rev
+                undone = self.journal.undone(self.id, db)
+            self.state, self.entries, self._rev, self.undone = state, entries, rev, undone
             self._refresh_timer()
         self._notify(Change(self, kind, entry.action))
         return entry.action
@@ -301,6 +324,7 @@ class Session:
         entries = self.journal.active(self.id, db)
         self.state = self._replay(entries)
         self.entries = entries
+        self.undone = self.journal.undone(self.id, db)
         self._rev = rev
         self.record = self.journal.game(self.id)
         self._refresh_timer()

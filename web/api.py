@@ -185,7 +185,7 @@ def _move(game_id: str, kind: str):
         if refusal:  # a secret that came out with it (a revealed ballot): no seat takes it back
             raise ApiError(403, refusal)
     try:
-        done = extras.undo(session, by_table=who.is_table, lang=lang()) if kind == "undo" else session.redo()
+        done = extras.undo(session, by_table=who.is_table, lang=lang()) if kind == "undo" else extras.redo(session)
     except JournalUnavailable:
         raise  # 503: the card refused the write, not the rules
     except RuleError as err:
