@@ -31,12 +31,18 @@ def create_app(dashboard: Dashboard, **config: Any) -> Flask:
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, JSON_SORT_KEYS=False, DEBUG=False, PROPAGATE_EXCEPTIONS=False)
     app.config.update(config)
     app.extensions["companion"] = dashboard
+    if dashboard.keys.nonces is None:  # a join code can be renewed (on request, or after too many guesses)
+        dashboard.keys.nonces = dashboard.seats.code_nonce
 
-    from web import api, pages, simpanel
+    from web import api, joining, pages, simpanel
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(simpanel.bp)
+    # seats in URLs: « .. » is written ~2 (browsers eat dot segments), read back on every route
+    app.url_value_preprocessor(joining.resolve_seat_values)
+    quote_filter = app.jinja_env.filters["urlencode"]
+    app.jinja_env.filters["urlencode"] = lambda v: quote_filter(joining.seat_param(v) if isinstance(v, str) else v)
 
     @app.before_request
     def token_link():

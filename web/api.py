@@ -16,7 +16,7 @@ from companion.journal import JournalUnavailable, UnknownGame
 from companion.jsoncheck import clean
 from companion.rules import RuleError
 from companion.session import ReplayError, Session
-from web import views
+from web import joining, views
 from web.access import TABLE_COOKIE, require, seat_cookie
 from web.context import dashboard
 from web.i18n import lang
@@ -266,12 +266,8 @@ def new_join_code(game_id: str):
 def join():
     """``{"code": "123456", "seat": "Ann"}`` → a seat token (also set as a cookie)."""
     d = dashboard()
-    wait = d.joins.allow(request.remote_addr or "?")
-    if wait:
-        raise ApiError(429, f"Too many tries; wait {int(wait) + 1} seconds.", retry_after=int(wait) + 1)
     data = only_keys(body(SMALL_LIMIT), {"code", "seat"}, "The join request")
     game_id, seat = find_seat(data.get("code"), data.get("seat"))
-    d.joins.forgive(request.remote_addr or "?")
     token = d.seats.claim(game_id, seat)
     if token is None:
         raise ApiError(409, f"{seat}'s seat is already taken on another phone; the table can free it.")
@@ -282,16 +278,25 @@ def join():
 
 
 def find_seat(code: Any, seat: Any) -> tuple[str, str]:
-    """The unfinished game whose join code is ``code``, and check ``seat`` sits at it."""
-    d = dashboard()
-    if not isinstance(code, str) or not code.strip().isdigit():
-        raise ApiError(400, "The join code is the six digits on the table's screen.")
-    for rec in d.hub.journal.games(finished=False):
-        if d.keys.join_code(rec.id) == code.strip():
-            if seat not in rec.players:
-                raise ApiError(400, f"Choose one of the seats: {', '.join(rec.players)}.")
-            return rec.id, seat
-    raise ApiError(403, "That code does not open any game at this table.")
+    """The unfinished game whose join code is ``code``, and check ``seat`` sits at it and is free to take."""
+    game_id = joining.game_for_code(code, request.remote_addr)
+    session = open_game(game_id)
+    if seat not in session.players:
+        raise ApiError(400, f"Choose one of the seats: {', '.join(session.players)}.")
+    joining.refuse_if_kept(session, seat)
+    return game_id, seat
+
+
+@bp.post("/games/<game_id>/seats/<path:seat>/open")
+def open_seat(game_id: str, seat: str):
+    """The table lets a phone take a seat the tablet has been playing (its consent)."""
+    require(table=True)
+    session = open_game(game_id)
+    if seat not in session.players:
+        raise ApiError(404, f"There is no seat {clean(seat)[:40]!r} in this game.")
+    dashboard().seats.open_seat(game_id, seat)
+    dashboard().hub.broadcast(game_id)
+    return jsonify({"open": seat})
 
 
 def set_seat_cookie(response, game_id: str, token: str) -> None:

@@ -42,6 +42,11 @@ CREATE TABLE IF NOT EXISTS web_codes (
     game_id  TEXT PRIMARY KEY,
     nonce    TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS web_open_seats (
+    game_id  TEXT NOT NULL,
+    seat     TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
 """
 
 
@@ -159,6 +164,8 @@ class SeatStore:
     def release(self, game_id: str, seat: str) -> bool:
         with self._lock:
             cur = self._write("DELETE FROM web_seats WHERE game_id = ? AND seat = ?", (game_id, seat))
+            if cur.rowcount > 0:  # the table freed it for another phone: that is its consent
+                self._write("INSERT OR IGNORE INTO web_open_seats (game_id, seat) VALUES (?, ?)", (game_id, seat))
         return cur.rowcount > 0
 
     def seat_of(self, token: str) -> tuple[str, str] | None:
@@ -187,6 +194,20 @@ class SeatStore:
         with self._lock:
             self._write("INSERT OR REPLACE INTO web_codes (game_id, nonce) VALUES (?, ?)",
                         (game_id, secrets.token_hex(8)))
+
+    def open_seat(self, game_id: str, seat: str) -> None:
+        """The table lets a phone take ``seat`` although the tablet has played it."""
+        with self._lock:
+            self._write("INSERT OR IGNORE INTO web_open_seats (game_id, seat) VALUES (?, ?)", (game_id, seat))
+
+    def is_open(self, game_id: str, seat: str) -> bool:
+        with self._lock:
+            try:
+                row = self._db.execute("SELECT 1 FROM web_open_seats WHERE game_id = ? AND seat = ?",
+                                       (game_id, seat)).fetchone()
+            except sqlite3.OperationalError:  # a read-only journal from before consent existed
+                return False
+        return row is not None
 
     def claimed(self, game_id: str) -> list[str]:
         with self._lock:
@@ -224,6 +245,11 @@ class RateLimiter:
                 for k in [k for k, v in self._hits.items() if not v]:
                     del self._hits[k]
             return 0.0
+
+    def clear(self, key: str) -> None:
+        """Forget every attempt of ``key`` (a fresh start after the codes were renewed)."""
+        with self._lock:
+            self._hits.pop(key, None)
 
     def forgive(self, key: str) -> None:
         """Take back the newest attempt of ``key`` (it succeeded)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 from typing import Any
 
 import pytest
@@ -68,9 +69,16 @@ class Table:
     def act(self, game_id: str, action: dict[str, Any], headers: dict[str, str] | None = None):
         return self.client().post(f"/api/games/{game_id}/actions", json=action, headers=headers or self.auth())
 
-    def join(self, client: FlaskClient, game_id: str, seat: str) -> str:
-        """``client`` claims ``seat`` with the game's join code; returns the seat token."""
+    def join(self, client: FlaskClient, game_id: str, seat: str, consent: bool = True) -> str:
+        """``client`` claims ``seat`` with the game's join code; returns the seat token.
+
+        With ``consent`` the table first lets a phone take the seat, as it must once the
+        tablet has played it (tests/web/test_joining.py checks the refusal without it).
+        """
         code = self.dashboard.keys.join_code(game_id)
+        if consent:
+            r = self.client().post(f"/api/games/{game_id}/seats/{quote(seat, safe='')}/open", headers=self.auth())
+            assert r.status_code == 200, r.json
         r = client.post("/api/join", json={"code": code, "seat": seat})
         assert r.status_code == 201, r.json
         return r.json["token"]
