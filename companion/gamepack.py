@@ -235,6 +235,49 @@ class GamePackage:
         """Options completed before a new game starts (a seed turned into a layout)."""
         return options
 
+    # -- the table's ribbon, story and results (issue 16) -----------------------------------------
+    def turn(self, state: Any, public: dict[str, Any]) -> dict[str, Any]:
+        """Who acts now, who next, who holds the start player's figure (see :func:`companion.results.turn`).
+
+        A package's ``results.turn(state, public)`` says it where the seat order does not (the
+        highest bidder starts, the table lays the next tile); it may return None for the default.
+        """
+        from companion import results
+
+        fn = self._hook("results", "turn")
+        out = fn(state, public) if fn else None
+        return out if out is not None else results.turn(public)
+
+    def round_of(self, before: Any, action: Action, after: Any) -> int | None:
+        """The round an action belongs to in the story (the one it was played in, by default).
+
+        A package whose round starts with an action (a weather card turned) says so in its
+        ``results.round_of(before, action, after)``.
+        """
+        fn = self._hook("results", "round_of")
+        if fn:
+            return fn(before, action, after)
+        rnd = getattr(before, "round", None)
+        if isinstance(rnd, int) and not isinstance(rnd, bool):
+            return rnd
+        rnd = self.rules.view(before).get("round")
+        return rnd if isinstance(rnd, int) else None
+
+    def results(self, state: Any, lang: str = "en") -> dict[str, Any] | None:
+        """The end-of-game results (ranking, end bonuses, the tie-break), None while the game goes on.
+
+        A package's ``results.results(state, lang)`` gives its end bonuses; the default ranks the
+        scores and quotes the outcome (shape: :func:`companion.results.results`).
+        """
+        if self.rules.outcome(state) is None:
+            return None
+        fn = self._hook("results", "results")
+        if fn:
+            return fn(state, lang)
+        from companion import results
+
+        return results.results(self.rules.public_state(state), self.outcome_text(state, lang), lang)
+
     # -- secrets at undo, acting for a seat, tournaments (issue 13) ---------------------------------
     def undo_refusal(self, before: Any, action: Action, after: Any, by_table: bool, lang: str = "en") -> str | None:
         """Why undoing ``action`` (played on ``before``, giving ``after``) is refused, or None.

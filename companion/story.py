@@ -11,14 +11,19 @@ from __future__ import annotations
 from threading import Lock
 from typing import Any
 
-from companion import games
+from companion import games, texts
 
 _cache: dict[tuple[str, str], tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
 _lock = Lock()
 
 
 def told(session: Any, lang: str = "en") -> list[dict[str, Any]]:
-    """Every action in play, oldest first: ``{"seq", "at", "source", "action", "sentences"}``."""
+    """Every action in play, oldest first: ``{"seq", "at", "source", "from", "round", "action", "sentences"}``.
+
+    ``source`` is the first word of the journal's source (``web``, ``table``); ``from`` says where the
+    action came from in the reader's words (« from Ann's phone », « at the table »); ``round`` is the
+    round it belongs to (the package's ``round_of``).
+    """
     entries = session.history()
     key = (session.id, lang)
     stamp = tuple(e.seq for e in entries[-3:]) + (len(entries),)
@@ -38,7 +43,12 @@ def told(session: Any, lang: str = "en") -> list[dict[str, Any]]:
             sentences = []
         if not sentences:
             sentences = [pkg.describe(entry.action, lang)]
+        try:
+            rnd = pkg.round_of(state, entry.action, after)
+        except Exception:  # a round the package cannot tell goes with the one before
+            rnd = out[-1]["round"] if out else None
         out.append({"seq": entry.seq, "at": entry.at, "source": entry.source.split(":")[0],
+                    "from": source_text(entry.source, lang), "round": rnd,
                     "action": entry.action, "sentences": sentences})
         state = after
     with _lock:
@@ -52,3 +62,53 @@ def recent(session: Any, lang: str = "en", viewer: str | None = None, limit: int
     """The newest actions told, newest first (one log line each: its sentences joined)."""
     lines = told(session, lang)[-limit:]
     return [{"seq": e["seq"], "text": " ".join(e["sentences"]), "source": e["source"]} for e in reversed(lines)]
+
+
+def source_text(source: str, lang: str = "en") -> str:
+    """Where an action came from, in the reader's words, from its journal source.
+
+    ``web:Ann`` is Ann's phone, ``web:table`` the tablet, ``web:table:act-for:Ann`` the tablet
+    acting for Ann's phone, ``...:digital:SEED`` a digital draw, ``table`` the board's buttons and
+    readers, ``lanes`` the dice lying in a seat's lanes at the sand's end.
+    """
+    t = texts.translator(lang)
+    head, _, rest = (source or "").partition(":")
+    if head == "web":
+        seat, _, tail = rest.partition(":")
+        if seat == "table":
+            if tail.startswith("act-for:"):
+                return t("at the table, for {p}", p=tail[len("act-for:"):])
+            if tail.startswith("digital"):
+                return t("drawn at the table")
+            return t("at the table")
+        seat = rest.split(":digital:")[0] if ":digital:" in rest else rest
+        if ":digital:" in rest:
+            return t("drawn on {p}'s phone", p=seat)
+        return t("from {p}'s phone", p=seat) if seat else t("from a phone")
+    return {
+        "table": t("on the board"),
+        "lanes": t("dice left in the lanes"),
+        "terminal": t("at the terminal"),
+        "cli": t("from the command line"),
+    }.get(head, "")
+
+
+def by_round(session: Any, lang: str = "en", limit: int = 14) -> list[dict[str, Any]]:
+    """The newest ``limit`` actions told, grouped by round, newest round and newest line first.
+
+    ``[{"round", "heading", "lines": [{"seq", "text", "from", "newest"}]}]``: the table's « story of
+    the round », the newest line marked. ``heading`` is « Round 3 » in ``lang`` (empty when the game
+    has no rounds).
+    """
+    t = texts.translator(lang)
+    told_all = told(session, lang)
+    lines = told_all[-limit:]
+    newest = told_all[-1]["seq"] if told_all else None
+    groups: list[dict[str, Any]] = []
+    for e in reversed(lines):
+        if not groups or groups[-1]["round"] != e["round"]:
+            heading = t("Round {n}", n=e["round"]) if e["round"] is not None else ""
+            groups.append({"round": e["round"], "heading": heading, "lines": []})
+        groups[-1]["lines"].append({"seq": e["seq"], "text": " ".join(e["sentences"]), "from": e["from"],
+                                    "newest": e["seq"] == newest})
+    return groups

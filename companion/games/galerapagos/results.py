@@ -1,0 +1,96 @@
+"""Galèrapagos: who acts next on the ribbon, the round a weather card opens, and the results screen.
+
+The rulebook (seed 004): the castaways who embark on the raft win together ("Les joueurs qui
+embarquent sur le radeau marquent un point" in a tournament); those who died of thirst or hunger,
+were left behind or shot lose. The results say who survived and how each of the others died.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion import texts
+from companion.games.galerapagos import rules as R
+
+DOMAIN = R.DOMAIN
+
+#: how a castaway's game ended, by the rules' cause of death ("" while alive)
+FATES = {
+    "thirst": "Died of thirst",
+    "hunger": "Died of hunger",
+    "left_behind": "Left behind on the island",
+    "shot": "Shot",
+}
+LINES = {
+    "thirst": "{p} died of thirst.",
+    "hunger": "{p} died of hunger.",
+    "left_behind": "{p} was left behind on the island.",
+    "shot": "{p} was shot.",
+}
+
+
+def _t(lang: str, msgid: str, **params: Any) -> str:
+    return texts.render(msgid, params, lang, DOMAIN)
+
+
+def round_of(before: R.State, action: dict[str, Any], after: R.State) -> int:
+    """A weather card opens its round (the round counter moves as it is turned); the rest is played in one."""
+    return after.round if action.get("type") == "weather" else before.round
+
+
+def turn(state: R.State, public: dict[str, Any]) -> dict[str, Any] | None:
+    """The actions go round from the first player, the sick and the dead skipped; after the last
+    one the first player runs the survival step. A weather card is the table's, then the first
+    player acts. During a vote or the moment to show cards nobody is next."""
+    s = state
+    first = s.names[s.first]
+    out: dict[str, Any] = {"now": [], "next": [], "start": first, "table_now": False, "table_next": False}
+    if s.phase == R.OVER:
+        return out
+    exp = public.get("expected") or {}
+    out["now"] = list(exp.get("players") or [])
+    out["table_now"] = not out["now"] and bool(exp.get("actions"))
+    if s.show or s.ballot is not None or s.tie:
+        return out
+    n = len(s.names)
+    if s.phase == R.ACTIONS:
+        for k in range(s.turn_k + 1, n):
+            i = (s.start + k) % n
+            if s.alive[i] and not R.disabled(s, i) and not s.did[i]:
+                out["next"] = [s.names[i]]
+                return out
+        out["next"] = [first]  # the survival step
+    elif s.phase in (R.WEATHER, R.END) and out["table_now"]:
+        out["next"] = [first]
+    return out
+
+
+def results(state: R.State, lang: str = "en") -> dict[str, Any]:
+    """Survivors first (they win together), then each dead castaway with how he died."""
+    s = state
+    rules = R.GalerapagosRules()
+    scores = rules.scores(s)
+    winners = set(rules.winners(s))
+    rows = []
+    for i, name in enumerate(s.names):
+        won = name in winners
+        if won:
+            fate = _t(lang, "On the raft")
+        elif s.alive[i]:
+            fate = _t(lang, "Stayed on the island")
+        else:
+            fate = _t(lang, FATES.get(s.died[i], "Dead"))
+        rows.append({"place": 1 if won else 2, "name": name, "score": scores[name], "winner": won,
+                     "cells": [{"value": fate, "detail": ""}], "decides": "",
+                     "note": "" if won or s.alive[i] else "dead"})
+    rows.sort(key=lambda r: (r["place"], s.names.index(r["name"])))
+    outcome = rules.outcome(s)
+    lines = []
+    if winners:
+        lines.append(_t(lang, "On the raft: {names}.", names=texts.join([n for n in s.names if n in winners], lang)))
+    for i, name in enumerate(s.names):
+        if not s.alive[i]:
+            lines.append(_t(lang, LINES.get(s.died[i], "{p} died."), p=name))
+    return {"outcome": outcome.sentence(lang, DOMAIN) if outcome else "", "tie": "",
+            "score_label": _t(lang, "Points"), "columns": [_t(lang, "Fate")], "decides_label": "",
+            "rows": rows, "lines": lines}

@@ -1,0 +1,103 @@
+"""The table page's turn ribbon, story and results (issue 16), through the Flask test client.
+
+The ribbon: "who acts, who is next, the start player's figure", each seat in its colour, a phone
+icon for a seat held by a phone. Written from the rulebooks' turn order: the auction's bidding goes
+"in turn from the start player, clockwise"; its cards start with the new start player; the table
+lays the species tiles.
+"""
+
+from __future__ import annotations
+
+import re
+
+from companion import games, results
+from tests.web.conftest import Table
+
+TILES = [("N", ["sea_lion", "iguana"]), ("E", ["tortoise", "booby"]), ("S", ["penguin", "crab"]), ("W", ["sea_lion", "crab"])]
+
+
+def tablet(table: Table):
+    c = table.client()
+    assert c.get(f"/?token={table.token}").status_code == 302
+    return c
+
+
+def ribbon_of(html: str) -> list[tuple[str, str, str]]:
+    """(name, classes, role words) of each ribbon entry, in order."""
+    box = re.search(r'<ol class="ribbon".*?</ol>', html, re.S)
+    assert box, "no ribbon on the page"
+    out = []
+    for li in re.finditer(r'<li class="(rb[^"]*)"\s+data-seat="([^"]*)".*?</li>', box.group(0), re.S):
+        role = re.search(r'<small class="rb-role">(.*?)</small>', li.group(0), re.S)
+        out.append((li.group(2), li.group(1), role.group(1).strip() if role else ""))
+    return out
+
+
+def test_the_ribbon_shows_the_table_laying_tiles_then_the_bidders_in_turn(table: Table) -> None:
+    gid = table.new_game("galapagos-auction", ["Ann", "Bob", "Cid"])
+    c = tablet(table)
+    rb = ribbon_of(c.get(f"/g/{gid}/table").data.decode())
+    assert [r[0] for r in rb] == ["Ann", "Bob", "Cid", "The table"]  # seating order, then the table
+    assert "now" in rb[3][1] and rb[3][2] == "on the tablet"
+    assert "next" in rb[0][1] and "start player" in rb[0][2]  # Ann opens the bidding once the tiles lie
+    for square, pair in TILES:
+        assert table.act(gid, {"type": "tile", "direction": square, "animals": pair}).status_code == 200
+    table.act(gid, {"type": "bid", "player": "Ann", "direction": "N", "amount": 300})
+    html = c.get(f"/g/{gid}/table").data.decode()
+    rb = ribbon_of(html)
+    assert [r[0] for r in rb] == ["Ann", "Bob", "Cid"]  # the table does not act now
+    assert "now" in rb[1][1] and rb[1][2] == "plays now"
+    assert "next" in rb[2][1] and rb[2][2] == "next"
+    assert "now" not in rb[0][1] and "next" not in rb[0][1] and "start player" in rb[0][2]
+    assert 'style="--seat: #e4572e"' in html  # Ann in her seat's colour
+    assert '<title>Start player</title>' in html  # the figure, named for a screen reader
+
+
+def test_the_last_bidder_has_nobody_next_and_the_last_card_player_has_the_table_next(table: Table) -> None:
+    gid = table.new_game("galapagos-auction", ["Ann", "Bob"])
+    c = tablet(table)
+    for square, pair in TILES:
+        table.act(gid, {"type": "tile", "direction": square, "animals": pair})
+    table.act(gid, {"type": "bid", "player": "Ann", "direction": "N", "amount": 300})
+    rb = ribbon_of(c.get(f"/g/{gid}/table").data.decode())
+    assert "now" in rb[1][1] and not any("next" in r[1] for r in rb)  # the highest bid decides who starts
+    table.act(gid, {"type": "bid", "player": "Bob", "direction": "E", "amount": 400})  # East wins: Bob starts
+    rb = ribbon_of(c.get(f"/g/{gid}/table").data.decode())
+    assert "now" in rb[1][1] and "start player" in rb[1][2] and "next" in rb[0][1]
+    table.act(gid, {"type": "done", "player": "Bob"})
+    rb = ribbon_of(c.get(f"/g/{gid}/table").data.decode())
+    assert "now" in rb[0][1] and rb[-1][0] == "The table" and "next" in rb[-1][1]  # then a tile is laid
+
+
+def test_a_seat_held_by_a_phone_shows_the_phone_icon_on_the_ribbon(table: Table) -> None:
+    gid = table.new_game("galapagos-auction", ["Ann", "Bob"])
+    table.join(table.client(), gid, "Bob")
+    html = tablet(table).get(f"/g/{gid}/table").data.decode()
+    box = re.search(r'<ol class="ribbon".*?</ol>', html, re.S).group(0)
+    bob = re.search(r'data-seat="Bob".*?</li>', box, re.S).group(0)
+    ann = re.search(r'data-seat="Ann".*?</li>', box, re.S).group(0)
+    assert "ic-phone" in bob and "ic-phone" not in ann
+
+
+def test_the_default_ribbon_skips_a_dead_castaway_and_names_nobody_next_for_simultaneous_players() -> None:
+    public = {"players": [{"name": "Ann", "alive": True}, {"name": "Bob", "alive": False}, {"name": "Cid", "alive": True}],
+              "expected": {"players": ["Ann"], "actions": ["fish"]}, "first_player": "Cid", "over": False}
+    turn = results.turn(public)
+    assert turn["now"] == ["Ann"] and turn["next"] == ["Cid"] and turn["start"] == "Cid"
+    public["expected"] = {"players": ["Ann", "Cid"], "actions": ["plan"]}
+    assert results.turn(public)["next"] == []
+    rb = results.ribbon(results.turn(public), public, "fr")
+    assert [r["role"] for r in rb] == ["joue", "hors jeu", "joue"]
+
+
+def test_galerapagos_turn_goes_round_from_the_first_player_then_the_survival_step() -> None:
+    pkg = games.package("galerapagos")
+    rules = pkg.rules
+    s = rules.setup(["Ann", "Bob", "Cid"], {})
+    s, _ = rules.apply(s, {"type": "weather", "water": 0, "hurricane": False})
+    turn = pkg.turn(s, rules.public_state(s))
+    assert turn["now"] == ["Ann"] and turn["next"] == ["Bob"] and turn["start"] == "Ann"
+    for p in ("Ann", "Bob"):
+        s, _ = rules.apply(s, {"type": "water", "player": p})
+    turn = pkg.turn(s, rules.public_state(s))
+    assert turn["now"] == ["Cid"] and turn["next"] == ["Ann"]  # the first player runs the survival step
