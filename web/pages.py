@@ -59,19 +59,38 @@ def home():
     who = optional()
     if who is None or not who.is_table:
         return redirect(url_for("pages.join"))
+    return page("home.html", who, **_home_ctx(_prefill(request.args)))
+
+
+def _prefill(args: Any) -> dict[str, Any]:
+    """The start form as a link fills it (``/?game=galapagos-dice&options={"layout_seed": 7}`` from /setup)."""
+    game = args.get("game", "")
+    known = {pkg.id: pkg for pkg in games.packages()}
+    if game not in known:
+        return {}
+    options = args.get("options", "")
+    return {"game": game, "players": "\n".join(known[game].example_players), "options": options[:2000]}
+
+
+def _home_ctx(form: dict[str, Any], error: str | None = None) -> dict[str, Any]:
+    """What Home shows; ``form`` is the start form as typed (a refused Start keeps it), ``error`` why it was refused."""
     journal = dashboard().hub.journal
     finished = journal.games(finished=True)
-    return page(
-        "home.html", who,
+    listed = games.packages()
+    game = form.get("game") or (listed[0].id if listed else "")
+    examples = {pkg.id: "\n".join(pkg.example_players) for pkg in listed}
+    form = {"game": game, "players": form.get("players", examples.get(game, "")),
+            "options": form.get("options") or "{}", "opt": form.get("opt") or {}}
+    return dict(
         games=extras.game_names(lang()), fx_json=lambda v: json.dumps(v, sort_keys=True),
-        titles={pkg.id: pkg.title(lang()) for pkg in games.packages()},
+        titles={pkg.id: pkg.title(lang()) for pkg in listed},
         unfinished=journal.games(finished=False),
         finished=finished[:50],
         stats=extras.player_stats(finished),
         current=dashboard().hub.current,
         when=_when,
         bgstats=bgstats_link,
-        examples={pkg.id: "\n".join(pkg.example_players) for pkg in games.packages()},
+        examples=examples, form=form, start_error=error,
     )
 
 
@@ -81,30 +100,55 @@ def _when(ts: float | None) -> str:
 
 @bp.post("/games")
 def start_game():
+    """Start a game from Home's form or from the island page; a refusal shows the same form again, as typed."""
     who = require(table=True)
-    players = [p.strip() for p in request.form.get("players", "").replace(",", "\n").splitlines() if p.strip()]
+    back = request.form.get("back", "")
+    players_text = request.form.get("players", "")
+    game = request.form.get("game", "")
+    chosen = {k[4:]: v for k, v in request.form.items() if k.startswith("opt:")}
+    try:
+        options = _start_options(game, chosen)
+        players = [p.strip() for p in players_text.replace(",", "\n").splitlines() if p.strip()]
+        game, names, options = game_header({"game": game, "players": players, "options": options})
+        options = games.package(game).default_options(options)  # e.g. a random island when none is given
+        try:
+            session = dashboard().hub.new(game, names, options)
+        except RuleError as err:
+            if isinstance(err, JournalUnavailable):
+                raise  # 503: the card is full or read-only
+            raise ApiError(400, err.text(lang(), game)) from None
+    except ApiError as err:
+        if err.status != 400:
+            raise
+        if back == "island" and _builder(game, missing_ok=True):
+            ctx = _island_ctx(game, _cells(request.form.get("cells", "[]"), strict=False), players_text, chosen,
+                              err.message)
+            return page("island.html", who, **ctx), 400
+        form = {"game": game, "players": players_text, "options": request.form.get("options") or "{}", "opt": chosen}
+        return page("home.html", who, **_home_ctx(form, err.message)), 400
+    dashboard().hub.set_current(session.id)
+    return redirect(url_for("pages.table", game_id=session.id))
+
+
+def _start_options(game: str, chosen: dict[str, str]) -> dict[str, Any]:
+    """The options of a start form: the JSON box, the readings chosen (the box wins where it names one),
+    and the island entered by hand (``cells``), each checked as every entry point checks JSON."""
     try:  # the one check of every entry point: finite numbers, bounded depth, valid Unicode
         options = jsoncheck.loads(request.form.get("options") or "{}", "the options")
     except RuleError as err:
         raise ApiError(400, err.text(lang())) from None
-    if isinstance(options, dict):  # the readings chosen in the form; the JSON box wins where it names one
-        for key, raw in request.form.items():
-            if key.startswith("opt:") and key[4:] not in options:
-                try:
-                    options[key[4:]] = json.loads(raw)
-                except json.JSONDecodeError:
-                    raise ApiError(400, f"The option {key[4:]!r} is not valid.") from None
-    game, names, options = game_header({"game": request.form.get("game", ""), "players": players, "options": options})
-    options = games.package(game).default_options(options)  # e.g. a random island when none is given
-    try:
-        session = dashboard().hub.new(game, names, options)
-    except JournalUnavailable:
-        raise  # 503: the card is full or read-only
-    except RuleError as err:
-        raise ApiError(400, err.text(lang())) from None
-    dashboard().hub.set_current(session.id)
-    del who
-    return redirect(url_for("pages.table", game_id=session.id))
+    if not isinstance(options, dict):
+        return options  # game_header says what is wrong
+    for key, raw in chosen.items():
+        if key not in options:
+            try:
+                options[key] = jsoncheck.loads(raw, "the options")
+            except RuleError:
+                raise ApiError(400, f"The option {key!r} is not valid.") from None
+    build = _builder(game, missing_ok=True)
+    if build and "cells" in request.form:
+        options[build["option"]] = layout_of(_cells(request.form["cells"]))
+    return options
 
 
 # -- table and seats ------------------------------------------------------------
@@ -237,6 +281,117 @@ def setup():
         tag_kinds=tags.kinds() if tags else {}, enrolled=tags.enrolled() if tags else [],
         last_uid=tags.last_scanned() if tags else None,
     )
+
+
+# -- the board as built (the dice island entered hex by hex) ------------------------------
+#: at most this many cells in an entered board (the dice island has 36)
+MAX_CELLS = 64
+
+
+def _builder(game: str, missing_ok: bool = False) -> dict[str, Any] | None:
+    """The game's board to enter by hand (``setup_helpers(seed)["build"]``), or a 404."""
+    try:
+        build = games.package(game).setup_helpers(0).get("build") if game else None
+    except RuleError:
+        build = None
+    if build is None and not missing_ok:
+        raise ApiError(404, "This game has no board to enter by hand.")
+    return build
+
+
+def _cells(raw: str, strict: bool = True) -> list[dict[str, Any]]:
+    """The hexes as the page sends them: ``[{"hex": [q, r], "colour", "number"}]``; a cell may still lack
+    its colour or number (``None``). Anything else is one sentence (or, not ``strict``, nothing)."""
+    try:
+        cells = jsoncheck.loads(raw or "[]", "the island")
+        ok = isinstance(cells, list) and len(cells) <= MAX_CELLS and all(
+            isinstance(c, dict) and set(c) <= {"hex", "colour", "number"}
+            and isinstance(c.get("hex"), list) and len(c["hex"]) == 2 and all(type(v) is int for v in c["hex"])
+            and (c.get("colour") is None or isinstance(c["colour"], str))
+            and (c.get("number") is None or type(c["number"]) is int) for c in cells)
+    except RuleError:
+        ok = False
+    if not ok:
+        if strict:
+            raise ApiError(400, "The island could not be read; reload the page.")
+        return []
+    return [{"hex": c["hex"], "colour": c.get("colour"), "number": c.get("number")} for c in cells]
+
+
+def layout_of(cells: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The ``layout`` option of the cells entered so far (number -> ``{"colour", "hex"}``).
+
+    A cell still without its colour or its number is left out. A number given on two hexes is
+    kept twice (``"12"`` and ``" 12"``), so that the rules' own check says so (« Field 12 appears
+    twice ») rather than the page silently keeping one of them.
+    """
+    layout: dict[str, dict[str, Any]] = {}
+    for cell in cells:
+        if cell["colour"] is None or cell["number"] is None:
+            continue
+        key = str(cell["number"])
+        while key in layout:
+            key = " " + key
+        layout[key] = {"colour": cell["colour"], "hex": list(cell["hex"])}
+    return layout
+
+
+def _island_ctx(game: str, cells: list[dict[str, Any]], players: str | None = None,
+                chosen: dict[str, str] | None = None, error: str | None = None) -> dict[str, Any]:
+    """The island page: the board, the cells entered (``cells``), the players and readings as typed."""
+    pkg = games.package(game)
+    build = _builder(game)
+    assert build is not None
+    entered = {tuple(c["hex"]): c for c in cells}
+    shown = [{**cell, "colour": entered.get(tuple(cell["hex"]), {}).get("colour"),
+              "number": entered.get(tuple(cell["hex"]), {}).get("number")} for cell in build["cells"]]
+    specs = [o for o in pkg.option_specs(lang()) if o["name"] != build["option"]]
+    return dict(
+        game=pkg.id, title=pkg.title(lang()), build=build, cells=shown, gt=_game_t(pkg, lang()),
+        cells_json=json.dumps([{"hex": c["hex"], "colour": c["colour"], "number": c["number"]} for c in shown]),
+        players=players if players is not None else "\n".join(pkg.example_players),
+        specs=specs, chosen=chosen or {}, fx_json=lambda v: json.dumps(v, sort_keys=True),
+        start_error=error, check=_check(pkg, cells),
+    )
+
+
+def _check(pkg: Any, cells: list[dict[str, Any]]) -> dict[str, Any]:
+    """The rules' own verdict on the island entered so far: ``ok``, one sentence, how many fields are entered."""
+    build = _builder(pkg.id)
+    assert build is not None
+    layout = layout_of(cells)
+    try:
+        pkg.rules.setup(list(pkg.example_players), {build["option"]: layout})
+    except RuleError as err:
+        return {"ok": False, "text": err.text(lang(), pkg.id), "entered": len(layout)}
+    return {"ok": True, "text": translator(lang())("The island is complete: {count} fields.", count=len(layout)),
+            "entered": len(layout)}
+
+
+@bp.get("/setup/<game>/island")
+def island(game: str):
+    """Enter the island built by hand: tap a hex, then its colour and its number (``?seed=N``: start from
+    the island /setup drew with that seed, to correct it)."""
+    who = require(table=True)
+    build = _builder(game)
+    assert build is not None
+    seed_text = request.args.get("seed", "")
+    cells: list[dict[str, Any]] = []
+    if seed_text.isascii() and seed_text.isdigit() and len(seed_text) <= 9:
+        seeded = games.package(game).setup_helpers(int(seed_text))["build"]["cells"]
+        cells = [{"hex": c["hex"], **c["seeded"]} for c in seeded]
+    return page("island.html", who, **_island_ctx(game, cells))
+
+
+@bp.post("/setup/<game>/island/check")
+def island_check(game: str):
+    """The rules' verdict on the island as entered so far (the page asks after every tap)."""
+    require(table=True)
+    build = _builder(game)
+    assert build is not None
+    body = request.get_json(silent=True)
+    raw = json.dumps(body.get("cells") if isinstance(body, dict) else None)
+    return jsonify(_check(games.package(game), _cells(raw)))
 
 
 # -- history exports ----------------------------------------------------------------------

@@ -111,7 +111,36 @@ class Package(GamePackage):
         from companion.games.dice.island import generate_layout
 
         layout = generate_layout(seed)
-        return {"seed": seed, "layout": layout, "island": pictures.island(layout)}
+        return {"seed": seed, "layout": layout, "island": pictures.island(layout),
+                "start": {"layout_seed": seed}, "build": self._build(layout)}
+
+    @staticmethod
+    def _build(seeded: dict[str, Any]) -> dict[str, Any]:
+        """The empty island for the page where a family enters the island it built by hand.
+
+        Every position of the frame (the volcano and the 36 fields around it, drawn as they are
+        laid out), the six colours as chips and the numbers 1-36. ``option`` names the game
+        option the entered island becomes: ``layout``, number -> ``{"colour", "hex"}``; each
+        cell also carries the seeded island's colour and number, to start from that one.
+        """
+        from companion.games.dice import pictures
+        from companion.games.dice.island import COLOURS, FIELDS, LETTERS, spiral_hexes
+
+        at = {tuple(spec["hex"]): (int(n), spec["colour"]) for n, spec in seeded.items()}
+        cells = []
+        for q, r in spiral_hexes():
+            x, y = pictures.hex_center(q, r)
+            number, colour = at.get((q, r), (None, None))
+            cells.append({"hex": [q, r], "x": round(x, 1), "y": round(y, 1), "points": pictures.hex_corners(x, y),
+                          "seeded": {"number": number, "colour": colour}})
+        pad = pictures.HEX_SIZE * 1.2
+        wide, high = (max(abs(c[k]) for c in cells) + pad for k in ("x", "y"))
+        return {
+            "option": "layout", "cells": cells, "numbers": list(range(1, FIELDS + 1)),
+            "colours": [{"value": c, "fill": pictures.COLOUR_FILL[c], "ink": pictures.COLOUR_INK[c], "letter": LETTERS[c]}
+                        for c in COLOURS],
+            "volcano": pictures.hex_corners(0, 0), "viewbox": f"{-wide:.0f} {-high:.0f} {2 * wide:.0f} {2 * high:.0f}",
+        }
 
     def option_specs(self, lang: str = "en") -> list[dict[str, Any]]:
         """The two readings a table chooses: the two-player variant and the sand timer's length."""
