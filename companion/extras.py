@@ -137,6 +137,35 @@ def undo_refusal(session: Session, by_table: bool, lang: str = "en") -> str | No
     return _package(session.game).undo_refusal(before, found[1].action, after, by_table, lang)
 
 
+def undo_cut(session: Session, by_table: bool = True) -> int | None:
+    """Where the next :func:`undo` cuts the history: it keeps ``history()[:cut]``; None when nothing to undo.
+
+    The same reckoning as :func:`undo` (the person's action, the automatic ones after it,
+    the whole ballot when the game says so), without doing it: the undo dialog shows
+    what moves back before anyone confirms.
+    """
+    found = _last_person(session)
+    if found is None:
+        return None
+    before, after = _around(session, found[0])
+    span = max(1, int(_package(session.game).undo_span(before, found[1].action, after, by_table) or 1))
+    auto = automatic(session)
+    history = session.history()
+    cut, people = len(history), 0
+    while cut > 0 and people < span:
+        cut -= 1
+        entry = history[cut]
+        if entry.action.get("type") not in auto and entry.source != _lanes():
+            people += 1
+    return cut
+
+
+def _lanes() -> str:
+    from companion.session import LANES
+
+    return LANES
+
+
 #: game id -> what the screens say after an undo that the game explains (the version it holds for)
 NOTICES: dict[str, tuple[int, Any, Action]] = {}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import extras, games
+from companion import amend, extras, games
 from companion.session import Session
 from web.security import Principal
 
@@ -14,7 +14,9 @@ def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: s
 
     * ``can_redo``: only the table redoes, and only when the journal holds an undone action
       (a Redo that always answers « nothing to redo » teaches people to ignore it);
-    * ``redo_what``: that action in the game's words, for the button's question.
+    * ``redo_what``: that action in the game's words, for the button's question;
+    * ``undo_what`` / ``undo_back``: what the next undo takes back and the figures that move back
+      (« Bob's money: 700 → 1000 »), from the public view for this page's viewer.
     """
     is_table = bool(who and who.is_table)
     pkg = games.package(session.game)
@@ -22,3 +24,8 @@ def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: s
     redoable = extras.to_redo(session)
     ctx["can_redo"] = is_table and redoable is not None
     ctx["redo_what"] = pkg.describe(pkg.redact(redoable, viewer), language, viewer) if ctx["can_redo"] else ""
+    ctx["undo_back"] = []
+    if ctx.get("can_undo"):
+        preview = amend.undo_preview(session, viewer, language, by_table=is_table)
+        ctx["undo_what"] = preview["what"] or ctx.get("undo_what", "")
+        ctx["undo_back"] = preview["back"]

@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify, make_response, request
 
-from companion import extras, games
+from companion import amend, extras, games
 from companion.journal import JournalUnavailable, UnknownGame
 from companion.jsoncheck import clean
 from companion.rules import RuleError
@@ -171,6 +171,23 @@ def undo(game_id: str):
 @bp.post("/games/<game_id>/redo")
 def redo(game_id: str):
     return _move(game_id, "redo")
+
+
+@bp.get("/games/<game_id>/undo-preview")
+def undo_preview(game_id: str):
+    """What the next undo would take back, for this pass: ``{"can_undo", "what", "back": [sentences]}``.
+
+    A seat sees only the undo of its own last action, and only its own view's figures.
+    """
+    who = require(game_id)
+    session = open_game(game_id)
+    last = extras.to_undo(session)
+    allowed = last is not None and (who.is_table or last.get("player") == who.seat)
+    if allowed and not who.is_table and extras.undo_refusal(session, by_table=False, lang=lang()):
+        allowed = False  # a revealed ballot: only the table takes it back
+    preview = amend.undo_preview(session, who.viewer(), lang(), by_table=who.is_table) if allowed else {}
+    return jsonify({"can_undo": allowed, "what": preview.get("what", ""), "back": preview.get("back", []),
+                    "can_redo": who.is_table and session.can_redo})
 
 
 def _move(game_id: str, kind: str):

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from tests.web.conftest import Table
 from tests.web.test_pages import tablet
 
@@ -19,3 +22,34 @@ def test_redo_shows_only_once_something_was_undone(table: Table) -> None:
     r = page.post(f"/api/games/{gid}/redo", headers=table.auth())
     assert r.status_code == 200 and r.json["redo"] == {"type": "end_turn"}
     assert b'data-move="redo"' not in page.get(f"/g/{gid}").data
+
+
+def auction_after_bobs_education(table: Table) -> str:
+    gid = table.new_game("galapagos-auction", ["Ann", "Bob", "Cid"])
+    script = Path(__file__).parents[1] / "scenarios" / "auction_full_game.jsonl"
+    for line in script.read_text().splitlines()[1:9]:
+        assert table.act(gid, json.loads(line)).status_code == 200
+    return gid
+
+
+def test_the_undo_button_says_what_moves_back(table: Table) -> None:
+    gid = auction_after_bobs_education(table)
+    html = tablet(table).get(f"/g/{gid}").data.decode()
+    button = html[html.index('data-move="undo"'):]
+    button = button[:button.index(">")]
+    assert "Bob advances 2 education steps" in button and "• Bob&#39;s money: 900 → 1200" in button
+
+
+def test_the_undo_preview_api_follows_who_asks(table: Table) -> None:
+    gid = auction_after_bobs_education(table)
+    c = table.client()
+    r = c.get(f"/api/games/{gid}/undo-preview", headers=table.auth())
+    assert r.status_code == 200 and r.json["can_undo"] and "Bob's money: 900 → 1200" in r.json["back"]
+    assert r.json["can_redo"] is False
+    bob, ann = table.client(), table.client()
+    bob_token, ann_token = table.join(bob, gid, "Bob"), table.join(ann, gid, "Ann")
+    mine = bob.get(f"/api/games/{gid}/undo-preview", headers={"Authorization": f"Bearer {bob_token}"})
+    assert mine.json["can_undo"] and mine.json["what"] == "Bob advances 2 education steps"
+    other = ann.get(f"/api/games/{gid}/undo-preview", headers={"Authorization": f"Bearer {ann_token}"})
+    assert other.status_code == 200 and other.json == {"can_undo": False, "what": "", "back": [], "can_redo": False}
+    assert table.client().get(f"/api/games/{gid}/undo-preview").status_code == 401
