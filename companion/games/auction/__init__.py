@@ -72,11 +72,14 @@ class Package(GamePackage):
 
     def palette(self) -> dict[str, dict[str, str]]:
         """The tokens' own colours (seed 000: "13 blue (sea lions), 12 yellow (iguanas), … 9 pink
-        (penguins), 8 brown (crabs)"), each with an ink that stays readable on it."""
+        (penguins), 8 brown (crabs)"), each with an ink that reads on it at 4.5:1 or better, and a shape of
+        its own (the pictures draw it beside the name) so the animals part in grey and for colour-blind eyes."""
         fill = {"sea_lion": "#2f6fbf", "iguana": "#f2c230", "tortoise": "#3f9b4b",
-                "booby": "#d64541", "penguin": "#f19cbb", "crab": "#8b5a2b"}
-        ink = {"sea_lion": "#fff", "iguana": "#222", "tortoise": "#fff", "booby": "#fff", "penguin": "#222", "crab": "#fff"}
-        return {"fill": fill, "ink": ink}
+                "booby": "#c62f2f", "penguin": "#f19cbb", "crab": "#8b5a2b"}
+        ink = {"sea_lion": "#fff", "iguana": "#222", "tortoise": "#111", "booby": "#fff", "penguin": "#222", "crab": "#fff"}
+        shape = {"sea_lion": "circle", "iguana": "diamond", "tortoise": "hexagon", "booby": "triangle",
+                 "penguin": "square", "crab": "cross"}
+        return {"fill": fill, "ink": ink, "shape": shape}
 
     def screens(self) -> dict[str, Any]:
         from companion.games.auction import oled
