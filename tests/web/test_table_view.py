@@ -22,6 +22,13 @@ def tablet(table: Table):
     return c
 
 
+def html_text(fragment: str) -> str:
+    """A fragment's text as a reader sees it (tags dropped, entities read)."""
+    import html
+
+    return html.unescape(re.sub(r"<[^>]+>", "", fragment)).strip()
+
+
 def ribbon_of(html: str) -> list[tuple[str, str, str]]:
     """(name, classes, role words) of each ribbon entry, in order."""
     box = re.search(r'<ol class="ribbon".*?</ol>', html, re.S)
@@ -101,3 +108,55 @@ def test_galerapagos_turn_goes_round_from_the_first_player_then_the_survival_ste
         s, _ = rules.apply(s, {"type": "water", "player": p})
     turn = pkg.turn(s, rules.public_state(s))
     assert turn["now"] == ["Cid"] and turn["next"] == ["Ann"]  # the first player runs the survival step
+
+
+# -- the story of the round ----------------------------------------------------------------------
+def test_the_sources_read_as_words_in_the_readers_language() -> None:
+    from companion.story import source_text
+
+    assert source_text("web:Ann") == "from Ann's phone"
+    assert source_text("web:table") == "at the table"
+    assert source_text("web:table:act-for:Bob") == "at the table, for Bob"
+    assert source_text("web:Ann:digital:42") == "drawn on Ann's phone"
+    assert source_text("table") == "on the board"
+    assert source_text("web:Ann", "fr") == "depuis le téléphone de Ann"
+    assert source_text("web:table", "fr") == "à la table"
+    assert source_text("something-new") == ""  # an unknown source says nothing rather than API words
+
+
+def test_the_table_tells_the_story_by_round_newest_first_in_sentences(table: Table) -> None:
+    gid = table.new_game("galapagos-auction", ["Ann", "Bob"])
+    phone = table.client()
+    seat = table.join(phone, gid, "Ann")
+    for square, pair in TILES:
+        table.act(gid, {"type": "tile", "direction": square, "animals": pair})
+    assert table.act(gid, {"type": "bid", "player": "Ann", "direction": "E", "amount": 300},
+                     headers={"Authorization": f"Bearer {seat}"}).status_code == 200
+    table.act(gid, {"type": "pass", "player": "Bob"})
+    for action in ({"type": "done", "player": "Ann"}, {"type": "done", "player": "Bob"}):
+        assert table.act(gid, action, headers={"Authorization": f"Bearer {seat}"} if action["player"] == "Ann"
+                         else None).status_code == 200
+    table.act(gid, {"type": "tile", "direction": "E", "animals": ["iguana", "booby"]})
+    html = tablet(table).get(f"/g/{gid}/table").data.decode()
+    story = re.search(r'<div class="story".*?</div>', html, re.S).group(0)
+    headings = re.findall(r"<h3>(.*?)</h3>", story)
+    assert headings == ["Round 2", "Round 1"]  # the newest round first
+    lines = re.findall(r'<li data-seq="\d+"( class="newest")?>(.*?)</li>', story, re.S)
+    assert lines[0][0] and not any(cls for cls, _ in lines[1:])  # the newest line, and only it, marked
+    text = [html_text(body) for _, body in lines]
+    assert text[0].startswith("The iguana and booby tile is laid on East.") and text[0].endswith("— at the table")
+    assert any(t.startswith("Ann bids £300 on East.") and t.endswith("— from Ann's phone") for t in text)
+    assert "web:" not in story and "web:table" not in html.split('<div class="story"')[1]
+
+
+def test_the_story_of_a_galerapagos_round_starts_with_its_weather_card(table: Table) -> None:
+    gid = table.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
+    from tests.web.conftest import TO_THE_VOTE
+
+    for action in TO_THE_VOTE[:5]:
+        assert table.act(gid, action).status_code == 200, action
+    html = tablet(table).get(f"/g/{gid}/table").data.decode()
+    story = re.search(r'<div class="story".*?</div>', html, re.S).group(0)
+    rounds = re.findall(r"<h3>(.*?)</h3>(.*?)</section>", story, re.S)
+    assert [h for h, _ in rounds] == ["Round 2", "Round 1"]
+    assert "Round 2: the weather card" in rounds[0][1]  # the weather card opens round 2, not the end of round 1
