@@ -103,3 +103,91 @@ def test_no_positions_make_chips_overlap_or_leave_the_picture(table: Table) -> N
                     assert not intersect(a["box"], b["box"]), (eds, track, a, b)
         assert len([c for c in chips(wide(html)) if c["kind"] == "figure"]) == len(names)
         assert sorted(c["text"] for c in chips(narrow) if c["kind"] == "figure") == sorted(names)  # both halves
+
+
+# -- 2. the pieces' colours, shapes and initials ---------------------------------------------------------
+def hue(colour: str) -> tuple[float, float, float]:
+    """(hue in degrees, saturation, value) of ``#rrggbb``."""
+    import colorsys
+
+    r, g, b = (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    h, s, v = colorsys.rgb_to_hsv(r, g, b)
+    return h * 360, s, v
+
+
+def test_the_animals_wear_the_rulebooks_colours_each_with_its_own_shape_and_whole_name(table: Table) -> None:  # noqa: F811
+    """"13 blue (sea lions), 12 yellow (iguanas), 11 green (tortoises), 10 red (blue-footed boobies), 9 pink
+    (penguins), 8 brown (crabs)"; in grey or for a colour-blind eye the shape and the name still tell them."""
+    pal = AUCTION.palette()
+    families = {"sea_lion": (195, 240), "iguana": (38, 60), "tortoise": (95, 150), "booby": (-10, 10),
+                "penguin": (320, 350), "crab": (20, 40)}
+    for animal, (lo, hi) in families.items():
+        h, s, v = hue(pal["fill"][animal])
+        h = h - 360 if h > 180 and lo < 0 else h
+        assert lo <= h <= hi, (animal, h)
+        if animal == "crab":
+            assert v < 0.65  # brown: a dark orange
+        if animal == "penguin":
+            assert s < 0.5 and v > 0.8  # pink: a pale red
+    assert len(set(pal["shape"].values())) == 6 and set(pal["shape"].values()) <= set(pictures.SHAPES)
+    html = render(table.app, AUCTION, "picture", auction((0, 0, 0)))
+    tokens = [c for c in chips(wide(html)) if c["kind"] == "token"]
+    assert {c["key"]: c["text"] for c in tokens} == {"sea_lion": "sea lion", "iguana": "iguana", "tortoise": "tortoise",
+                                                     "booby": "booby", "penguin": "penguin", "crab": "crab"}
+    for animal in families:  # each chip in its animal's colour, with its shape drawn in the ink
+        body = next(b for k, key, _, b in CHIP.findall(wide(html)) if key == animal)
+        assert f'fill="{pal["fill"][animal]}"' in body and f'fill="{pal["ink"][animal]}"' in body
+    french = render(table.app, AUCTION, "picture", auction((0, 0, 0)), "fr")
+    assert ">otarie</text>" in french and "otarie sur la case 0" in french
+
+
+def test_pawns_initials_never_collide() -> None:
+    assert pictures.initials(["Ann", "Alex", "Bob"]) == {"Ann": "An", "Alex": "Al", "Bob": "B"}
+    assert pictures.initials(["Jo", "Joe", "Cy"]) == {"Jo": "Jo", "Joe": "Joe", "Cy": "C"}
+    assert pictures.initials(["ann", "Anna"]) == {"ann": "ann", "Anna": "A2"}  # « ann » is all of the other's prefix
+    three = pictures.initials(["Alexa", "Alexi", "Ann Lee", "Ann Low"])
+    assert len(set(three.values())) == 4 and all(len(v) <= 3 for v in three.values())
+    assert three["Ann Lee"] == "AL" and three["Ann Low"] == "A4"
+
+
+def dice_setup(names: tuple[str, ...], pawns: tuple[int, ...], island: tuple[int, ...]) -> Any:
+    """Pawns on ``pawns`` (several may share a field) and turtles on ``island``, ready to plan."""
+    rules = DICE.rules
+    s = rules.setup(list(names), {"layout_seed": 3})
+    free = sorted(set(s.table.island.colour) - set(island))
+    for name, field in zip(names, free, strict=False):
+        s, _ = rules.apply(s, {"type": "start", "player": name, "field": field})
+    return replace(s, phase="plan", seeded=True, island=frozenset(island), bag=s.bag - frozenset(island),
+                   pawns=tuple(pawns))
+
+
+def test_the_dice_island_shows_initials_shapes_and_the_turtle_under_a_pawn(table: Table) -> None:  # noqa: F811
+    s = dice_setup(("Ann", "Alex", "Bob"), (5, 5, 9), (5, 12))
+    html = render(table.app, DICE, "picture", s)
+    pawns = dict(re.findall(r'<g class="pawn" data-name="([^"]+)">.*?class="pawn-t">([^<]+)</text>', html, re.S))
+    assert pawns == {"Ann": "An", "Alex": "Al", "Bob": "B"}
+    spots = re.findall(r'<g class="pawn" data-name="[^"]+">\s*<circle cx="([\d.-]+)" cy="([\d.-]+)" r="([\d.]+)"', html)
+    (x1, y1, r1), (x2, y2, r2) = [tuple(map(float, p)) for p in spots[:2]]  # Ann and Alex share field 5
+    assert ((x1 - x2) ** 2 + (y1 - y2) ** 2) ** 0.5 >= r1 + r2
+    colour = s.table.turtles[5]
+    assert f"Under the pawns of Ann, Alex: turtle 5 ({colour})" in html
+    assert 'class="under"' in html and html.count('class="under"') == 1  # turtle 12 lies under nobody
+    french = render(table.app, DICE, "picture", s, "fr")
+    assert "Sous les pions de Ann, Alex : tortue 5" in french
+
+
+def test_a_black_turtle_on_a_black_field_is_outlined_to_show(table: Table) -> None:  # noqa: F811
+    """The turtle's halo stands out from any field by 3:1 at least (WCAG's contrast for shapes)."""
+    pal = DICE.palette()
+    s = dice_setup(("Ann", "Bob"), (2, 3), ())
+    black_field = next(n for n, c in s.table.island.colour.items() if c == "black")
+    black_turtle = next(n for n, c in s.table.turtles.items() if c == "black")
+    s = replace(s, table=replace(s.table, turtles={**s.table.turtles, black_field: "black", black_turtle:
+                                                  s.table.turtles[black_field]}), island=frozenset({black_field}))
+    html = render(table.app, DICE, "picture", s)
+    cell = html.split(f'data-field="{black_field}"', 1)[1].split('<g class="hex', 1)[0]
+    assert 'data-turtle="black"' in cell
+    halo = re.search(r'stroke="(#[0-9a-f]+)" stroke-width="[\d.]+" class="halo"', cell).group(1)
+    assert pictures.contrast(halo, pal["fill"]["black"]) >= 3
+    shells = {c: pictures.glyph(pal["shape"][c], 0, 0, 3, pal["ink"][c]) for c in pal["fill"]}
+    assert len(set(pal["shape"].values())) == 6 and len(set(map(str, shells.values()))) == 6

@@ -73,7 +73,7 @@ class Package(GamePackage):
     def palette(self) -> dict[str, dict[str, str]]:
         from companion.games.dice import pictures
 
-        return {"fill": dict(pictures.COLOUR_FILL), "ink": dict(pictures.COLOUR_INK)}
+        return {"fill": dict(pictures.COLOUR_FILL), "ink": dict(pictures.COLOUR_INK), "shape": dict(pictures.COLOUR_SHAPE)}
 
     def page(self, state: Any, public: dict[str, Any], me: str | None, lang: str = "en") -> dict[str, Any]:
         """The island picture (pawns and turtles), and for a seat that rolled and may still plan, the plan hint
