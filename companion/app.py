@@ -412,9 +412,12 @@ class Companion:
         """Put the game last acted on (by journal order) back on the table.
 
         A game that cannot be resumed (its replay fails, its timer cannot start) is
-        reported and skipped: one broken game never keeps the table from starting.
+        reported and skipped: one broken game never keeps the table from starting. A game
+        the table abandoned or deleted on Home is never put back on (:mod:`companion.library`).
         """
-        for record in self.journal.last_acted(finished=False):
+        from companion.library import Library
+
+        for record in Library(self.journal).resumable(self.journal.last_acted(finished=False)):
             try:
                 session = self.hub.set_current(record.id)
             except Exception as exc:  # noqa: BLE001 - any failure is this game's alone

@@ -22,7 +22,8 @@ from flask import (
 )
 
 from companion import extras, games, jsoncheck
-from companion.journal import GameRecord, JournalUnavailable
+from companion.journal import GameRecord, JournalUnavailable, UnknownGame
+from companion.library import Library
 from companion.rules import RuleError
 from web import views
 from web.access import csrf_for, optional, require
@@ -74,8 +75,7 @@ def _prefill(args: Any) -> dict[str, Any]:
 
 def _home_ctx(form: dict[str, Any], error: str | None = None) -> dict[str, Any]:
     """What Home shows; ``form`` is the start form as typed (a refused Start keeps it), ``error`` why it was refused."""
-    journal = dashboard().hub.journal
-    finished = journal.games(finished=True)
+    library = Library(dashboard().hub.journal)
     listed = games.packages()
     game = form.get("game") or (listed[0].id if listed else "")
     examples = {pkg.id: "\n".join(pkg.example_players) for pkg in listed}
@@ -84,11 +84,10 @@ def _home_ctx(form: dict[str, Any], error: str | None = None) -> dict[str, Any]:
     return dict(
         games=extras.game_names(lang()), fx_json=lambda v: json.dumps(v, sort_keys=True),
         titles={pkg.id: pkg.title(lang()) for pkg in listed},
-        unfinished=journal.games(finished=False),
-        finished=finished[:50],
-        stats=extras.player_stats(finished),
+        library=_listed(library.listed()),
+        stats=library.stats(),
         current=dashboard().hub.current,
-        when=_when,
+        when=_when, when_long=lambda ts: when_in(ts, lang()),
         bgstats=bgstats_link,
         examples=examples, form=form, start_error=error,
     )
@@ -96,6 +95,59 @@ def _home_ctx(form: dict[str, Any], error: str | None = None) -> dict[str, Any]:
 
 def _when(ts: float | None) -> str:
     return datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M") if ts else ""
+
+
+#: the months as message ids: a date on Home reads « 1 December 2026, 20:15 », « 1 décembre 2026, 20:15 »
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+#: how many games Home lists besides the unfinished ones (the exports hold them all)
+HOME_LIST = 50
+
+
+def when_in(ts: float | None, language: str) -> str:
+    """A date and time as the reader says it (day, month's name, year, 24-hour time)."""
+    if not ts:
+        return ""
+    at = datetime.fromtimestamp(ts)
+    month = translator(language)(MONTHS[at.month - 1])
+    if language == "fr":
+        month = month.lower()
+    return f"{at.day} {month} {at.year}, {at:%H:%M}"
+
+
+def _listed(entries: list[tuple[GameRecord, str]]) -> list[tuple[GameRecord, str]]:
+    """Every game still being played, and the newest of the others."""
+    playing = [e for e in entries if e[1] == "playing"]
+    rest = [e for e in entries if e[1] != "playing"][:HOME_LIST]
+    return sorted(playing + rest, key=lambda e: (e[1] != "playing", -e[0].created))
+
+
+@bp.post("/games/<game_id>/abandon")
+def abandon(game_id: str):
+    """The table stops this game: Home says abandoned, the table no longer resumes it (journal untouched)."""
+    require(table=True)
+    _library_do(game_id, "abandon")
+    return redirect(url_for("pages.home"))
+
+
+@bp.post("/games/<game_id>/delete")
+def delete(game_id: str):
+    """Home no longer shows this game; the history exports keep it, marked abandoned if it was unfinished."""
+    require(table=True)
+    _library_do(game_id, "delete")
+    return redirect(url_for("pages.home"))
+
+
+def _library_do(game_id: str, what: str) -> None:
+    hub = dashboard().hub
+    try:
+        getattr(Library(hub.journal), what)(game_id)
+    except RuleError as err:
+        if isinstance(err, JournalUnavailable):
+            raise  # 503: the card is full or read-only
+        raise ApiError(404 if isinstance(err, UnknownGame) else 409, err.text(lang())) from None
+    if hub.current == game_id:
+        hub.set_current(None)  # the table shows no game rather than one it was told to stop
 
 
 @bp.post("/games")
@@ -139,8 +191,12 @@ def _start_options(game: str, chosen: dict[str, str]) -> dict[str, Any]:
         raise ApiError(400, err.text(lang())) from None
     if not isinstance(options, dict):
         return options  # game_header says what is wrong
+    try:
+        known = {o["name"] for o in games.package(game).option_specs()}
+    except RuleError:
+        known = set()  # an unknown game: game_header or the hub says so
     for key, raw in chosen.items():
-        if key not in options:
+        if key in known and key not in options:  # another game's readings left in the form are not this one's
             try:
                 options[key] = jsoncheck.loads(raw, "the options")
             except RuleError:
@@ -395,15 +451,18 @@ def island_check(game: str):
 
 
 # -- history exports ----------------------------------------------------------------------
-def _rows(records: list[GameRecord]) -> list[dict[str, Any]]:
+def _rows(history: list[tuple[GameRecord, str, bool]]) -> list[dict[str, Any]]:
+    """One row per seat of every finished or abandoned game (those deleted from Home included);
+    an abandoned game has no score and the reason ``abandoned``."""
     rows = []
-    for rec in records:
+    for rec, state, _deleted in history:
         result = rec.result or {}
+        reason = "abandoned" if state == "abandoned" else result.get("reason", "")
         for seat, name in enumerate(rec.players):
             rows.append({
                 "game_id": rec.id, "game": rec.game, "created": _when(rec.created), "finished": _when(rec.finished),
                 "seat": seat + 1, "player": name, "score": (result.get("scores") or {}).get(name, ""),
-                "winner": name in (result.get("winners") or []), "reason": result.get("reason", ""),
+                "winner": name in (result.get("winners") or []), "reason": reason,
             })
     return rows
 
@@ -411,7 +470,7 @@ def _rows(records: list[GameRecord]) -> list[dict[str, Any]]:
 @bp.get("/history.csv")
 def export_csv():
     require(table=True)
-    rows = _rows(dashboard().hub.journal.games(finished=True))
+    rows = _rows(Library(dashboard().hub.journal).history())
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=["game_id", "game", "created", "finished", "seat", "player",
                                              "score", "winner", "reason"])
@@ -431,7 +490,10 @@ def csv_cell(value: Any) -> Any:
 @bp.get("/history.json")
 def export_json():
     require(table=True)
-    records = [r.to_json() for r in dashboard().hub.journal.games()]
+    library = Library(dashboard().hub.journal)
+    marks = library.marks()
+    records = [{**r.to_json(), "state": library.state(r, marks.get(r.id)),
+                "deleted": r.id in marks and marks[r.id].deleted is not None} for r in library.journal.games()]
     response = make_response(jsonify({"games": records}))
     response.headers["Content-Disposition"] = "attachment; filename=galapagos-history.json"
     return response

@@ -1,0 +1,37 @@
+/* Home: abandon and delete ask first (in the page's own dialog); the preset chips fill the number
+   beside them (the sand timer's seconds); another game's readings are never sent with this one. */
+(function () {
+  "use strict";
+
+  function ask(question, then) {
+    var dlg = document.getElementById("confirm");
+    if (!dlg || !dlg.showModal) { if (window.confirm(question)) then(); return; }
+    dlg.querySelector(".q").textContent = question;
+    dlg.returnValue = "";
+    dlg.onclose = function () { if (dlg.returnValue === "ok") then(); };
+    dlg.showModal();
+  }
+
+  document.addEventListener("submit", function (ev) {
+    var form = ev.target;
+    if (!form.dataset.ask || form.dataset.asked) return;
+    ev.preventDefault();
+    ask(form.dataset.ask, function () { form.dataset.asked = "1"; form.submit(); });
+  });
+
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest("button[data-preset]");
+    if (!b) return;
+    var input = b.closest("label").querySelector("input[type=number]");
+    if (input && !input.disabled) { input.value = b.dataset.preset; input.dispatchEvent(new Event("change")); }
+  });
+
+  var gameSelect = document.getElementById("start-game");
+  function only() {  /* live.js switches the selects; the number inputs follow here */
+    document.querySelectorAll("[data-options-for]").forEach(function (fs) {
+      var mine = fs.dataset.optionsFor === gameSelect.value;
+      fs.querySelectorAll("input").forEach(function (i) { i.disabled = !mine; });
+    });
+  }
+  if (gameSelect) gameSelect.addEventListener("change", only);
+})();
