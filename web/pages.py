@@ -201,6 +201,7 @@ def _start_options(game: str, chosen: dict[str, str]) -> dict[str, Any]:
                 options[key] = jsoncheck.loads(raw, "the options")
             except RuleError:
                 raise ApiError(400, f"The option {key!r} is not valid.") from None
+    _within_bounds(game, options)
     build = _builder(game, missing_ok=True)
     if build and "cells" in request.form:
         options[build["option"]] = layout_of(_cells(request.form["cells"]))
@@ -342,6 +343,23 @@ def setup():
 # -- the board as built (the dice island entered hex by hex) ------------------------------
 #: at most this many cells in an entered board (the dice island has 36)
 MAX_CELLS = 64
+
+
+def _within_bounds(game: str, options: dict[str, Any]) -> None:
+    """A reading with a range in the game's option specs (the sand timer's seconds) is a number in it,
+    whether chosen in the form or typed in the JSON box: one sentence otherwise."""
+    try:
+        specs = games.package(game).option_specs(lang())
+    except RuleError:
+        return
+    for spec in specs:
+        if "min" not in spec or spec["name"] not in options:
+            continue
+        value = options[spec["name"]]
+        if isinstance(value, bool) or not isinstance(value, int | float) or not spec["min"] <= value <= spec["max"]:
+            raise ApiError(400, translator(lang())("{option}: a number from {min} to {max}, not {value}.",
+                                                   option=spec["label"], min=spec["min"], max=spec["max"],
+                                                   value=json.dumps(value)[:40]))
 
 
 def _builder(game: str, missing_ok: bool = False) -> dict[str, Any] | None:

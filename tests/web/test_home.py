@@ -12,6 +12,7 @@ import re
 import sqlite3
 from pathlib import Path
 
+import pytest
 from flask.testing import FlaskClient
 
 from companion.app import build
@@ -152,3 +153,38 @@ def test_the_table_at_start_up_resumes_the_last_game_not_abandoned(tmp_path: Pat
         assert companion.resume() is None and companion.hub.current is None
     finally:
         companion.close()
+
+
+def test_a_refused_start_keeps_the_names_and_options_typed(table: Table) -> None:
+    c, csrf = tablet(table)
+    form = {"csrf": csrf, "game": "galapagos-dice", "players": "Zoé\nYann\nXavier\nWalid\nVera",
+            "opt:two_player_variant": "false", "opt:timer_seconds": "75", "options": '{"layout_seed": 12}'}
+    r = c.post("/games", data=form)
+    assert r.status_code == 400 and table.dashboard.hub.journal.games() == []
+    page = html.unescape(r.data.decode())
+    assert re.search(r'class="banner over refusal" role="alert">[^<]*2 to 4 players, not 5\.<', page)
+    assert ">Zoé\nYann\nXavier\nWalid\nVera</textarea>" in page
+    assert '{"layout_seed": 12}</textarea>' in page
+    assert re.search(r'<option value="galapagos-dice"[^>]*selected', page)
+    assert re.search(r'name="opt:timer_seconds"[^>]*value="75"', page)
+
+
+@pytest.mark.parametrize("seconds, ok", [("45", True), ("120", True), ("5", False), ("100000", False),
+                                          ("1e999", False), ("NaN", False), ('"30"', False)])
+def test_the_sand_timer_is_set_at_the_start_within_bounds(table: Table, seconds: str, ok: bool) -> None:
+    c, csrf = tablet(table)
+    r = c.post("/games", data={"csrf": csrf, "game": "galapagos-dice", "players": "Ann\nBob",
+                               "opt:timer_seconds": seconds})
+    if ok:
+        gid = r.headers["Location"].split("/")[2]
+        assert c.get(f"/api/games/{gid}").json["state"]["timer_seconds"] == float(seconds)
+    else:
+        assert r.status_code == 400 and table.dashboard.hub.journal.games() == []
+        assert b"Traceback" not in r.data and b'class="banner over refusal"' in r.data
+
+
+def test_another_game_s_readings_left_in_the_form_are_not_sent(table: Table) -> None:
+    c, csrf = tablet(table)
+    r = c.post("/games", data={"csrf": csrf, "game": "galapagos-auction", "players": "Ann\nBob",
+                               "opt:timer_seconds": "45"})
+    assert r.status_code == 302

@@ -29,7 +29,7 @@ def tablet(table: Table) -> tuple[FlaskClient, str]:
 
 def drawn_island(page: str) -> list[tuple[str, str]]:
     """Each field of a drawn island as the page shows it: its number and its fill, by position on screen."""
-    cells = re.findall(r'<g class="hex" data-field="(\d+)">\s*<polygon points="([^"]+)" fill="([^"]+)"', page)
+    cells = re.findall(r'<g class="hex[^"]*" data-field="(\d+)"[^>]*>\s*<polygon points="([^"]+)" fill="([^"]+)"', page)
     return sorted((points, f"{number} {fill}") for number, points, fill in cells)
 
 

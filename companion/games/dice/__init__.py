@@ -15,6 +15,9 @@ from companion.games.dice.rules import *  # noqa: F403
 from companion.games.dice.rules import DiceRules, hint, roll_dice
 from companion.rules import RuleError
 
+#: the sand timer's lengths a table may choose at the start, in seconds (the published one runs 30)
+TIMER_RANGE = (10, 300)
+
 
 class Package(GamePackage):
     order = 2
@@ -143,15 +146,17 @@ class Package(GamePackage):
         }
 
     def option_specs(self, lang: str = "en") -> list[dict[str, Any]]:
-        """The two readings a table chooses: the two-player variant and the sand timer's length."""
+        """The two readings a table chooses: the two-player variant and the sand timer's length (any
+        number of seconds in ``TIMER_RANGE``: a family with young children may want two minutes)."""
         return [
             {"name": "two_player_variant", "label": self.t("Two-player variant", lang),
              "choices": [{"value": False, "label": self.t("no", lang)}, {"value": True, "label": self.t("yes", lang)}],
              "default": False,
              "note": self.t("\"if a player collects 5 turtles of the same color, he/she immediately wins\" (2 players only)", lang)},
             {"name": "timer_seconds", "label": self.t("Sand timer", lang),
-             "choices": [{"value": n, "label": self.t("{seconds} s", lang, seconds=n)} for n in (30, 45, 60, 90)],
-             "default": 30, "note": self.t("The published sand timer runs 30 seconds.", lang)},
+             "choices": [{"value": n, "label": self.t("{seconds} s", lang, seconds=n)} for n in (30, 45, 60, 90, 120)],
+             "default": 30, "min": TIMER_RANGE[0], "max": TIMER_RANGE[1], "step": 5, "unit": "s",
+             "note": self.t("The published sand timer runs 30 seconds.", lang)},
         ]
 
     def default_options(self, options: dict[str, Any]) -> dict[str, Any]:
