@@ -25,7 +25,7 @@ from companion import extras, games, jsoncheck
 from companion.journal import GameRecord, JournalUnavailable, UnknownGame
 from companion.library import Library
 from companion.rules import RuleError
-from web import views
+from web import joining, views
 from web.access import csrf_for, optional, require
 from web.api import find_seat, open_game, set_seat_cookie
 from web.context import dashboard
@@ -254,16 +254,12 @@ def join():
     ctx: dict[str, Any] = {"code": code, "game": None, "seats": [], "error": None}
     if code:
         d = dashboard()
-        wait = d.joins.allow(request.remote_addr or "?")
         try:
-            if wait:
-                raise ApiError(429, f"Too many tries; wait {int(wait) + 1} seconds.")
-            game_id = _game_for(code)
+            game_id = joining.game_for_code(code, request.remote_addr)
             session = open_game(game_id)
             taken = set(d.seats.claimed(game_id))
             holder = optional(game_id)
-            d.joins.forgive(request.remote_addr or "?")
-            ctx.update(game=session, seats=[(p, p in taken) for p in session.players],
+            ctx.update(game=session, seats=[(p, _why_taken(session, p, taken)) for p in session.players],
                        title=games.package(session.game).title(lang()),
                        mine=holder.seat if holder and not holder.is_table else None)
         except ApiError as err:
@@ -271,12 +267,11 @@ def join():
     return page("join.html", optional(), **ctx)
 
 
-def _game_for(code: str) -> str:
-    d = dashboard()
-    for rec in d.hub.journal.games(finished=False):
-        if d.keys.join_code(rec.id) == code:
-            return rec.id
-    raise ApiError(403, "That code does not open any game at this table.")
+def _why_taken(session: Any, seat: str, claimed: set[str]) -> str | None:
+    """Why a phone cannot take ``seat`` now (shown beside it on the join page), or None."""
+    if seat in claimed:
+        return "taken"
+    return "played on the tablet" if joining.kept_by_tablet(session, seat) else None
 
 
 @bp.post("/join")
@@ -285,16 +280,12 @@ def join_post():
     origin = request.headers.get("Origin")
     if origin and origin != "null" and urlsplit(origin).netloc != request.host:
         raise ApiError(403, "Requests from another site are refused.")
-    wait = d.joins.allow(request.remote_addr or "?")
-    if wait:
-        raise ApiError(429, f"Too many tries; wait {int(wait) + 1} seconds.")
     game_id, seat_name = find_seat(request.form.get("code", ""), request.form.get("seat"))
-    d.joins.forgive(request.remote_addr or "?")
     token = d.seats.claim(game_id, seat_name)
     if token is None:
         raise ApiError(409, f"{seat_name}'s seat is already taken on another phone; the table can free it.")
     d.hub.broadcast(game_id)
-    response = redirect(url_for("pages.seat", game_id=game_id, seat=seat_name))
+    response = redirect(url_for("pages.seat", game_id=game_id, seat=joining.seat_param(seat_name)))
     set_seat_cookie(response, game_id, token)
     return response
 
