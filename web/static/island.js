@@ -15,6 +15,7 @@
     colours[b.dataset.colour] = {fill: b.dataset.fill, ink: b.dataset.ink, letter: b.dataset.letter,
                                  word: b.textContent.split("·").pop().trim()};
   });
+  var marks = document.getElementById("island-marks");
   var selected = -1, asking = null, again = false;
 
   function complete(c) { return c.colour && c.number; }
@@ -41,13 +42,26 @@
     document.querySelectorAll("button[data-number]").forEach(function (b) {
       var n = Number(b.dataset.number), on = used[n] || [];
       b.classList.toggle("on", !!mine && mine.number === n);
+      b.setAttribute("aria-pressed", String(!!mine && mine.number === n));
       b.classList.toggle("used", on.length > 0 && !(mine && mine.number === n && on.length === 1));
       b.classList.toggle("twice", on.length > 1);
     });
     document.querySelectorAll("button[data-colour]").forEach(function (b) {
       b.classList.toggle("on", !!mine && mine.colour === b.dataset.colour);
+      b.setAttribute("aria-pressed", String(!!mine && mine.colour === b.dataset.colour));
     });
-    groups.forEach(function (g, i) { g.classList.toggle("sel", i === selected); });
+    while (marks.firstChild) marks.removeChild(marks.firstChild);
+    groups.forEach(function (g, i) {  /* outlines drawn above every hex, so no neighbour covers them */
+      var twice = !!cells[i].number && used[cells[i].number].length > 1;  /* both hexes of a slip */
+      g.classList.toggle("sel", i === selected);
+      g.classList.toggle("twice", twice);
+      if (twice || i === selected) {
+        var outline = document.createElementNS("http://www.w3.org/2000/svg", "polygon");
+        outline.setAttribute("points", g.querySelector("polygon").getAttribute("points"));
+        outline.setAttribute("class", i === selected ? "mark-sel" : "mark-twice");
+        marks.appendChild(outline);
+      }
+    });
     whichEl.textContent = mine ? (mine.number ? "#" + mine.number : "?") + (mine.colour ? " · " + colours[mine.colour].word : "") : whichEl.dataset.none || whichEl.textContent;
   }
 
