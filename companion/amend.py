@@ -194,3 +194,98 @@ def _plain(value: Any) -> bool:
     if isinstance(value, list | tuple):
         return len(value) <= 8 and all(not isinstance(v, dict | list | tuple) for v in value)
     return not isinstance(value, dict)
+
+
+# -- the history the tablet edits ----------------------------------------------------------------
+
+def _author_is_a_phone(source: str) -> bool:
+    """A seat's own phone sent it (``web:<seat>``): the table never saw its secret fields."""
+    parts = source.split(":")
+    return len(parts) > 1 and parts[0] == "web" and parts[1] != "table"
+
+
+def _machine(session: Session, entry: Any) -> bool:
+    from companion.session import LANES
+
+    return entry.action.get("type") in extras.automatic(session) and entry.source != LANES
+
+
+def history(session: Session, lang: str = "en") -> list[dict[str, Any]]:
+    """Every action in play, oldest first, as the tablet lists it for editing.
+
+    Each row: ``seq``, ``n`` (its place, 1 = the first), ``text`` (the package's line, secrets
+    hidden), ``source``, and ``edit`` / ``remove``: None when allowed, else the one sentence
+    saying why not (a revealed ballot after it, a phone's secret move, the sand's expiry).
+    """
+    pkg = games.package(session.game)
+    rules = session.rules
+    entries = session.history()
+    state = rules.setup(session.players, session.options)
+    rows, reveals = [], []
+    for n, entry in enumerate(entries, start=1):
+        after, _ = rules.apply(state, entry.action)
+        reveals.append(pkg.undo_refusal(state, entry.action, after, False, lang))
+        rows.append({"seq": entry.seq, "n": n, "text": describe(pkg, entry.action, None, lang),
+                     "source": entry.source.split(":")[0], "edit": None, "remove": None})
+        state = after
+    blocked = None
+    for i in range(len(rows) - 1, -1, -1):
+        blocked = reveals[i] or blocked  # a ballot revealed at or after this action
+        entry, row = entries[i], rows[i]
+        if blocked:
+            row["edit"] = row["remove"] = blocked
+        elif _machine(session, entry):
+            row["edit"] = row["remove"] = texts.render(
+                "The companion journals this by itself; edit the action before it.", {}, lang)
+        elif str(entry.action.get("type")) in pkg.secret_fields and _author_is_a_phone(entry.source):
+            row["edit"] = texts.render("Only {player}'s phone knows this move: remove it, and {player} plays it again.",
+                                       {"player": entry.action.get("player", "?")}, lang)
+    return rows
+
+
+def refusal(session: Session, seq: int, removing: bool, lang: str = "en") -> str | None:
+    """Why the tablet may not edit (or remove) the action ``seq``, or None."""
+    row = next((r for r in history(session, lang) if r["seq"] == seq), None)
+    if row is None:
+        return texts.render("There is no action {seq} in play.", {"seq": seq}, lang)
+    return row["remove" if removing else "edit"]
+
+
+def edit_forms(session: Session, seq: int, lang: str = "en") -> dict[str, Any]:
+    """The move forms the game offered just before the action ``seq``, the one it was first, with its values.
+
+    ``{"forms": [...], "prefill": {field: value}, "text": line}``; the tablet reuses the
+    phones' move form (``GamePackage.moves`` of the state before that action).
+    """
+    from companion import moves
+
+    pkg = games.package(session.game)
+    rules = session.rules
+    entries = session.history()
+    index = next((i for i, e in enumerate(entries) if e.seq == seq), None)
+    if index is None:
+        return {"forms": [], "prefill": {}, "text": ""}
+    state = rules.setup(session.players, session.options)
+    for entry in entries[:index]:
+        state, _ = rules.apply(state, entry.action)
+    action = entries[index].action
+    forms = moves.visible(pkg.moves(state, lang))
+    same = [f for f in forms if f.get("type") == action.get("type")
+            and (f.get("player") is None or f.get("player") == action.get("player"))]
+    rest = [f for f in forms if f not in same]
+    prefill = {k: v for k, v in action.items() if k not in ("type", "player")}
+    return {"forms": same + rest, "first": len(same), "prefill": prefill, "action": action,
+            "text": describe(pkg, action, None, lang)}
+
+
+def set_aside(session: Session, lang: str = "en") -> list[dict[str, Any]]:
+    """The actions an edit set aside, with their line and the rules' refusal in ``lang``."""
+    pkg = games.package(session.game)
+    out = []
+    for entry, note in session.set_aside():
+        why = note.get("message", "")
+        if note.get("msgid"):
+            why = texts.render(note["msgid"], note.get("params") or {}, lang, note.get("domain") or pkg.domain)
+        out.append({"seq": entry.seq, "text": describe(pkg, entry.action, None, lang), "why": why,
+                    "action": pkg.redact(entry.action, None)})
+    return out

@@ -6,7 +6,19 @@ an action's status, so nothing a player did is ever deleted:
 
 * ``active``    — part of the game;
 * ``undone``    — taken back, can be redone (always the newest rows);
-* ``discarded`` — was undone, then a new action was taken instead.
+* ``discarded`` — was undone, then a new action was taken instead;
+* ``replaced``  — an earlier action was edited from the tablet: this row and every
+  active one after it gave way to new rows (the corrected action, and copies of
+  the later ones that still apply, each with ``origin`` = the row it stands for);
+* ``removed``   — the action the tablet removed from the history;
+* ``aside``     — a later action that no longer applies after an edit: kept with the
+  rules' refusal (``note``) for the table to re-enter or drop;
+* ``reentered`` / ``dropped`` — what became of an action set aside (an automatic one,
+  the sand's expiry, is dropped at once: the companion journals it again by itself).
+
+Each edit is a row of ``edits`` and happens in ONE transaction: a power cut leaves
+either the old history or the new one. Journals from before edits are migrated
+when opened (the ``actions`` table rebuilt with the new statuses and columns).
 
 Every mutation bumps ``games.rev`` in the same transaction, which lets a
 long-running process notice that another one (``companion act`` from a shell)
@@ -60,11 +72,26 @@ CREATE TABLE IF NOT EXISTS actions (
     action    TEXT NOT NULL,
     source    TEXT NOT NULL DEFAULT '',
     at        REAL NOT NULL,
-    status    TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'undone', 'discarded')),
+    status    TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'undone', 'discarded', 'replaced',
+                                                              'removed', 'aside', 'reentered', 'dropped')),
+    edit      INTEGER,
+    origin    INTEGER,
+    note      TEXT,
     PRIMARY KEY (game_id, seq)
 );
 CREATE INDEX IF NOT EXISTS actions_status ON actions (game_id, status, seq);
+CREATE TABLE IF NOT EXISTS edits (
+    game_id   TEXT NOT NULL REFERENCES games(id),
+    id        INTEGER NOT NULL,
+    kind      TEXT NOT NULL CHECK (kind IN ('edit', 'remove', 'reenter', 'drop')),
+    seq       INTEGER NOT NULL,
+    source    TEXT NOT NULL DEFAULT '',
+    at        REAL NOT NULL,
+    PRIMARY KEY (game_id, id)
+);
 """
+#: the statuses of a journal from before edits (its ``actions`` table is rebuilt when opened)
+_OLD_STATUSES = "CHECK (status IN ('active', 'undone', 'discarded'))"
 
 #: what a write on a full or read-only card answers, everywhere (API 503, OLED, CLI)
 NOT_RECORDED = "Not recorded: the card is full (or read-only). Nothing changed."
@@ -187,6 +214,7 @@ class Journal:
                 if "touched" not in cols:  # journals from before journal-order "last acted on"
                     db.execute("ALTER TABLE games ADD COLUMN touched INTEGER NOT NULL DEFAULT 0")
                     db.execute("UPDATE games SET touched = rowid")
+                _migrate_actions(db)
         except BaseException:
             db.close()
             raise
@@ -380,6 +408,81 @@ class Journal:
         self._bump(db, game_id)
         return JournalEntry(row[0], json.loads(row[1]), row[2], row[3])
 
+    # -- edits from the tablet (call inside transaction()) ---------------------------
+    def rewrite(self, db: sqlite3.Connection, game_id: str, target: JournalEntry, replacement: dict[str, Any] | None,
+                kept: list[JournalEntry], aside: list[tuple[JournalEntry, dict[str, Any]]],
+                dropped: list[tuple[JournalEntry, dict[str, Any]]], source: str) -> int:
+        """Edit (``replacement``) or remove (None) the active action ``target``; returns the edit's id.
+
+        Nothing is deleted: ``target`` becomes ``replaced`` (or ``removed``), every active
+        action after it ``replaced`` — or ``aside`` / ``dropped`` with the rules' refusal
+        when it no longer applies — and new rows carry the corrected action and copies of
+        ``kept`` (their time and source unchanged, ``origin`` = the row each stands for).
+        The caller's transaction makes it all or nothing.
+        """
+        db.execute("UPDATE actions SET status = 'discarded' WHERE game_id = ? AND status = 'undone'", (game_id,))
+        edit = self._edit_row(db, game_id, "edit" if replacement is not None else "remove", target.seq, source)
+        db.execute("UPDATE actions SET status = ?, edit = ? WHERE game_id = ? AND seq = ? AND status = 'active'",
+                   ("replaced" if replacement is not None else "removed", edit, game_id, target.seq))
+        db.execute("UPDATE actions SET status = 'replaced', edit = ? WHERE game_id = ? AND seq > ? AND status = 'active'",
+                   (edit, game_id, target.seq))
+        for status, rows in (("aside", aside), ("dropped", dropped)):
+            for entry, note in rows:
+                db.execute("UPDATE actions SET status = ?, note = ? WHERE game_id = ? AND seq = ?",
+                           (status, _dumps(note), game_id, entry.seq))
+        (top,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game_id,)).fetchone()
+        seq = int(top)
+        if replacement is not None:
+            seq += 1
+            self._copy_row(db, game_id, seq, JournalEntry(target.seq, replacement, source, target.at), edit)
+        for entry in kept:
+            seq += 1
+            self._copy_row(db, game_id, seq, entry, edit)
+        self._bump(db, game_id)
+        return edit
+
+    def _copy_row(self, db: sqlite3.Connection, game_id: str, seq: int, entry: JournalEntry, edit: int) -> None:
+        db.execute(
+            "INSERT INTO actions (game_id, seq, action, source, at, edit, origin) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game_id, seq, _dumps(entry.action), entry.source, entry.at, edit, entry.seq),
+        )
+
+    def _edit_row(self, db: sqlite3.Connection, game_id: str, kind: str, seq: int, source: str) -> int:
+        (top,) = db.execute("SELECT COALESCE(MAX(id), 0) FROM edits WHERE game_id = ?", (game_id,)).fetchone()
+        db.execute("INSERT INTO edits (game_id, id, kind, seq, source, at) VALUES (?, ?, ?, ?, ?, ?)",
+                   (game_id, int(top) + 1, kind, seq, source, self._clock()))
+        return int(top) + 1
+
+    def set_aside(self, game_id: str, db: sqlite3.Connection | None = None) -> list[tuple[JournalEntry, dict[str, Any]]]:
+        """The actions an edit set aside, oldest first, each with the rules' refusal (``msgid``, ``params``…)."""
+        conn = db or self._db
+        with self._lock:
+            try:
+                rows = conn.execute("SELECT seq, action, source, at, note FROM actions WHERE game_id = ? "
+                                    "AND status = 'aside' ORDER BY seq", (game_id,)).fetchall()
+            except sqlite3.OperationalError:  # a read-only journal from before edits: nothing was set aside
+                return []
+        return [(JournalEntry(seq, json.loads(a), src, at), json.loads(note or "{}")) for seq, a, src, at, note in rows]
+
+    def settle_aside(self, db: sqlite3.Connection, game_id: str, seq: int, status: str, source: str) -> bool:
+        """An action set aside is ``reentered`` (played again) or ``dropped``; False when it was not aside."""
+        done = db.execute("UPDATE actions SET status = ? WHERE game_id = ? AND seq = ? AND status = 'aside'",
+                          (status, game_id, seq)).rowcount
+        if not done:
+            return False
+        self._edit_row(db, game_id, "reenter" if status == "reentered" else "drop", seq, source)
+        self._bump(db, game_id)
+        return True
+
+    def versions(self, game_id: str, db: sqlite3.Connection | None = None) -> list[dict[str, Any]]:
+        """Every row of the game, whatever its status, oldest first: both versions of an edited history."""
+        conn = db or self._db
+        with self._lock:
+            rows = conn.execute("SELECT seq, action, source, at, status, edit, origin, note FROM actions "
+                                "WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+        return [{"seq": r[0], "action": json.loads(r[1]), "source": r[2], "at": r[3], "status": r[4], "edit": r[5],
+                 "origin": r[6], "note": json.loads(r[7]) if r[7] else None} for r in rows]
+
     def set_result(self, db: sqlite3.Connection, game_id: str, result: dict[str, Any] | None) -> None:
         """Record (or, after an undo, clear) the end of a game."""
         if result is None:
@@ -416,6 +519,32 @@ class Journal:
         for old in backups(self.path)[:-keep]:
             old.unlink(missing_ok=True)
         return dest
+
+
+def _migrate_actions(db: sqlite3.Connection) -> None:
+    """Rebuild a journal's ``actions`` table from before edits (SQLite cannot widen a CHECK in place).
+
+    One transaction: a power cut during it leaves the old table whole, and the next
+    start migrates again. Every row keeps its seq, time, source and status.
+    """
+    row = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'actions'").fetchone()
+    if row is None or _OLD_STATUSES not in " ".join(str(row[0]).split()):
+        return
+    new_table = SCHEMA[SCHEMA.index("CREATE TABLE IF NOT EXISTS actions"):SCHEMA.index("CREATE INDEX")]
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute("DROP TABLE IF EXISTS actions_migrating")
+        db.execute(new_table.replace("IF NOT EXISTS actions", "actions_migrating", 1).strip().rstrip(";"))
+        db.execute("INSERT INTO actions_migrating (game_id, seq, action, source, at, status) "
+                   "SELECT game_id, seq, action, source, at, status FROM actions")
+        db.execute("DROP TABLE actions")
+        db.execute("ALTER TABLE actions_migrating RENAME TO actions")
+        db.execute("CREATE INDEX IF NOT EXISTS actions_status ON actions (game_id, status, seq)")
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    log.info("journal migrated: actions can now be edited and removed from the tablet")
 
 
 def backups_dir(path: Path) -> Path:
@@ -568,6 +697,11 @@ def _recover_python(damaged: Path, into: Path) -> None:
                 except sqlite3.Error:
                     continue
             cols = [r[1] for r in out.execute(f'PRAGMA table_info("{name}")')]
+            try:  # a journal from before edits lacks their columns: copy the ones both tables have
+                have = {r[1] for r in src.execute(f'PRAGMA table_info("{name}")')}
+            except sqlite3.DatabaseError:
+                have = set(cols)
+            cols = [c for c in cols if c in have or not have]
             if not cols:
                 continue
             listed = ", ".join(f'"{c}"' for c in cols)

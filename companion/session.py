@@ -38,6 +38,21 @@ class Change:
     events: list[Event] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Edited:
+    """What an edit did to the actions after the one corrected."""
+
+    replayed: int  # still apply: played again onto the corrected history
+    aside: list[JournalEntry]  # no longer apply: kept for the table to re-enter or drop
+    dropped: list[JournalEntry]  # automatic ones that no longer apply (the companion journals them anew)
+
+
+def _note(err: RuleError) -> dict[str, Any]:
+    """A refusal as the journal keeps it: its message id and parameters (translated when shown)."""
+    params = {k: v if isinstance(v, str | int | float | bool) or v is None else str(v) for k, v in err.params.items()}
+    return {"msgid": err.msgid, "params": params, "domain": err.domain, "message": err.message}
+
+
 class _NothingToUndo(Exception):
     """Raised inside :meth:`Session.undo_last`'s transaction to roll it back."""
 
@@ -303,6 +318,82 @@ class Session:
             self._refresh_timer()
         self._notify(Change(self, kind, entry.action))
         return entry.action
+
+    def edit(self, seq: int, action: Action | None, source: str = "cli") -> Edited:
+        """Correct (``action``) or remove (None) the action ``seq`` in play, in ONE transaction.
+
+        The actions after it are played again onto the corrected history; any that no
+        longer applies is set aside with the rules' refusal (a person's, for re-entry) or
+        dropped (an automatic one: the companion journals the sand's end again by itself).
+        The journal keeps both versions. A RuleError (the correction itself refused, or
+        no such action) changes nothing.
+        """
+        if action is not None:
+            jsoncheck.check(action, "the action")
+        auto = tuple(games.package(self.game).automatic)
+        with self._lock:
+            with self.journal.transaction() as db:
+                self._sync_locked(db)
+                entries = list(self.entries)
+                index = next((i for i, e in enumerate(entries) if e.seq == seq), None)
+                if index is None:
+                    raise RuleError("There is no action {seq} in play.", seq=seq)
+                state = self._replay(entries[:index])
+                if action is not None:
+                    state, _ = self.rules.apply(state, action)
+                kept, aside, dropped = [], [], []
+                for entry in entries[index + 1:]:
+                    try:
+                        state, _ = self.rules.apply(state, entry.action)
+                        kept.append(entry)
+                    except RuleError as err:
+                        machine = entry.action.get("type") in auto or entry.source == LANES
+                        (dropped if machine else aside).append((entry, _note(err)))
+                self.journal.rewrite(db, self.id, entries[index], action, kept, aside, dropped, source)
+                entries = self.journal.active(self.id, db)
+                state = self._replay(entries)
+                self._record_result(db, state)
+                rev = self.journal.rev(self.id, db)
+            self.state, self.entries, self._rev, self.undone = state, entries, rev, []
+            self._refresh_timer()
+        self._notify(Change(self, "edit", action))
+        return Edited(len(kept), [e for e, _ in aside], [e for e, _ in dropped])
+
+    def set_aside(self) -> list[tuple[JournalEntry, dict[str, Any]]]:
+        """The actions an edit set aside, waiting to be re-entered or dropped, with the rules' refusal."""
+        with self.journal.reading() as db:
+            return self.journal.set_aside(self.id, db)
+
+    def reenter(self, seq: int, source: str = "cli") -> list[Event]:
+        """Play an action that an edit set aside, now; it leaves the aside list in the same transaction."""
+        with self._lock:
+            with self.journal.transaction() as db:
+                self._sync_locked(db)
+                found = next((e for e, _ in self.journal.set_aside(self.id, db) if e.seq == seq), None)
+                if found is None:
+                    raise RuleError("No action {seq} is set aside.", seq=seq)
+                state, events = self.rules.apply(self.state, found.action)
+                self.journal.settle_aside(db, self.id, seq, "reentered", source)
+                entry = self.journal.append(db, self.id, found.action, source)
+                self._record_result(db, state)
+                rev = self.journal.rev(self.id, db)
+            self.state, self._rev, self.undone = state, rev, []
+            self.entries.append(entry)
+            self._note_timer(entry, events)
+            self._refresh_timer()
+        self._notify(Change(self, "action", found.action, events))
+        return events
+
+    def drop(self, seq: int, source: str = "cli") -> bool:
+        """Give up an action an edit set aside (it stays in the journal as dropped); False when none."""
+        with self._lock:
+            with self.journal.transaction() as db:
+                done = self.journal.settle_aside(db, self.id, seq, "dropped", source)
+                self._sync_locked(db)
+                self._rev = self.journal.rev(self.id, db)
+        if done:
+            self._notify(Change(self, "edit", None))
+        return done
 
     def sync(self) -> bool:
         """Replay the journal if another process changed it; True when it did.

@@ -29,3 +29,32 @@ def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: s
         preview = amend.undo_preview(session, viewer, language, by_table=is_table)
         ctx["undo_what"] = preview["what"] or ctx.get("undo_what", "")
         ctx["undo_back"] = preview["back"]
+    ctx["can_fix"] = is_table and bool(session.entries)
+
+
+def _page(language: str) -> dict[str, Any]:
+    from web import forms
+    from web.i18n import translator
+
+    return {"t": translator(language), "fx": forms.helpers(), "lang": language}
+
+
+def history_html(session: Session, rows: list[dict[str, Any]], aside: list[dict[str, Any]], language: str) -> str:
+    """The tablet's « fix an earlier action » panel: every action (newest first) with Edit and Remove,
+    and the actions an edit set aside, each with the rules' refusal, to re-enter or drop."""
+    from flask import render_template
+
+    return render_template("_history.html", rows=list(reversed(rows)), aside=aside, session=session,
+                           **_page(language))
+
+
+def form_html(session: Session, seq: int, found: dict[str, Any], language: str) -> str:
+    """The move form the game offered before action ``seq`` (``GamePackage.moves`` of that state),
+    the one that was played first; amend.js fills it in with what was played."""
+    from flask import render_template
+
+    forms = found["forms"]
+    first = max(1, found.get("first", 0))
+    return render_template("_history_form.html", seq=seq, text=found["text"], prefill=found["prefill"],
+                           forms_same=forms[:first], forms_other=forms[first:], session=session,
+                           **_page(language))

@@ -92,13 +92,8 @@ def get_game(game_id: str):
 def post_action(game_id: str):
     who = require(game_id)
     session = open_game(game_id)
-    action = action_body(body(ACTION_LIMIT))
+    action = _known_action(session, action_body(body(ACTION_LIMIT)))
     kind = action["type"]
-    if kind not in session.rules.actions:
-        raise ApiError(400, RuleError(f"{session.rules.name} has no action \"{clean(kind)[:40]}\".").message)
-    unknown = sorted(set(action) - set(session.rules.actions[kind]) - {"type"})
-    if unknown:  # the body's shape, not the rules: 400 as docs/api.md says
-        raise ApiError(400, f"The \"{kind}\" action has no field \"{clean(unknown[0])[:40]}\".")
     if not who.is_table:
         mine = action if "player" in action else {**action, "player": who.seat}
         # a phone may send what its own moves offer it (the first player's survival step),
@@ -210,6 +205,108 @@ def _move(game_id: str, kind: str):
     if done is None:
         raise ApiError(409, f"There is nothing to {kind}.")
     return jsonify({kind: extras.redact(session.game, done, who.viewer()), **snapshot(session, who)})
+
+
+# -- fixing earlier actions (the table only) ------------------------------------------------
+@bp.get("/games/<game_id>/history")
+def history(game_id: str):
+    """Every action in play with whether the tablet may edit or remove it, the ones set aside, and
+    the panel's HTML (``web/templates/_history.html``)."""
+    require(game_id, table=True)
+    session = open_game(game_id)
+    language = lang()
+    rows, aside = amend.history(session, language), amend.set_aside(session, language)
+    html = amend_view.history_html(session, rows, aside, language)
+    return jsonify({"entries": rows, "aside": aside, "html": html})
+
+
+@bp.get("/games/<game_id>/history/<int:seq>/form")
+def history_form(game_id: str, seq: int):
+    """The move form the game offered just before action ``seq``, filled in with what was played."""
+    require(game_id, table=True)
+    session = open_game(game_id)
+    why = amend.refusal(session, seq, removing=False, lang=lang())
+    if why:
+        raise ApiError(409, why)
+    found = amend.edit_forms(session, seq, lang())
+    return jsonify({"seq": seq, "prefill": found["prefill"], "html": amend_view.form_html(session, seq, found, lang())})
+
+
+@bp.post("/games/<game_id>/history/<int:seq>/edit")
+def edit_action(game_id: str, seq: int):
+    """``{"action": {...}}`` replaces action ``seq``; the later ones are played again, those that no longer
+    apply are set aside (listed in the answer)."""
+    who = require(game_id, table=True)
+    session = open_game(game_id)
+    data = only_keys(body(ACTION_LIMIT), {"action"}, "An edit")
+    if "action" not in data:
+        raise ApiError(400, "An edit needs the corrected \"action\".")
+    return _rewrite(session, who, seq, _known_action(session, action_body(data["action"])))
+
+
+@bp.post("/games/<game_id>/history/<int:seq>/remove")
+def remove_action(game_id: str, seq: int):
+    """Remove action ``seq`` from the history (kept in the journal as removed); the later ones are played again."""
+    who = require(game_id, table=True)
+    session = open_game(game_id)
+    if request.content_length or request.mimetype == "application/json":  # a body, if any, is {}
+        only_keys(body(SMALL_LIMIT), set(), "A removal")
+    return _rewrite(session, who, seq, None)
+
+
+def _known_action(session: Session, action: dict[str, Any]) -> dict[str, Any]:
+    """The action's shape against the game's vocabulary (its type, its fields), as ``post_action`` checks it."""
+    kind = action["type"]
+    if kind not in session.rules.actions:
+        raise ApiError(400, RuleError(f"{session.rules.name} has no action \"{clean(kind)[:40]}\".").message)
+    unknown = sorted(set(action) - set(session.rules.actions[kind]) - {"type"})
+    if unknown:  # the body's shape, not the rules: 400 as docs/api.md says
+        raise ApiError(400, f"The \"{kind}\" action has no field \"{clean(unknown[0])[:40]}\".")
+    return action
+
+
+def _rewrite(session: Session, who: Principal, seq: int, action: dict[str, Any] | None):
+    language = lang()
+    why = amend.refusal(session, seq, removing=action is None, lang=language)
+    if why:
+        raise ApiError(409, why)
+    held = action.get("player") if action is not None else None
+    if held in _claimed(session.id) and not games.package(session.game).table_may_act(action, phone_held=True):
+        raise ApiError(403, f"{held} has a phone: only that phone may send this move.")  # never a vote for it
+    try:
+        done = session.edit(seq, action, source="web:table:edit")
+    except JournalUnavailable:
+        raise  # 503: the card refused the write, not the rules
+    except RuleError as err:
+        raise ApiError(409, games.package(session.game).error_text(err, language)) from None
+    aside = amend.set_aside(session, language)
+    fresh = {e.seq for e in done.aside}
+    return jsonify({"replayed": done.replayed, "dropped": len(done.dropped),
+                    "aside": [a for a in aside if a["seq"] in fresh], **snapshot(session, who)})
+
+
+@bp.post("/games/<game_id>/aside/<int:seq>/reenter")
+def reenter_action(game_id: str, seq: int):
+    """Play now an action that an edit set aside (the rules judge it against today's state)."""
+    who = require(game_id, table=True)
+    session = open_game(game_id)
+    try:
+        events = session.reenter(seq, source="web:table:reenter")
+    except JournalUnavailable:
+        raise
+    except RuleError as err:
+        raise ApiError(409, games.package(session.game).error_text(err, lang())) from None
+    return jsonify({**snapshot(session, who), "events": events})
+
+
+@bp.post("/games/<game_id>/aside/<int:seq>/drop")
+def drop_action(game_id: str, seq: int):
+    """Give up an action set aside; it stays in the journal as dropped."""
+    who = require(game_id, table=True)
+    session = open_game(game_id)
+    if not session.drop(seq, source="web:table:drop"):
+        raise ApiError(404, f"No action {seq} is set aside.")
+    return jsonify(snapshot(session, who))
 
 
 @bp.get("/games/<game_id>/events")
