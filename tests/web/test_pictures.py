@@ -191,3 +191,76 @@ def test_a_black_turtle_on_a_black_field_is_outlined_to_show(table: Table) -> No
     assert pictures.contrast(halo, pal["fill"]["black"]) >= 3
     shells = {c: pictures.glyph(pal["shape"][c], 0, 0, 3, pal["ink"][c]) for c in pal["fill"]}
     assert len(set(pal["shape"].values())) == 6 and len(set(map(str, shells.values()))) == 6
+
+
+# -- 3. tapping a picture: data-pick only where the move is legal now ----------------------------------------
+PICK = re.compile(r'data-pick="([^"]+)" data-value="([^"]+)"')
+
+
+def offered(pkg: Any, state: Any, seat: str | None) -> list[dict[str, Any]]:
+    """The forms a page shows ``seat`` (None: the tablet, every seat without a phone)."""
+    from companion import moves
+
+    return moves.visible(moves.for_seat(pkg.moves(state, "en"), seat))
+
+
+def picks_of(html: str) -> list[tuple[str, Any]]:
+    import html as h
+
+    return [(f, json.loads(h.unescape(v))) for f, v in PICK.findall(html)]
+
+
+def test_a_start_field_is_tappable_only_where_the_pawn_may_start(table: Table) -> None:  # noqa: F811
+    """"Each player then draws a turtle from the bag and places his/her pawn on that island tile": a field
+    whose turtle lies on the island or another player drew is no pick."""
+    rules = DICE.rules
+    s = rules.setup(["Ann", "Bob"], {"layout_seed": 3})
+    s, _ = rules.apply(s, {"type": "start", "player": "Bob", "field": 7})
+    ann = offered(DICE, s, "Ann")
+    legal = {c["value"] for c in ann[0]["fields"][0]["choices"] if not c.get("disabled")}
+    html = render(table.app, DICE, "picture", s, me="Ann", forms=ann)
+    got = picks_of(html)
+    assert {f for f, _ in got} == {"field"} and {v for _, v in got} == legal
+    assert 7 not in legal and len(legal) == 35
+    assert 'data-field="7"' in html and 'data-field="7" data-pick' not in html
+    assert 'role="group"' in html and 'tabindex="0" role="button"' in html
+    assert not picks_of(render(table.app, DICE, "picture", s, me="Ann", forms=[]))  # nothing offered, no pick
+
+
+def test_a_walk_is_tapped_at_its_end_and_only_legal_walks_are_offered(table: Table) -> None:  # noqa: F811
+    s = dice_setup(("Ann", "Bob"), (5, 9), (12, 20, 30))
+    rules = DICE.rules
+    for name, dice in (("Ann", ["red", "blue", "green"]), ("Bob", [])):
+        s, _ = rules.apply(s, {"type": "done", "player": name, "dice": dice})
+    mover = rules.public_state(s)["mover"]
+    forms = offered(DICE, s, mover)
+    walks = [c["value"] for c in forms[0]["fields"][0]["choices"]]
+    html = render(table.app, DICE, "picture", s, me=mover, forms=forms)
+    got = picks_of(html)
+    assert got and all(f == "path" and v in walks for f, v in got)
+    ends = {w[-1] if w else rules.public_state(s)["players"][0]["field"] for w in walks}
+    assert {v[-1] if v else None for _, v in got} - {None} <= ends
+    for _, v in got:  # the walk offered on a field is the first (best) one the form lists ending there
+        if v:
+            assert v == next(w for w in walks if w and w[-1] == v[-1])
+
+
+def test_the_auction_picture_offers_squares_animals_and_affordable_education_steps(table: Table) -> None:  # noqa: F811
+    rules = AUCTION.rules
+    s = auction((0, 0, 0))
+    bidding = render(table.app, AUCTION, "picture", s, me="Cleo", forms=offered(AUCTION, s, "Cleo"))
+    assert sorted(v for f, v in picks_of(bidding) if f == "direction") == ["E", "N", "S", "W"]
+    for name in ("Cleo", "Ann", "Bob"):
+        s, _ = rules.apply(s, {"type": "pass", "player": name})
+    s, _ = rules.apply(s, {"type": "direction", "player": "Cleo", "direction": "S"})
+    s = replace(s, players=(replace(s.players[0], money=350, education=4), *s.players[1:]))
+    html = render(table.app, AUCTION, "picture", s, me="Cleo", forms=offered(AUCTION, s, "Cleo"))
+    got = picks_of(html)
+    steps = sorted({v for f, v in got if f == "steps"})
+    assert steps == [1, 2]  # £100 and £300 are in hand, £600 is not
+    cells = re.findall(r'<g class="cell-g pickable" data-pick="steps" data-value="(\d+)"', wide(html))
+    assert cells == ["1", "2"]  # on fields 5 and 6, in front of Cleo's figure on 4
+    assert 'data-pick="steps" data-value="1"' in wide(html).split('class="cell-n">5<')[0].rsplit("<g", 1)[1]
+    assert {v for f, v in got if f == "animal"} <= {"penguin", "crab"}  # only the South tile's animals
+    assert not [v for f, v in picks_of(render(table.app, AUCTION, "picture", s, me="Ann",
+                                               forms=offered(AUCTION, s, "Ann"))) if f in ("steps", "direction")]
