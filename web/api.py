@@ -16,7 +16,7 @@ from companion.journal import JournalUnavailable, UnknownGame
 from companion.jsoncheck import clean
 from companion.rules import RuleError
 from companion.session import ReplayError, Session
-from web import joining, views
+from web import amend_view, joining, views
 from web.access import TABLE_COOKIE, require, seat_cookie
 from web.context import dashboard
 from web.i18n import lang
