@@ -84,7 +84,8 @@ def places(keys: dict[str, Any]) -> dict[str, int]:
 def results(public: dict[str, Any], outcome: str, lang: str = "en") -> dict[str, Any]:
     """The generic results: the scores ranked, the winners marked, the outcome's sentence.
 
-    The shape every game's ``results`` gives (more columns where it has end bonuses)::
+    The shape every game's ``results`` gives (more columns where it has end bonuses; ``place`` is ""
+    where a game ranks nobody, the dead castaways, a solo game)::
 
         {"outcome": sentence, "tie": sentence or "", "score_label": str, "columns": [labels],
          "decides_label": str or "", "rows": [{"place", "name", "score", "winner", "cells": [str],
@@ -101,8 +102,3 @@ def results(public: dict[str, Any], outcome: str, lang: str = "en") -> dict[str,
     return {"outcome": outcome, "tie": "", "score_label": t("Points"), "columns": [], "decides_label": "",
             "rows": rows, "lines": []}
 
-
-def tie_sentence(rows: list[dict[str, Any]], outcome: str) -> str:
-    """The outcome's sentence when it settles a tie on the top score (it already names the tie-break), else ""."""
-    top = [r for r in rows if r["score"] == max((x["score"] for x in rows), default=None)]
-    return outcome if len(top) > 1 else ""

@@ -58,3 +58,10 @@
   else mark();
   document.addEventListener("companion:state", mark);
 })();
+
+/* The join QR is for a game still being played: hidden once it is over, back if an undo reopens it. */
+document.addEventListener("companion:state", function (ev) {
+  var box = document.querySelector(".joinbox");
+  var state = ev.detail && ev.detail.state;
+  if (box && state) box.hidden = !!state.over;
+});

@@ -64,7 +64,8 @@ def results(state: R.AuctionState, lang: str = "en") -> dict[str, Any]:
         cells = [
             {"value": str(p.points), "detail": ""},
             {"value": f"+{bonus}", "detail": _t(lang, "level {n}", n=p.education)},
-            {"value": f"+{animal_pts}", "detail": _t(lang, "{n} tokens", n=sum(p.animals))},
+            {"value": f"+{animal_pts}", "detail": _t(lang, "1 token") if sum(p.animals) == 1
+             else _t(lang, "{n} tokens", n=sum(p.animals))},
             {"value": f"+{money_pts}", "detail": _t(lang, "£{amount}", amount=p.money)},
         ]
         rows.append({"place": rank[p.name], "name": p.name, "score": points[i], "winner": p.name in winners,

@@ -80,10 +80,10 @@ def results(state: R.State, lang: str = "en") -> dict[str, Any]:
             fate = _t(lang, "Stayed on the island")
         else:
             fate = _t(lang, FATES.get(s.died[i], "Dead"))
-        rows.append({"place": 1 if won else 2, "name": name, "score": scores[name], "winner": won,
+        rows.append({"place": 1 if won else "", "name": name, "score": scores[name], "winner": won,
                      "cells": [{"value": fate, "detail": ""}], "decides": "",
                      "note": "" if won or s.alive[i] else "dead"})
-    rows.sort(key=lambda r: (r["place"], s.names.index(r["name"])))
+    rows.sort(key=lambda r: (not r["winner"], s.names.index(r["name"])))  # no ranking among the dead
     outcome = rules.outcome(s)
     lines = []
     if winners:

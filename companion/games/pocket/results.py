@@ -28,7 +28,7 @@ def results(state: R.PocketState, lang: str = "en") -> dict[str, Any]:
     sentence = outcome.sentence(lang, DOMAIN) if outcome else ""
     won = state.result == "survived"
     pops = " · ".join(f"{_t(lang, s)} {n}" for s, n in zip(R.SPECIES, state.populations, strict=True))
-    row = {"place": 1, "name": state.player, "winner": won,
+    row = {"place": "", "name": state.player, "winner": won,  # a solo game ranks nobody
            "score": _t(lang, "{n} of {turns}", n=state.survived, turns=state.config.turns),
            "cells": [{"value": _t(lang, "won") if won else _t(lang, "lost"), "detail": pops}],
            "decides": "", "note": ""}
