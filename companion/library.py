@@ -9,6 +9,7 @@ read as empty when it is not there yet (a journal from before, a read-only card)
 
 * **abandon** — an unfinished game becomes *abandoned*: listed on Home as such, not resumed, in
   the history exports with the reason ``abandoned``;
+* **play on** — an abandoned game (not deleted) is *playing* again;
 * **delete** — the game no longer shows on Home (and no longer counts in its statistics); an
   unfinished one is abandoned too. The history exports keep it.
 
@@ -101,6 +102,16 @@ class Library:
         if record.finished is not None:
             raise RuleError("This game is over; only an unfinished game can be abandoned.")
         self._mark(game_id, abandoned=True)
+
+    def play_on(self, game_id: str) -> None:
+        """An abandoned game is taken up again (a mistaken tap, the children back from the garden):
+        *playing* on Home and resumed again. The mark's row stays, its abandon time cleared."""
+        self.journal.game(game_id)
+        mark = self.marks().get(game_id)
+        if mark is None or mark.abandoned is None or mark.deleted is not None:
+            raise RuleError("Only a game abandoned on Home, and not deleted, can be played on.")
+        with self.journal.transaction() as db:
+            db.execute("UPDATE library SET abandoned = NULL WHERE game_id = ?", (game_id,))
 
     def delete(self, game_id: str) -> None:
         """Home no longer shows the game; an unfinished one is abandoned too. Its actions stay in the journal."""

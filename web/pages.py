@@ -130,6 +130,15 @@ def abandon(game_id: str):
     return redirect(url_for("pages.home"))
 
 
+@bp.post("/games/<game_id>/play-on")
+def play_on(game_id: str):
+    """An abandoned game taken up again: it goes back on the table."""
+    require(table=True)
+    _library_do(game_id, "play_on")
+    dashboard().hub.set_current(game_id)
+    return redirect(url_for("pages.table", game_id=game_id))
+
+
 @bp.post("/games/<game_id>/delete")
 def delete(game_id: str):
     """Home no longer shows this game; the history exports keep it, marked abandoned if it was unfinished."""

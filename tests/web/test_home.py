@@ -188,3 +188,33 @@ def test_another_game_s_readings_left_in_the_form_are_not_sent(table: Table) -> 
     r = c.post("/games", data={"csrf": csrf, "game": "galapagos-auction", "players": "Ann\nBob",
                                "opt:timer_seconds": "45"})
     assert r.status_code == 302
+
+
+def test_an_abandoned_game_can_be_played_on_and_goes_back_on_the_table(table: Table) -> None:
+    gid = table.new_game("pocket-galapagos", ["Ann"])
+    c, csrf = tablet(table)
+    assert c.post(f"/games/{gid}/play-on", data={"csrf": csrf}).status_code == 409  # not abandoned
+    c.post(f"/games/{gid}/abandon", data={"csrf": csrf})
+    assert 'action="/games/' + gid + '/play-on"' in entry(home(c), gid)
+    r = c.post(f"/games/{gid}/play-on", data={"csrf": csrf})
+    assert r.status_code == 302 and r.headers["Location"] == f"/g/{gid}/table"
+    assert "state-playing" in entry(home(c), gid) and table.dashboard.hub.current == gid
+    assert table.act(gid, {"type": "end_turn"}).status_code == 200
+    c.post(f"/games/{gid}/delete", data={"csrf": csrf})
+    assert c.post(f"/games/{gid}/play-on", data={"csrf": csrf}).status_code == 409  # deleted: gone from Home
+
+
+def test_a_full_card_refuses_abandon_with_the_journal_s_sentence(table: Table, monkeypatch) -> None:
+    from companion.journal import JournalUnavailable
+
+    gid = table.new_game("pocket-galapagos", ["Ann"])
+    c, csrf = tablet(table)
+
+    def full(self):
+        raise JournalUnavailable("disk is full")
+
+    monkeypatch.setattr(type(table.dashboard.hub.journal), "transaction", full)
+    r = c.post(f"/games/{gid}/abandon", data={"csrf": csrf})
+    assert r.status_code == 503 and b"Nothing changed." in r.data
+    monkeypatch.undo()
+    assert "state-playing" in entry(home(c), gid)

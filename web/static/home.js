@@ -27,7 +27,9 @@
   });
 
   var gameSelect = document.getElementById("start-game");
-  function only() {  /* live.js switches the selects; the number inputs follow here */
+  var box = document.getElementById("start-options");
+  function only() {  /* live.js switches the selects; the number inputs and the JSON box follow here */
+    if (box && box.dataset.for && box.dataset.for !== gameSelect.value) { box.value = "{}"; box.dataset.for = ""; }
     document.querySelectorAll("[data-options-for]").forEach(function (fs) {
       var mine = fs.dataset.optionsFor === gameSelect.value;
       fs.querySelectorAll("input").forEach(function (i) { i.disabled = !mine; });
