@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 import qrcode
@@ -20,8 +21,13 @@ def round_label(state: dict[str, Any]) -> str:
     return f"R{rnd}" if isinstance(rnd, int) else ""
 
 
-def who(state: dict[str, Any], lang: str = "en") -> str:
-    """Who must act: names, or the whole table for a table-wide action."""
+def who(state: dict[str, Any], lang: str = "en", fits: Callable[[str], bool] | None = None) -> str:
+    """Who must act: names, or the whole table for a table-wide action.
+
+    Three or more at once (a simultaneous plan, a vote) read « Ann, Bob & Cleo » when that fits,
+    else « Ann & 2 others » (« Ann et 2 autres »), else « 3 players »: words, never a bare « +2 ».
+    ``fits(text)`` says whether a line fits the screen (without it, the second form).
+    """
     if state.get("over"):
         return texts.gettext_("Game over", lang)
     exp = state.get("expected") or {}
@@ -30,13 +36,19 @@ def who(state: dict[str, Any], lang: str = "en") -> str:
         return texts.gettext_("Table" if exp.get("actions") else "Wait", lang)
     if len(names) <= 2:
         return " & ".join(names)
-    return f"{names[0]} +{len(names) - 1}"
+    others = texts.render("{name} & {n} others", {"name": names[0], "n": len(names) - 1}, lang)
+    if fits is None:
+        return others
+    for line in (", ".join(names[:-1]) + " & " + names[-1], others):
+        if fits(line):
+            return line
+    return texts.render("{n} players", {"n": len(names)}, lang)
 
 
 def prompt(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
     """What the game expects now, from whom, and the entry being dialled in."""
     c.header(ctx.title or str(s.get("game", "")), round_label(s))
-    top = ctx.heading or who(s, ctx.lang)
+    top = ctx.heading or who(s, ctx.lang, fits=lambda line: c.width(line, "small_bold") <= WIDTH - 4)
     size = "medium" if c.width(top, "medium") <= WIDTH - 4 else "small_bold"  # a long move's name still reads
     c.text(2, HEADER_H + 1 + (2 if size != "medium" else 0), c.fit(top, size, WIDTH - 4), size)
     text = ctx.status or (s.get("expected") or {}).get("prompt", "")
