@@ -47,7 +47,11 @@ def test_a_hand_built_island_is_tapped_in_and_the_game_starts_on_it(browser, ser
         island[str(36 - i)] = {"colour": COLOURS[(i * 5) % 6], "hex": [q, r]}
     hexes = list(island.items())
     tap_hex(page, *hexes[0][1]["hex"], hexes[0][1]["colour"], int(hexes[0][0]))
-    for number, spec in hexes[1:-1]:  # the next empty hex follows by itself
+    for i, (number, spec) in enumerate(hexes[1:-1], start=1):  # the next empty hex follows by itself
+        if i == 12:  # the tablet slept and the page came back: what was tapped is still there
+            page.reload()
+            page.wait_for_selector("#island-svg g.cell.done >> nth=11")
+            assert page.locator("#island-svg g.cell.done").count() == 12
         page.click(f"button[data-colour='{spec['colour']}']")
         page.click(f"button[data-number='{number}']")
     status_is(page, "The island has 36 fields around the volcano, but the layout gives 35.")

@@ -9,6 +9,20 @@
   var countEl = document.getElementById("island-count");
   var whichEl = document.getElementById("island-which");
   var cells = JSON.parse(hidden.value || "[]");
+  /* what was tapped survives a reload (the tablet slept, the page was left): kept in this tab until Start */
+  var key = "companion-island:" + form.querySelector("input[name=game]").value;
+  var store = null;
+  try { store = window.sessionStorage; } catch (e) { store = null; }
+  function blank(list) { return list.every(function (c) { return !c.colour && !c.number; }); }
+  if (store && blank(cells)) {
+    try {
+      var kept = JSON.parse(store.getItem(key) || "null");
+      if (kept && kept.length === cells.length && !blank(kept)) {
+        kept.forEach(function (c, i) { cells[i].colour = c.colour || null; cells[i].number = c.number || null; });
+        hidden.value = JSON.stringify(cells);
+      }
+    } catch (e) { /* nothing kept */ }
+  }
   var groups = Array.prototype.slice.call(document.querySelectorAll("#island-svg g.cell"));
   var colours = {};
   document.querySelectorAll("button[data-colour]").forEach(function (b) {
@@ -80,6 +94,7 @@
 
   function changed(advance) {
     hidden.value = JSON.stringify(cells);
+    if (store) { try { store.setItem(key, hidden.value); } catch (e) { /* full: the form still holds it */ } }
     if (advance && selected >= 0 && complete(cells[selected])) selected = next();
     chips();
     ask();
@@ -115,9 +130,23 @@
     else if (b.dataset.number) { cells[selected].number = Number(b.dataset.number); draw(selected); changed(true); }
     else if (b.id === "island-clear" && selected >= 0) {
       cells[selected].colour = null; cells[selected].number = null; draw(selected); changed(false);
+    } else if (b.id === "island-empty") {  /* a second tap empties every hex */
+      if (!b.dataset.armed) {
+        b.dataset.armed = "1"; b.dataset.label = b.textContent; b.textContent = b.dataset.again;
+        setTimeout(function () { if (b.dataset.armed) { delete b.dataset.armed; b.textContent = b.dataset.label; } }, 4000);
+        return;
+      }
+      delete b.dataset.armed; b.textContent = b.dataset.label;
+      cells.forEach(function (c, i) { c.colour = null; c.number = null; draw(i); });
+      selected = 0;
+      changed(false);
     }
   });
-  form.addEventListener("submit", function () { hidden.value = JSON.stringify(cells); });
+  form.addEventListener("submit", function () {
+    hidden.value = JSON.stringify(cells);
+    if (store) store.removeItem(key);  /* a refusal shows the page again with these cells */
+  });
   cells.forEach(function (c, i) { draw(i); });
   select(cells.some(complete) ? next() : 0);
+  if (!blank(cells)) ask();  /* the rules' word on what came back from this tab's memory */
 })();
