@@ -263,6 +263,11 @@ class GamePackage:
         rnd = self.rules.view(before).get("round")
         return rnd if isinstance(rnd, int) else None
 
+    def round_heading(self, number: int, lang: str = "en") -> str:
+        """A round's heading in the story (« Round 3 »; a solo game's ``results.round_heading`` says « Turn 3 »)."""
+        fn = self._hook("results", "round_heading")
+        return fn(number, lang) if fn else texts.render("Round {n}", {"n": number}, lang)
+
     def results(self, state: Any, lang: str = "en") -> dict[str, Any] | None:
         """The end-of-game results (ranking, end bonuses, the tie-break), None while the game goes on.
 

@@ -97,17 +97,17 @@ def by_round(session: Any, lang: str = "en", limit: int = 14) -> list[dict[str, 
     """The newest ``limit`` actions told, grouped by round, newest round and newest line first.
 
     ``[{"round", "heading", "lines": [{"seq", "text", "from", "newest"}]}]``: the table's « story of
-    the round », the newest line marked. ``heading`` is « Round 3 » in ``lang`` (empty when the game
-    has no rounds).
+    the round », the newest line marked. ``heading`` is the package's « Round 3 » in ``lang`` (empty
+    when the game has no rounds).
     """
-    t = texts.translator(lang)
+    pkg = games.package(session.game)
     told_all = told(session, lang)
     lines = told_all[-limit:]
     newest = told_all[-1]["seq"] if told_all else None
     groups: list[dict[str, Any]] = []
     for e in reversed(lines):
         if not groups or groups[-1]["round"] != e["round"]:
-            heading = t("Round {n}", n=e["round"]) if e["round"] is not None else ""
+            heading = pkg.round_heading(e["round"], lang) if e["round"] is not None else ""
             groups.append({"round": e["round"], "heading": heading, "lines": []})
         groups[-1]["lines"].append({"seq": e["seq"], "text": " ".join(e["sentences"]), "from": e["from"],
                                     "newest": e["seq"] == newest})

@@ -160,3 +160,12 @@ def test_the_story_of_a_galerapagos_round_starts_with_its_weather_card(table: Ta
     rounds = re.findall(r"<h3>(.*?)</h3>(.*?)</section>", story, re.S)
     assert [h for h, _ in rounds] == ["Round 2", "Round 1"]
     assert "Round 2: the weather card" in rounds[0][1]  # the weather card opens round 2, not the end of round 1
+
+
+def test_a_solo_game_tells_its_story_turn_by_turn(table: Table) -> None:
+    gid = table.new_game("pocket-galapagos", ["Ann"])
+    assert table.act(gid, {"type": "end_turn"}).status_code == 200
+    assert table.act(gid, {"type": "ocean", "species": "rat", "icons": 1, "mode": "inhabit"}).status_code == 200
+    html = tablet(table).get(f"/g/{gid}/table").data.decode()
+    story = re.search(r'<div class="story".*?</div>', html, re.S).group(0)
+    assert re.findall(r"<h3>(.*?)</h3>", story) == ["Turn 2", "Turn 1"]

@@ -140,3 +140,17 @@ def test_the_results_of_galerapagos_and_dice_in_french(browser, server: Server) 
             assert "tous les ex æquo gagnent" in text
         snap(tablet, shot)
         tablet.context.close()
+
+
+def test_the_ribbon_while_everyone_plans_at_once(browser, server: Server) -> None:
+    gid = server.api("POST", "/api/games", {"game": "galapagos-dice", "players": ["Ann", "Bob", "Cleo"],
+                                            "options": {"layout_seed": 7, "timer_seconds": 120}})["id"]
+    for name, start in (("Ann", 1), ("Bob", 19), ("Cleo", 30)):
+        server.act(gid, {"type": "start", "player": name, "field": start})
+    server.act(gid, {"type": "place_turtles", "numbers": [2, 3, 8, 20, 36, 12]})
+    tablet = open_tablet(browser, server, gid)
+    ribbon = tablet.locator(".ribbon")
+    assert ribbon.locator(".rb.now .rb-name").all_inner_texts() == ["Ann", "Bob", "Cleo"]  # planning is simultaneous
+    assert ribbon.locator(".rb.next").count() == 0 and ribbon.locator("svg.figure").count() == 0  # no start figure
+    snap(tablet, "table-ribbon-dice.png")
+    tablet.context.close()

@@ -21,6 +21,11 @@ def _t(lang: str, msgid: str, **params: Any) -> str:
     return texts.render(msgid, params, lang, DOMAIN)
 
 
+def round_heading(number: int, lang: str = "en") -> str:
+    """A solo game's story is told turn by turn (the Turn Number tracker)."""
+    return _t(lang, "Turn {turn}", turn=number)
+
+
 def results(state: R.PocketState, lang: str = "en") -> dict[str, Any]:
     """One row: the turns survived out of those to survive, the populations at the end, the outcome."""
     rules = R.PocketRules()
