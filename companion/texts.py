@@ -10,8 +10,12 @@ Babel (``make catalogs``); at run time only the standard library's
 :mod:`gettext` reads the compiled ``.mo`` files, so the rules stay pure.
 
 Parameters may be :class:`Term` (a word that is itself translated in the same
-domain: an animal, a colour, a direction) or a list of terms (joined with
-commas and « and »/« et »).
+domain: an animal, a colour, a direction), a list of terms (joined with
+commas and « and »/« et »), or :class:`Plural` (a phrase with a count, such as
+« 1 drop » / « 3 drops », chosen by gettext's ``ngettext`` from the catalog's
+``msgid_plural`` entries and its ``Plural-Forms`` rule: French says « 0 goutte »,
+« 1 goutte », « 2 gouttes »). A whole sentence whose words follow a count is
+rendered with :func:`render_n`.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ def register(domain: str, localedir: str) -> None:
     _DOMAINS[domain] = localedir
     _catalog.cache_clear()
     _lookup.cache_clear()
+    _nlookup.cache_clear()
 
 
 def domains() -> dict[str, str]:
@@ -75,6 +80,96 @@ def _lookup(msgid: str, lang: str, domain: str) -> str:
     return text
 
 
+def ngettext_(singular: str, plural: str, n: int, lang: str = "en", domain: str = INTERFACE) -> str:
+    """The form of ``singular``/``plural`` for the count ``n`` in ``lang`` (English: one is singular).
+
+    The domain's catalog first, then the interface's, then any game's (as :func:`gettext_`);
+    an entry nobody translated falls back to the English forms.
+    """
+    if lang == "en":
+        return singular if n == 1 else plural
+    return _nlookup(singular, plural, count(n), lang, domain)
+
+
+@lru_cache(maxsize=1 << 14)
+def _nlookup(singular: str, plural: str, n: int, lang: str, domain: str) -> str:
+    order = [domain] + ([INTERFACE] if domain != INTERFACE else []) + [d for d in _DOMAINS if d not in (domain, INTERFACE)]
+    for name in order:
+        if has_plural(singular, lang, name):
+            return _catalog(name, lang).ngettext(singular, plural, n)
+    # no msgid_plural entry: two plain entries, chosen by the language's own rule (French: « 0 point »)
+    return gettext_(plural if plural_index(n, lang, domain) else singular, lang, domain)
+
+
+def plural_index(n: int, lang: str = "en", domain: str = INTERFACE) -> int:
+    """0 for the singular, 1 for the plural, by the ``Plural-Forms`` rule of ``domain``'s catalog in ``lang``."""
+    rule = getattr(_catalog(domain, lang), "plural", None)
+    if lang == "en" or rule is None:
+        return 0 if n == 1 else 1
+    return min(1, int(rule(n)))
+
+
+def has_plural(singular: str, lang: str, domain: str) -> bool:
+    """Whether ``domain``'s catalog in ``lang`` has a plural entry for ``singular`` (the tests ask)."""
+    catalog = _catalog(domain, lang)
+    entries = getattr(catalog, "_catalog", {})
+    return (singular, 0) in entries
+
+
+def count(value: Any) -> int:
+    """The number a plural is chosen by (a bool or a missing count reads as 0)."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return 0
+
+
+def render_n(singular: str, plural: str, n: int, params: dict[str, Any] | None = None, lang: str = "en",
+             domain: str = INTERFACE) -> str:
+    """A sentence whose words agree with the count ``n`` (``{n}`` is filled in unless ``params`` names it)."""
+    values = {"n": n, **(params or {})}
+    text = ngettext_(singular, plural, count(n), lang, domain)
+    try:
+        return text.format(**{k: param(v, lang, domain) for k, v in values.items()})
+    except (KeyError, IndexError, ValueError):  # a catalog that lost a placeholder: the English
+        english = singular if count(n) == 1 else plural
+        return english.format(**{k: param(v, "en", domain) for k, v in values.items()})
+
+
+class Plural:
+    """A phrase that agrees with a count, as a parameter: ``Plural("{n} castaway", "{n} castaways", k)``.
+
+    It is rendered in the sentence's own language and domain, so a rule can raise
+    ``RuleError("Water for {who} too few.", who=Plural(...))`` and the refusal reads
+    « 1 castaway » and « 2 castaways » in English and « 1 naufragé », « 2 naufragés »
+    in French. Extra ``params`` fill the phrase's other placeholders.
+    """
+
+    __slots__ = ("singular", "plural", "n", "params")
+
+    def __init__(self, singular: str, plural: str, n: int, **params: Any) -> None:
+        self.singular = singular
+        self.plural = plural
+        self.n = n
+        self.params = params
+
+    def text(self, lang: str = "en", domain: str = INTERFACE) -> str:
+        return render_n(self.singular, self.plural, self.n, self.params, lang, domain)
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+    def __repr__(self) -> str:
+        return f"Plural({self.singular!r}, {self.plural!r}, {self.n!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Plural) and (self.singular, self.plural, self.n, self.params) == (
+            other.singular, other.plural, other.n, other.params)
+
+    def __hash__(self) -> int:
+        return hash((self.singular, self.n))
+
+
 def join(words: list[str], lang: str = "en") -> str:
     """« a, b and c » in the reader's language."""
     if len(words) <= 1:
@@ -90,6 +185,8 @@ def param(value: Any, lang: str, domain: str) -> Any:
         return join([gettext_(str(v), lang, domain) for v in value], lang)
     if isinstance(value, Message):
         return value.text(lang)
+    if isinstance(value, Plural):
+        return value.text(lang, domain)
     return value
 
 

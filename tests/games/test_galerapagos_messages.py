@@ -23,7 +23,13 @@ from tests.games.test_galerapagos_support import (
 )
 
 PO = Path(GAME.folder) / "locale" / "fr" / "LC_MESSAGES" / "galerapagos.po"
-CATALOG = {m.id: m.string for m in read_po(PO.open("rb")) if m.id}
+
+def _flat(text: str | tuple[str, ...]) -> str:
+    """A ``msgid_plural`` entry's forms joined (its blanks are the union of its forms')."""
+    return text if isinstance(text, str) else " | ".join(text) if all(text) else ""
+
+
+CATALOG = {_flat(m.id): _flat(m.string) for m in read_po(PO.open("rb")) if m.id}
 
 
 def fields(text: str) -> set[str]:

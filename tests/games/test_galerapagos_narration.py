@@ -46,9 +46,9 @@ def test_the_weather_card_and_the_actions_with_the_tracks_they_move() -> None:
     s, lines = told(s, fish("Ann", 3))
     assert lines == ["Ann fishes and catches 3 fish: food 9→12."]
     s, lines = told(s, {"type": "water", "player": "Bob"})
-    assert lines == ["Bob collects 2 water: water 10→12."]
+    assert lines == ["Bob collects 2 water rations: water 10→12."]
     s, lines = told(s, wood("Cid", 2, snake=True))
-    assert lines[0].startswith("Cid collects wood, draws 2 more ball(s) and the black one: a snake bites")
+    assert lines[0].startswith("Cid collects wood and draws 2 more balls, the black one among them: a snake bites")
     _, lines = told(s, {"type": "search", "player": "Dan"})
     assert lines == ["Dan searches the wreck and draws a card (5 in hand)."]
 
@@ -57,7 +57,7 @@ def test_a_sixth_piece_of_wood_lays_a_raft_card() -> None:
     """« Dès que le disque arrive sur la case 6, une carte Radeau est placée ... et le disque retourne sur la case 0. »"""
     s = play(new(), weather(1))
     _, lines = told(s, wood("Ann", 5))
-    assert lines == ["Ann collects wood and draws 5 more ball(s), all white: 6 pieces.",
+    assert lines == ["Ann collects wood and draws 5 more balls, all white: 6 pieces.",
                      "A raft card is laid: 1 in all, the disc back on 0."]
 
 

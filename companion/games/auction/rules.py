@@ -37,7 +37,7 @@ from companion.rules import (
     require_int,
     require_player,
 )
-from companion.texts import Message, Term, gettext_, join
+from companion.texts import Message, Plural, Term, gettext_, join
 
 #: the gettext domain of this game's texts (its catalogs are in ``locale/``)
 DOMAIN = "galapagos-auction"
@@ -174,9 +174,9 @@ class Names(Message):
         return hash(self.names)
 
 
-def points_phrase(n: int) -> Message:
-    """"1 point" / "52 points"."""
-    return say("{n} point", n=n) if n == 1 else say("{n} points", n=n)
+def points_phrase(n: int) -> Plural:
+    """"1 point" / "52 points" (French « 0 point »: chosen by the reader's plural rule)."""
+    return Plural("{n} point", "{n} points", n)
 
 
 def steps_phrase(steps: int) -> Message:

@@ -76,7 +76,8 @@ def bonus_tile(requirement: str, lang: str = "en") -> str:
 
 
 def points(n: int, lang: str = "en") -> str:
-    return t("{n} point", lang, n=n) if n == 1 else t("{n} points", lang, n=n)
+    """"1 point", "6 points" (French « 0 point », « 1 point », « 6 points »)."""
+    return texts.Plural("{n} point", "{n} points", n).text(lang, DOMAIN)
 
 
 #: every English game word, for the test that finds none in French texts

@@ -144,7 +144,8 @@ def _collected(before: DiceState, ev: dict[str, Any], lang: str) -> str:
 
 
 def _points(n: int, lang: str) -> str:
-    return t("1 point", lang) if n == 1 else t("{n} points", lang, n=n)
+    """« 0 point », « 1 point », « 8 points » (gettext's ngettext: the reader's plural rule)."""
+    return texts.render_n("{n} point", "{n} points", n, None, lang, DOMAIN)
 
 
 def _scoring(after: DiceState, lang: str) -> list[str]:
@@ -157,13 +158,13 @@ def _scoring(after: DiceState, lang: str) -> list[str]:
         rest = sum(counts) - len(COLOURS) * sets
         params = {"player": p, "sets": sets, "set_points": SET_POINTS * sets, "points": _points(score_of(counts), lang)}
         if sets == 0:
-            turtles = t("1 turtle", lang) if rest == 1 else t("{n} turtles", lang, n=rest)
+            turtles = texts.render_n("{n} turtle", "{n} turtles", rest, None, lang, DOMAIN)
             out.append(t("{player}: no full set of six colours, {turtles}: {points}.", lang, turtles=turtles, **params))
         elif rest == 0:
             out.append(t("{player}: 1 set of six colours: {points}.", lang, **params) if sets == 1
                        else t("{player}: {sets} sets of six colours: {points}.", lang, **params))
         else:
-            more = t("1 more turtle", lang) if rest == 1 else t("{n} more turtles", lang, n=rest)
+            more = texts.render_n("{n} more turtle", "{n} more turtles", rest, None, lang, DOMAIN)
             out.append(t("{player}: 1 set of six colours ({set_points} points) and {more}: {points}.", lang, more=more,
                          **params) if sets == 1
                        else t("{player}: {sets} sets of six colours ({set_points} points) and {more}: {points}.", lang,

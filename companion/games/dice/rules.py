@@ -47,7 +47,7 @@ from companion.rules import (
     require_bool,
     require_player,
 )
-from companion.texts import Term
+from companion.texts import Plural, Term
 
 __all__ = ["DiceRules", "DiceState", "generate_layout", "render_island", "roll_dice", "hint", "score_of"]
 
@@ -257,6 +257,8 @@ class DiceRules(Rules):
         if twice is not None:
             raise refuse("Turtle {n} is named twice: the same turtle cannot be drawn twice.", n=twice)
         if len(numbers) != want:
+            if want == 1:
+                raise refuse("Draw the last turtle in the bag, not {count}.", count=len(numbers))
             if want < s.table.per_round:
                 raise refuse("Draw {want} turtles (only {want} left in the bag), not {count}.", want=want, count=len(numbers))
             raise refuse("Draw {want} turtles, not {count}.", want=want, count=len(numbers))
@@ -455,9 +457,8 @@ class DiceRules(Rules):
             raise refuse("{who} made no plan before the sand timer ran out: {who} moves with no dice and can only take "
                          "the turtle under the pawn (an empty path).", who=who)
         if len(steps) > len(dice):
-            if len(dice) == 1:
-                raise refuse("{who} planned 1 die and cannot take {steps} steps.", who=who, steps=len(steps))
-            raise refuse("{who} planned {dice} dice and cannot take {steps} steps.", who=who, dice=len(dice), steps=len(steps))
+            raise refuse("{who} planned {dice} and cannot take {steps}.", who=who,
+                         dice=Plural("{n} die", "{n} dice", len(dice)), steps=Plural("{n} step", "{n} steps", len(steps)))
         island = s.table.island
         for k, (die, nxt) in enumerate(zip(dice, steps, strict=False)):
             if nxt not in island.colour:

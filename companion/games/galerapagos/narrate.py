@@ -30,6 +30,17 @@ def _t(lang: str, msgid: str, **params: Any) -> str:
     return texts.render(msgid, params, lang, DOMAIN)
 
 
+def _tn(lang: str, singular: str, plural: str, n: int, /, **params: Any) -> str:
+    """A sentence whose words agree with the count ``n`` (gettext's ngettext, French: 0 and 1 are singular)."""
+    return texts.render_n(singular, plural, n, params, lang, DOMAIN)
+
+
+def _places(k: int, n: int, lang: str) -> str:
+    """« 2 places for 3 survivors »: the raft's places and the mouths to take."""
+    return _t(lang, "{places} for {survivors}", places=texts.Plural("{n} place", "{n} places", k),
+              survivors=texts.Plural("{n} survivor", "{n} survivors", n))
+
+
 def _names(names: list[str], lang: str) -> str:
     return texts.join(list(names), lang)
 
@@ -37,20 +48,20 @@ def _names(names: list[str], lang: str) -> str:
 def _weather(e: dict[str, Any], lang: str) -> str:
     r, n = e.get("round"), e["water"]
     if e.get("hurricane"):
-        return _t(lang, "Round {r}: the hurricane card comes up ({n} drops); the raft must leave at the end "
-                        "of this round.", r=r, n=n)
+        return _tn(lang, "Round {r}: the hurricane card comes up ({n} drop); the raft must leave at the end "
+                         "of this round.", "Round {r}: the hurricane card comes up ({n} drops); the raft must leave "
+                         "at the end of this round.", n, r=r)
     if n == 0:
         return _t(lang, "Round {r}: the weather card shows no drop of water.", r=r)
-    if n == 1:
-        return _t(lang, "Round {r}: the weather card shows 1 drop of water.", r=r)
-    return _t(lang, "Round {r}: the weather card shows {n} drops of water.", r=r, n=n)
+    return _tn(lang, "Round {r}: the weather card shows {n} drop of water.",
+               "Round {r}: the weather card shows {n} drops of water.", n, r=r)
 
 
 def _fish(e: dict[str, Any], lang: str) -> str:
     p, n = e["player"], e["fish"]
     if n == 0:
         return _t(lang, "{p} fishes and catches nothing.", p=p)
-    if n == 1:
+    if n == 1:  # n >= 1 from here: English and French agree on the singular
         return _t(lang, "{p} fishes and catches 1 fish: food {a}→{b}.", p=p, a=e["before"], b=e["after"])
     return _t(lang, "{p} fishes and catches {n} fish: food {a}→{b}.", p=p, n=n, a=e["before"], b=e["after"])
 
@@ -58,12 +69,15 @@ def _fish(e: dict[str, Any], lang: str) -> str:
 def _wood(e: dict[str, Any], before: R.State, lang: str) -> list[str]:
     p, k = e["player"], e["extra"]
     if e["snake"]:
-        out = [_t(lang, "{p} collects wood, draws {k} more ball(s) and the black one: a snake bites, "
-                        "{p} falls sick and the raft gets 1 piece.", p=p, k=k)]
+        out = [_tn(lang, "{p} collects wood and draws {k} more ball, the black one: a snake bites; {p} falls sick "
+                         "and the raft gets 1 piece.",
+                   "{p} collects wood and draws {k} more balls, the black one among them: a snake bites; {p} falls "
+                   "sick and the raft gets 1 piece.", k, p=p, k=k)]
     elif k == 0:
         out = [_t(lang, "{p} collects 1 piece of wood.", p=p)]
     else:
-        out = [_t(lang, "{p} collects wood and draws {k} more ball(s), all white: {n} pieces.", p=p, k=k, n=k + 1)]
+        out = [_tn(lang, "{p} collects wood and draws {k} more ball, a white one: {w} pieces.",
+                   "{p} collects wood and draws {k} more balls, all white: {w} pieces.", k, p=p, k=k, w=k + 1)]
     added = e["rafts"] - before.rafts
     if added > 0:
         out.append(_t(lang, "A raft card is laid: {r} in all, the disc back on {d}.", r=e["rafts"], d=e["wood"]))
@@ -73,12 +87,11 @@ def _wood(e: dict[str, Any], before: R.State, lang: str) -> list[str]:
 def _rations(e: dict[str, Any], lang: str) -> str:
     n, a, b = e["given"], e["before"], e["after"]
     water = e["resource"] == R.WATER
-    if n == 1:
-        msg = "1 survivor drinks a ration: water {a}→{b}." if water else "1 survivor eats a ration: food {a}→{b}."
-    else:
-        msg = ("{n} survivors each drink a ration: water {a}→{b}." if water
-               else "{n} survivors each eat a ration: food {a}→{b}.")
-    return _t(lang, msg, n=n, a=a, b=b)
+    if water:
+        return _tn(lang, "{n} survivor drinks a ration: water {a}→{b}.", "{n} survivors each drink a ration: water {a}→{b}.",
+                   n, a=a, b=b)
+    return _tn(lang, "{n} survivor eats a ration: food {a}→{b}.", "{n} survivors each eat a ration: food {a}→{b}.",
+               n, a=a, b=b)
 
 
 def _resource(e: dict[str, Any], lang: str) -> str:
@@ -149,7 +162,8 @@ def _event(e: dict[str, Any], action: dict[str, Any], before: R.State, lang: str
     if kind == "fish":
         return [_fish(e, lang)]
     if kind == "water":
-        return [_t(lang, "{p} collects {n} water: water {a}→{b}.", p=p, n=e["water"], a=e["before"], b=e["after"])]
+        return [_tn(lang, "{p} collects {n} water ration: water {a}→{b}.", "{p} collects {n} water rations: water {a}→{b}.",
+                    e["water"], p=p, a=e["before"], b=e["after"])]
     if kind == "wood":
         return _wood(e, before, lang)
     if kind == "search":
@@ -169,8 +183,9 @@ def _event(e: dict[str, Any], action: dict[str, Any], before: R.State, lang: str
     if kind == "designated":
         return [_designated(e, lang)]
     if kind == "tie":
-        return [_t(lang, "Tie at {v} vote(s) between {names}: {f}, the first player, decides.",
-                   v=e["votes"], names=_names(e["players"], lang), f=e["first_player"])]
+        return [_tn(lang, "Tie at {n} vote between {names}: {f}, the first player, decides.",
+                    "Tie at {n} votes between {names}: {f}, the first player, decides.",
+                    e["votes"], names=_names(e["players"], lang), f=e["first_player"])]
     if kind == "tiebreak":
         return [_t(lang, "{p} breaks the tie: {q} is the one.", p=p, q=e["target"])]
     if kind == "shot":
@@ -182,7 +197,7 @@ def _event(e: dict[str, Any], action: dict[str, Any], before: R.State, lang: str
         cause = e.get("cause")
         return [] if cause == "shot" else [_t(lang, CAUSES.get(cause, "{p} dies."), p=p)]
     if kind == "give":
-        return [_t(lang, "{p} gives {n} card(s) to {q}.", p=p, n=e["count"], q=e["target"])]
+        return [_tn(lang, "{p} gives {n} card to {q}.", "{p} gives {n} cards to {q}.", e["count"], p=p, q=e["target"])]
     if kind == "place":
         return [_t(lang, "{p} lays the card {card} face up.", p=p, card=_t(lang, CARDS.get(e["card"], e["card"])))]
     if kind == "sick":
@@ -192,8 +207,8 @@ def _event(e: dict[str, Any], action: dict[str, Any], before: R.State, lang: str
     if kind == "revive":
         return [_by(action, lang) + _t(lang, "{p} comes back to life.", p=p)]
     if kind == "departure":
-        return [_t(lang, "The hurricane round is over: the raft has {k} place(s) for {n} survivor(s).",
-                   k=e["places"], n=e["survivors"])]
+        return [_t(lang, "The hurricane round is over: the raft has {places}.",
+                   places=_places(e["places"], e["survivors"], lang))]
     if kind == "over":
         return [_over(e, lang)]
     return _moment_event(e, lang)
@@ -207,10 +222,13 @@ def _moment_event(e: dict[str, Any], lang: str) -> list[str]:
             return [_t(lang, "Everyone has acted: the survival step begins.")]
         return [_t(lang, "{p}, the first player, starts the survival step.", p=p)]
     if kind == "ballot":
-        msg = {R.WATER: "Water for {k} castaway(s) too few: the castaways debate, then vote.",
-               R.FOOD: "Food for {k} castaway(s) too few: the castaways debate, then vote.",
-               R.DEPART: "The raft lacks {k} place(s): the castaways debate, then vote."}[e["resource"]]
-        return [_t(lang, msg, k=e["short"])]
+        short = e["short"]
+        if e["resource"] == R.DEPART:
+            return [_tn(lang, "The raft lacks {n} place: the castaways debate, then vote.",
+                        "The raft lacks {n} places: the castaways debate, then vote.", short)]
+        msg = ("Not enough water for {castaways}: the castaways debate, then vote." if e["resource"] == R.WATER
+               else "Not enough food for {castaways}: the castaways debate, then vote.")
+        return [_t(lang, msg, castaways=texts.Plural("{n} castaway", "{n} castaways", short))]
     if kind == "debate_over":
         return [_t(lang, "{p} stops the debate: one, two, three, point!", p=p)]
     if kind == "show_cards":
@@ -222,8 +240,8 @@ def _moment_event(e: dict[str, Any], lang: str) -> list[str]:
             return [_t(lang, msg, names=names)]
         if e["kind"] == R.SAVE:
             return []  # told by the designation and by the screens; the condemned is the only one asked
-        return [_t(lang, "The raft has {k} place(s) for {n} survivor(s): cards may still be played before "
-                         "it leaves.", k=e["places"], n=e["survivors"])]
+        return [_t(lang, "The raft has {places}: cards may still be played before it leaves.",
+                   places=_places(e["places"], e["survivors"], lang))]
     if kind == "no_card":
         if e["kind"] == R.ZERO:
             return [_t(lang, "{p} has no water card." if e["resource"] == R.WATER else "{p} has no food card.", p=p)]
@@ -259,8 +277,8 @@ def _deck_warning(e: dict[str, Any], lang: str) -> str:
         if "early" in e.get("notes", ()):
             return _t(lang, "The hurricane comes up in round {r}, earlier than the deck allows (round {f}): "
                             "accepted as seen.", r=e["round"], f=e["from"])
-        return _t(lang, "The hurricane card shows {n} drops, not {h}: accepted as seen.", n=e["water"],
-                  h=e["expected"])
+        return _tn(lang, "The hurricane card shows {n} drop, not {h}: accepted as seen.",
+                   "The hurricane card shows {n} drops, not {h}: accepted as seen.", e["water"], h=e["expected"])
     if e.get("removed") is None:
         return _t(lang, "A {n}-drop weather card comes up though the deck should hold no more plain cards: "
                         "accepted as seen.", n=e["water"])
@@ -284,8 +302,8 @@ def moment_lines(after: R.State, lang: str = "en") -> list[str]:
                R.FOOD: "{p} may still save himself with a food card or a shot.",
                R.DEPART: "{p} may still save himself with a card that gives the raft a place, or a shot."}
         return [_t(lang, msg[after.phase], p=after.names[after.condemned])]
-    return [_t(lang, "Before the raft leaves ({k} place(s) for {n}): {names} may still play cards or shoot.",
-               k=max(0, R._capacity(after)), n=len(R._living(after)), names=names)]
+    return [_t(lang, "Before the raft leaves ({places}): {names} may still play cards or shoot.",
+               places=_places(max(0, R._capacity(after)), len(R._living(after)), lang), names=names)]
 
 
 def chances(after: R.State, lang: str = "en") -> list[str]:
@@ -324,7 +342,8 @@ def describe(action: dict[str, Any], lang: str = "en", viewer: str | None = None
     if kind == "weather":
         if action.get("hurricane"):
             return _t(lang, "Hurricane card")
-        return _t(lang, "Weather card: {n} drop(s)", n=action.get("water"))
+        return _tn(lang, "Weather card: {n} drop", "Weather card: {n} drops", texts.count(action.get("water")),
+                   n=action.get("water"))
     if kind == "fish":
         return _t(lang, "{p} fishes {n}", p=p, n=action.get("fish"))
     if kind == "water":
@@ -350,7 +369,8 @@ def describe(action: dict[str, Any], lang: str = "en", viewer: str | None = None
     if kind == "shoot":
         return _t(lang, "{p} shoots {q}", p=p, q=q)
     if kind == "give":
-        return _t(lang, "{p} gives {n} card(s) to {q}", p=p, n=action.get("count", 1), q=q)
+        return _tn(lang, "{p} gives {n} card to {q}", "{p} gives {n} cards to {q}", texts.count(action.get("count", 1)),
+                   p=p, n=action.get("count", 1), q=q)
     if kind == "place":
         card = action.get("card")
         return _t(lang, "{p} lays {card}", p=p, card=_t(lang, CARDS.get(card, str(card))) if isinstance(card, str) else card)

@@ -44,7 +44,7 @@ from math import comb
 from typing import Any, NamedTuple
 
 from companion.rules import Action, Event, Expected, Outcome, RuleError, Rules, sees_secret
-from companion.texts import Message, Term
+from companion.texts import Message, Plural, Term
 
 #: the gettext domain of this game's texts (locale/<lang>/LC_MESSAGES/galerapagos.po)
 DOMAIN = "galerapagos"
@@ -804,7 +804,8 @@ def _resource(s: State, a: Action, ev: list[Event]) -> State:
         raise _err("{p}'s resource card must be water or food, not {v}.", p=s.names[i], v=_show(kind))
     amount, basket = _int(a, "amount", 1), _bool(a, "basket", False)
     if not 1 <= amount <= 9:
-        raise _err("{p} cannot play a resource card of {n} rations: a card adds 1 to 9.", p=s.names[i], n=amount)
+        raise _err("{p} cannot play a resource card of {rations}: a card adds 1 to 9.", p=s.names[i],
+                   rations=Plural("{n} ration", "{n} rations", amount))
     if basket and kind != FOOD:
         raise _err("{p}'s fruit basket is a food card, not a water card.", p=s.names[i])
     shown = s.show == ZERO and s.phase == kind
@@ -891,7 +892,8 @@ def _shoot(s: State, a: Action, ev: list[Event]) -> State:
         raise _err("{q} is dead and cannot be chosen.", q=s.names[t])
     armed = "revolver" in s.perm[i]
     if s.cards[i] < (1 if armed else 2):
-        raise _err("{p} needs a revolver and a cartridge to shoot but has {c} card(s) in hand.", p=s.names[i], c=s.cards[i])
+        raise _err("{p} needs a revolver and a cartridge to shoot but has {cards} in hand.", p=s.names[i],
+                   cards=_cards(s.cards[i]))
     perm = s.perm if armed else _set(s.perm, i, s.perm[i] + ("revolver",))
     saved = s.condemned == i  # "Il peut se sauver ... en tirant sur un autre joueur (une bouche de moins)"
     s = s._replace(cards=_set(s.cards, i, s.cards[i] - (1 if armed else 2)), perm=perm,
@@ -912,7 +914,7 @@ def _give(s: State, a: Action, ev: list[Event]) -> State:
     if not s.alive[t]:
         raise _err("{q} is dead and cannot be chosen.", q=s.names[t])
     if not 1 <= count <= s.cards[i]:
-        raise _err("{p} has {c} card(s) and cannot give {n}.", p=s.names[i], c=s.cards[i], n=count)
+        raise _err("{p} has {cards} and cannot give {n}.", p=s.names[i], cards=_cards(s.cards[i]), n=count)
     cards = _set(_set(s.cards, i, s.cards[i] - count), t, s.cards[t] + count)
     ev.append({"event": "give", "player": s.names[i], "target": s.names[t], "count": count})
     # a castaway who said he had none may now show the card he was handed
@@ -1020,15 +1022,31 @@ def embark_problem(s: State) -> RuleError | None:
     if s.phase != END:
         return _err("The raft can only leave at the end of a round, once the rations are shared: {now}.", now=_now(s))
     n = len(_living(s))
+    # n >= 1 here (with nobody alive the game is over): English and French agree on « 1 survivor needs »
+    one = n == 1
     if s.rafts < n:
-        return _err("The raft cannot leave: {n} survivors need {n} raft cards and there are {r}.", n=n, r=s.rafts)
+        return _err("The raft cannot leave: 1 survivor needs 1 raft card and {left}." if one else
+                    "The raft cannot leave: {n} survivors need {n} raft cards and {left}.", n=n,
+                    left=Plural("there is {n}", "there are {n}", s.rafts))
     if s.water < n:
-        return _err("The raft cannot leave: {n} survivors need {n} water for the voyage and {w} are left.", n=n, w=s.water)
+        return _err("The raft cannot leave: 1 survivor needs 1 water for the voyage and {left}." if one else
+                    "The raft cannot leave: {n} survivors need {n} water for the voyage and {left}.", n=n,
+                    left=Plural("{n} is left", "{n} are left", s.water))
     if s.food - s.basket < n:
         if s.basket:
-            return _err("The raft cannot leave: {n} survivors need {n} food for the voyage and only {f} count, the fruit basket's {b} not being a ration for the voyage.", n=n, f=s.food - s.basket, b=s.basket)
-        return _err("The raft cannot leave: {n} survivors need {n} food for the voyage and {f} are left.", n=n, f=s.food)
+            return _err("The raft cannot leave: 1 survivor needs 1 food for the voyage and only {f} counts, the fruit "
+                        "basket's {b} not being a ration for the voyage." if one else
+                        "The raft cannot leave: {n} survivors need {n} food for the voyage and only {f} count, the "
+                        "fruit basket's {b} not being a ration for the voyage.", n=n, f=s.food - s.basket, b=s.basket)
+        return _err("The raft cannot leave: 1 survivor needs 1 food for the voyage and {left}." if one else
+                    "The raft cannot leave: {n} survivors need {n} food for the voyage and {left}.", n=n,
+                    left=Plural("{n} is left", "{n} are left", s.food))
     return None
+
+
+def _cards(n: int) -> Plural:
+    """« 1 card », « 3 cards » in a refusal (French: « 0 carte », « 1 carte », « 3 cartes »)."""
+    return Plural("{n} card", "{n} cards", n)
 
 
 def _embark(s: State, a: Action, ev: list[Event]) -> State:
@@ -1394,8 +1412,9 @@ class GalerapagosRules(Rules):
                        DEPART: "{p} may still save himself with a card that gives the raft a place, or a shot."}
                 return Expected(players, ("resource", "shoot", "give", "no_card", "close"), msg[s.phase], {"p": c})
             return Expected(players, ("resource", "shoot", "give", "no_card", "embark", "close"),
-                            "The raft has {k} place(s) for {n}: play water or food cards, or shoot, before it leaves.",
-                            {"k": max(0, _capacity(s)), "n": len(_living(s))})
+                            "The raft has {places} for {survivors}: play water or food cards, or shoot, before it leaves.",
+                            {"places": Plural("{n} place", "{n} places", max(0, _capacity(s))),
+                             "survivors": Plural("{n} survivor", "{n} survivors", len(_living(s)))})
         if s.phase == WEATHER or s.phase == END:
             acts = ("weather", "embark") if s.phase == END and self._may_embark(s) else ("weather",)
             return Expected((), acts, "Turn the next weather card.")
