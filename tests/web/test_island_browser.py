@@ -4,28 +4,16 @@ Home lists it and abandons a game after asking. Screenshots: docs/screenshots/ho
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from companion.games.dice.island import COLOURS, spiral_hexes
-from tests.web.runner import Server, start_server
-from tests.web.test_phone_moves import SHOTS, TABLET
+from tests.web import test_browser
+from tests.web.runner import Server
+from tests.web.test_browser import shot
+from tests.web.test_phone_moves import TABLET
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[Server]:
-    srv = start_server(tmp_path_factory.mktemp("run") / "journal.db", 0)
-    yield srv
-    srv.stop()
-
-
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(SHOTS / name), full_page=True)
+server = test_browser.server  # one `companion run --sim` for this module, as the other browser modules
 
 
 def status_is(page, text: str) -> None:
