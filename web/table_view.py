@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from companion import games, results, story
@@ -23,7 +24,11 @@ def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: s
     """Add this area's keys to ``ctx`` (called last by ``web.views.context``)."""
     pkg = games.package(session.game)
     pub = ctx["pub"]
-    turn = pkg.turn(session.state, pub)
+    try:
+        turn = pkg.turn(session.state, pub)
+    except Exception:  # a package's reading of the turn must never take the page down: the generic one
+        logging.getLogger(__name__).exception("turn of %s", session.game)
+        turn = results.turn(pub)
     ribbon = results.ribbon(turn, pub, language)
     colours, claimed, me = ctx.get("seat_colour") or {}, set(ctx.get("claimed") or []), ctx.get("me")
     for entry in ribbon:
@@ -33,11 +38,20 @@ def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: s
     ctx["ribbon"] = ribbon
     ctx["turn"] = turn
     ctx["story"] = story.by_round(session, language)
-    ctx["results"] = pkg.results(session.state, language) if pub.get("over") else None
+    ctx["results"] = _results(pkg, session, language) if pub.get("over") else None
     ctx["play_again"] = None
     if pub.get("over") and ctx.get("is_table"):
         ctx["play_again"] = {"game": session.game, "players": "\n".join(session.players),
                              "options": json.dumps(_fresh_options(session.options), ensure_ascii=False)}
+
+
+def _results(pkg: Any, session: Session, language: str) -> dict[str, Any] | None:
+    """The package's results; its generic ranking if the package's own fails (never a broken page)."""
+    try:
+        return pkg.results(session.state, language)
+    except Exception:
+        logging.getLogger(__name__).exception("results of %s", session.game)
+        return results.results(session.public(None), pkg.outcome_text(session.state, language), language)
 
 
 def _fresh_options(options: dict[str, Any]) -> dict[str, Any]:

@@ -169,3 +169,17 @@ def test_a_solo_game_tells_its_story_turn_by_turn(table: Table) -> None:
     html = tablet(table).get(f"/g/{gid}/table").data.decode()
     story = re.search(r'<div class="story".*?</div>', html, re.S).group(0)
     assert re.findall(r"<h3>(.*?)</h3>", story) == ["Turn 2", "Turn 1"]
+
+
+def test_a_package_whose_turn_or_results_fail_still_gets_a_page(table: Table, monkeypatch) -> None:
+    pkg = games.package("galapagos-auction")
+
+    def broken(*_args, **_kwargs):
+        raise ValueError("a bug in a package")
+
+    monkeypatch.setattr(pkg, "turn", broken)
+    monkeypatch.setattr(pkg, "results", broken)
+    gid = table.new_game("galapagos-auction", ["Ann", "Bob"])
+    page = tablet(table).get(f"/g/{gid}/table")
+    assert page.status_code == 200
+    assert [r[0] for r in ribbon_of(page.data.decode())] == ["Ann", "Bob", "The table"]  # the generic reading

@@ -21,6 +21,11 @@ def _t(lang: str, msgid: str, **params: Any) -> str:
     return texts.render(msgid, params, lang, DOMAIN)
 
 
+def round_of(before: R.PocketState, action: dict[str, Any], after: R.PocketState) -> int:
+    """The turn an action was played in (the state counts turns, not rounds)."""
+    return before.turn
+
+
 def round_heading(number: int, lang: str = "en") -> str:
     """A solo game's story is told turn by turn (the Turn Number tracker)."""
     return _t(lang, "Turn {turn}", turn=number)
