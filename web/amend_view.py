@@ -29,7 +29,8 @@ def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: s
         preview = amend.undo_preview(session, viewer, language, by_table=is_table)
         ctx["undo_what"] = preview["what"] or ctx.get("undo_what", "")
         ctx["undo_back"] = preview["back"]
-    ctx["can_fix"] = is_table and bool(session.entries)
+    ctx["can_fix"] = is_table and bool(session.entries or ctx.get("can_redo"))
+    ctx["aside_count"] = len(session.set_aside()) if is_table else 0  # waiting to be entered again or dropped
 
 
 def _page(language: str) -> dict[str, Any]:

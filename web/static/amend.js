@@ -69,9 +69,11 @@
     Object.keys(prefill).forEach(function (name) {
       form.querySelectorAll('[data-field="' + name + '"]').forEach(function (el) {
         var v = prefill[name];
-        if (el.dataset.kind === "items") {
+        if (el.dataset.kind === "items") {  /* phone.js's chips (companionItems), or an older row of selects */
+          var list = Array.isArray(v) ? v : [v];
+          if (window.companionItems && el.querySelector(".picked")) { window.companionItems.set(el, list); return; }
           var sels = el.querySelectorAll("select");
-          (Array.isArray(v) ? v : [v]).forEach(function (item, i) { if (sels[i]) choose(sels[i], item); });
+          list.forEach(function (item, i) { if (sels[i]) choose(sels[i], item); });
         } else if (el.tagName === "SELECT") {
           choose(el, v);
         } else if (el.tagName === "INPUT") {
@@ -100,9 +102,12 @@
     form.querySelectorAll("[data-field]").forEach(function (el) {
       if (el.closest(".sub[hidden]")) return;
       var kind = el.dataset.kind, v;
-      if (kind === "items") {
-        v = Array.prototype.map.call(el.querySelectorAll("select"), function (s) { return s.value; })
-          .filter(Boolean).map(function (x) { return JSON.parse(x); });
+      if (kind === "items") {  /* the chips picked, in order (or an older row of selects) */
+        var picked = el.querySelectorAll(".picked [data-value]");
+        v = picked.length || el.querySelector(".picked")
+          ? Array.prototype.map.call(picked, function (c) { return JSON.parse(c.dataset.value); })
+          : Array.prototype.map.call(el.querySelectorAll("select"), function (s) { return s.value; })
+            .filter(Boolean).map(function (x) { return JSON.parse(x); });
       } else {
         v = (el.value || "").trim();
         if (v === "") { if (el.hasAttribute("data-optional")) return; v = null; }
@@ -118,7 +123,14 @@
     var text = words.done || "Corrected.";
     if (j.aside && j.aside.length) text += " " + j.aside.map(function (a) { return a.text + ": " + a.why; }).join(" · ");
     say(text, !!(j.aside && j.aside.length));
-    return list();
+    return list().then(function () {  /* said inside the dialog too: the toast is behind it */
+      var p = document.createElement("p");
+      p.className = "amend-said" + (j.aside && j.aside.length ? " bad" : "");
+      p.setAttribute("role", "status");
+      p.textContent = words.done || "Corrected.";  /* what was set aside is listed just below */
+      var body = dialog && dialog.querySelector(".amend-body");
+      if (body) body.insertBefore(p, body.firstChild);
+    });
   }
 
   /* capture phase: live.js must not send a correction as a new action */
