@@ -218,3 +218,17 @@ def test_a_full_card_refuses_abandon_with_the_journal_s_sentence(table: Table, m
     assert r.status_code == 503 and b"Nothing changed." in r.data
     monkeypatch.undo()
     assert "state-playing" in entry(home(c), gid)
+
+
+def test_a_journal_from_before_the_library_lists_every_game_as_it_is(tmp_path: Path) -> None:
+    """No ``library`` table yet (an older journal): nothing abandoned; the first mark creates it."""
+    journal = Journal(tmp_path / "journal.db")
+    rec = journal.create_game("pocket-galapagos", ["Ann"], {})
+    library = Library(journal)
+    assert library.marks() == {} and library.listed() == [(rec, "playing")] and library.history() == []
+    library.abandon(rec.id)
+    assert library.listed() == [(journal.game(rec.id), "abandoned")]
+    journal.close()
+    with sqlite3.connect(tmp_path / "journal.db") as conn:
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"games", "actions", "library"} <= tables

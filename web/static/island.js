@@ -9,7 +9,7 @@
   var countEl = document.getElementById("island-count");
   var whichEl = document.getElementById("island-which");
   var cells = JSON.parse(hidden.value || "[]");
-  /* what was tapped survives a reload (the tablet slept, the page was left): kept in this tab until Start */
+  /* what was tapped survives a reload (the tablet slept, the page was left), kept in this tab */
   var key = "companion-island:" + form.querySelector("input[name=game]").value;
   var store = null;
   try { store = window.sessionStorage; } catch (e) { store = null; }
@@ -142,10 +142,9 @@
       changed(false);
     }
   });
-  form.addEventListener("submit", function () {
-    hidden.value = JSON.stringify(cells);
-    if (store) store.removeItem(key);  /* a refusal shows the page again with these cells */
-  });
+  /* kept after Start too: the island stays built in its frame for the next game, and a card that
+     refused the write (503) loses nothing; « Empty the island » forgets it */
+  form.addEventListener("submit", function () { hidden.value = JSON.stringify(cells); });
   cells.forEach(function (c, i) { draw(i); });
   select(cells.some(complete) ? next() : 0);
   if (!blank(cells)) ask();  /* the rules' word on what came back from this tab's memory */
