@@ -154,3 +154,19 @@ def test_the_ribbon_while_everyone_plans_at_once(browser, server: Server) -> Non
     assert ribbon.locator(".rb.next").count() == 0 and ribbon.locator("svg.figure").count() == 0  # no start figure
     snap(tablet, "table-ribbon-dice.png")
     tablet.context.close()
+
+
+def test_a_galerapagos_round_told_in_french(browser, server: Server) -> None:
+    from tests.web.conftest import TO_THE_VOTE
+
+    gid = server.api("POST", "/api/games", {"game": "galerapagos", "players": ["Ann", "Bob", "Cleo"], "options": {}})["id"]
+    for action in TO_THE_VOTE:
+        server.act(gid, action)
+    tablet = open_tablet(browser, server, gid, "fr")
+    story = tablet.locator(".story")
+    assert story.locator("h3").all_inner_texts()[:2] == ["MANCHE 2", "MANCHE 1"]  # shown in capitals
+    assert "à la table" in story.inner_text() and "web:" not in story.inner_text()
+    ribbon = tablet.locator(".ribbon")
+    assert ribbon.locator(".rb[data-seat='Ann'] svg.figure").count() == 1 or ribbon.locator("svg.figure").count() == 1
+    snap(tablet, "table-story-galerapagos-fr.png")
+    tablet.context.close()
