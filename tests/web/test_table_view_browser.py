@@ -167,6 +167,7 @@ def test_a_galerapagos_round_told_in_french(browser, server: Server) -> None:
     assert story.locator("h3").all_inner_texts()[:2] == ["MANCHE 2", "MANCHE 1"]  # shown in capitals
     assert "à la table" in story.inner_text() and "web:" not in story.inner_text()
     ribbon = tablet.locator(".ribbon")
-    assert ribbon.locator(".rb[data-seat='Ann'] svg.figure").count() == 1 or ribbon.locator("svg.figure").count() == 1
+    # "La carte Premier joueur passe à Cleo": the first player's figure moved with the card
+    assert ribbon.locator("svg.figure").count() == 1 and ribbon.locator(".rb[data-seat='Cleo'] svg.figure").count() == 1
     snap(tablet, "table-story-galerapagos-fr.png")
     tablet.context.close()
