@@ -8,7 +8,10 @@ lays the species tiles.
 
 from __future__ import annotations
 
+import html
+import json
 import re
+from pathlib import Path
 
 from companion import games, results
 from tests.web.conftest import Table
@@ -24,8 +27,6 @@ def tablet(table: Table):
 
 def html_text(fragment: str) -> str:
     """A fragment's text as a reader sees it (tags dropped, entities read)."""
-    import html
-
     return html.unescape(re.sub(r"<[^>]+>", "", fragment)).strip()
 
 
@@ -119,7 +120,7 @@ def test_the_sources_read_as_words_in_the_readers_language() -> None:
     assert source_text("web:table:act-for:Bob") == "at the table, for Bob"
     assert source_text("web:Ann:digital:42") == "drawn on Ann's phone"
     assert source_text("table") == "on the board"
-    assert source_text("web:Ann", "fr") == "depuis le téléphone de Ann"
+    assert source_text("web:Ann", "fr") == "depuis le téléphone d'Ann"  # « de » elided before a vowel
     assert source_text("web:table", "fr") == "à la table"
     assert source_text("something-new") == ""  # an unknown source says nothing rather than API words
 
@@ -183,3 +184,32 @@ def test_a_package_whose_turn_or_results_fail_still_gets_a_page(table: Table, mo
     page = tablet(table).get(f"/g/{gid}/table")
     assert page.status_code == 200
     assert [r[0] for r in ribbon_of(page.data.decode())] == ["Ann", "Bob", "The table"]  # the generic reading
+
+
+# -- the results screen ----------------------------------------------------------------------------
+def test_the_results_screen_after_a_game_decided_on_money_and_play_again(table: Table) -> None:
+    lines = [json.loads(x) for x in (Path(__file__).parents[1] / "scenarios" / "auction_table_tie_on_money.jsonl")
+             .read_text().splitlines() if x.strip()]
+    gid = table.new_game(lines[0]["game"], lines[0]["players"], lines[0]["options"])
+    c = tablet(table)
+    assert "<section class=\"card joinbox\">" in c.get(f"/g/{gid}/table").data.decode()  # the QR while playing
+    for action in lines[1:]:
+        assert table.act(gid, action).status_code == 200
+    c.set_cookie("lang", "fr")
+    html = c.get(f"/g/{gid}/table").data.decode()
+    assert '<section class="card joinbox" hidden>' in html  # nobody joins a game that is over
+    results = html_text(re.search(r'<section class="card results".*?</section>', html, re.S).group(0))
+    assert "Cid gagne avec 19 points ; Bob a aussi 19 mais perd au départage par l'argent." in results
+    ranking = re.findall(r'<tr class="([^"]*)" data-player="([^"]*)">', html)
+    assert [name for _cls, name in ranking] == ["Cid", "Bob", "Ann"]
+    assert "rk-winner" in ranking[0][0] and "rk-tied" in ranking[1][0] and "rk-tied" not in ranking[2][0]
+    assert "Rejouer avec les mêmes joueurs" in html and "Argent" in html
+    form = re.search(r'<form method="post" action="/games" class="row play-again">(.*?)</form>', html, re.S).group(1)
+    fields = {k: html_text(v) for k, v in re.findall(r'name="(\w+)" value="([^"]*)"', form)}
+    assert fields["players"].splitlines() == ["Ann", "Bob", "Cid"] and fields["game"] == "galapagos-auction"
+    r = c.post("/games", data=fields)
+    assert r.status_code == 302
+    new_gid = r.headers["Location"].split("/g/")[1].split("/")[0]
+    state = table.client().get(f"/api/games/{new_gid}", headers=table.auth()).json["state"]
+    assert [p["name"] for p in state["players"]] == ["Ann", "Bob", "Cid"] and state["round"] == 1
+    assert state["shared_field"] == "not_counted"  # the same readings of the rules
