@@ -232,3 +232,20 @@ def test_a_journal_from_before_the_library_lists_every_game_as_it_is(tmp_path: P
     with sqlite3.connect(tmp_path / "journal.db") as conn:
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"games", "actions", "library"} <= tables
+
+
+def test_home_and_the_island_page_read_in_french(table: Table) -> None:
+    """Every word these pages show (their text, labels and questions) is in the reader's language."""
+    table.new_game("galapagos-auction", ["Ann", "Bob"])
+    c, _ = tablet(table)
+    c.get("/lang/fr")
+    pages = {"/": ["Games", "Abandon", "Delete", "playing", "Statistics per player", "per game", "Start a game"],
+             "/setup/galapagos-dice/island": ["The island you built", "Clear this hex", "Empty the island",
+                                              "Tap again", "Start the game on this island", "No hex chosen",
+                                              "Tap a hex", "black", "yellow"],
+             "/setup?seed=3": ["Start a game on this island", "Correct it hex by hex", "Enter the island you built"]}
+    for path, english in pages.items():
+        page = c.get(path).data.decode()
+        said = re.findall(r'(?:aria-label|data-again|data-ask|title)="([^"]*)"', page)
+        shown = html.unescape(" | ".join([re.sub(r"<[^>]+>", " | ", page), *said]))
+        assert [e for e in english if re.search(rf"\b{e}\b", shown)] == [], path
