@@ -14,6 +14,18 @@
     return !!document.querySelector("[data-field='" + CSS.escape(field) + "'][data-kind='items']");
   }
 
+  /* SVG has no z-index: a picked field moves after its like siblings (hexes), so its outline is not hidden
+     under a neighbour, yet stays under what is drawn above every field (the pawns) */
+  function raise(el) {
+    if (!(el instanceof SVGElement) || !el.parentNode || !el.classList.length) return;
+    var like = el.parentNode.querySelectorAll(":scope > ." + CSS.escape(el.classList[0]));
+    var last = like[like.length - 1];
+    if (!last || last === el) return;
+    var focused = document.activeElement === el;
+    el.parentNode.insertBefore(el, last.nextSibling);
+    if (focused) el.focus({preventScroll: true});  // moving it blurred it: a keyboard keeps its place
+  }
+
   function mark() {
     document.querySelectorAll("[data-pick].picked").forEach(function (el) {
       el.classList.remove("picked");
@@ -25,6 +37,7 @@
           if (el.getAttribute("data-value") === raw) {
             el.classList.add("picked");
             el.setAttribute("aria-pressed", "true");
+            raise(el);
           }
         });
       });
