@@ -268,17 +268,18 @@ class GamePackage:
         fn = self._hook("results", "round_heading")
         return fn(number, lang) if fn else texts.render("Round {n}", {"n": number}, lang)
 
-    def results(self, state: Any, lang: str = "en") -> dict[str, Any] | None:
+    def results(self, state: Any, lang: str = "en", events: list[Event] | None = None) -> dict[str, Any] | None:
         """The end-of-game results (ranking, end bonuses, the tie-break), None while the game goes on.
 
-        A package's ``results.results(state, lang)`` gives its end bonuses; the default ranks the
-        scores and quotes the outcome (shape: :func:`companion.results.results`).
+        A package's ``results.results(state, lang, events)`` gives its end bonuses (``events``: every
+        event of the game, oldest first, when the caller has the journal: who won which bonus tile);
+        the default ranks the scores and quotes the outcome (shape: :func:`companion.results.results`).
         """
         if self.rules.outcome(state) is None:
             return None
         fn = self._hook("results", "results")
         if fn:
-            return fn(state, lang)
+            return fn(state, lang, events or [])
         from companion import results
 
         return results.results(self.rules.public_state(state), self.outcome_text(state, lang), lang)

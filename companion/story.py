@@ -18,11 +18,12 @@ _lock = Lock()
 
 
 def told(session: Any, lang: str = "en") -> list[dict[str, Any]]:
-    """Every action in play, oldest first: ``{"seq", "at", "source", "from", "round", "action", "sentences"}``.
+    """Every action in play, oldest first: ``{"seq", "at", "source", "from", "round", "action", "events", "sentences"}``.
 
     ``source`` is the first word of the journal's source (``web``, ``table``); ``from`` says where the
     action came from in the reader's words (« from Ann's phone », « at the table »); ``round`` is the
-    round it belongs to (the package's ``round_of``).
+    round it belongs to (the package's ``round_of``); ``events`` what the rules said it did (secrets
+    included: for the results and the narration, never sent to a page as they are).
     """
     entries = session.history()
     key = (session.id, lang)
@@ -49,7 +50,7 @@ def told(session: Any, lang: str = "en") -> list[dict[str, Any]]:
             rnd = out[-1]["round"] if out else None
         out.append({"seq": entry.seq, "at": entry.at, "source": entry.source.split(":")[0],
                     "from": source_text(entry.source, lang), "round": rnd,
-                    "action": entry.action, "sentences": sentences})
+                    "action": entry.action, "events": events, "sentences": sentences})
         state = after
     with _lock:
         if len(_cache) > 64:
@@ -112,3 +113,8 @@ def by_round(session: Any, lang: str = "en", limit: int = 14) -> list[dict[str, 
         groups[-1]["lines"].append({"seq": e["seq"], "text": " ".join(e["sentences"]), "from": e["from"],
                                     "newest": e["seq"] == newest})
     return groups
+
+
+def events(session: Any) -> list[dict[str, Any]]:
+    """Every event of the game so far, oldest first (the results read who used which bonus tile)."""
+    return [e for entry in told(session, "en") for e in entry["events"]]

@@ -7,6 +7,7 @@ rulebook says the game ends.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,16 @@ SCENARIOS = Path(__file__).parent / "scenarios"
 
 
 def results_of(name: str, lang: str = "en") -> dict[str, Any]:
-    run = run_file(str(SCENARIOS / f"{name}.jsonl"))
-    assert run.rules is not None and run.rules.public_state(run.state)["over"], name
-    return games.package(run.rules.id).results(run.state, lang)
+    """The results at the end of scenario ``name``, with the events of the whole game (as the table has them)."""
+    lines = [json.loads(x) for x in (SCENARIOS / f"{name}.jsonl").read_text().splitlines() if x.strip()]
+    pkg = games.package(lines[0]["game"])
+    state, events = pkg.rules.setup(lines[0]["players"], lines[0].get("options") or {}), []
+    for action in lines[1:]:
+        state, produced = pkg.rules.apply(state, action)
+        events += produced
+    assert pkg.rules.public_state(state)["over"], name
+    assert run_file(str(SCENARIOS / f"{name}.jsonl")).output["scores"] == pkg.rules.scores(state)
+    return pkg.results(state, lang, events)
 
 
 def row(res: dict[str, Any], name: str) -> dict[str, Any]:
@@ -55,6 +63,10 @@ def test_auction_end_bonuses_education_animals_and_money() -> None:
     assert (ann["Education"]["value"], ann["Animals"]["value"], ann["Money"]["value"]) == ("+2", "+0", "+1")
     assert (bob["Education"]["value"], bob["Money"]["detail"]) == ("+0", "£1400")
     assert "Education 6: Cid +4." in res["lines"] and "Education 1: Ann +2." in res["lines"]
+    # the bonus tiles each exhibition used, in the order played (the scenario's rounds 2-12)
+    assert cid["Exhibitions"]["detail"] == "bonus tiles 2, crab"
+    assert cells(res, "Bob")["Exhibitions"]["detail"] == "bonus tiles iguana, 1, 3, sea lion"
+    assert ann["Exhibitions"]["detail"] == "bonus tile tortoise"
     assert "Cid: +2 for animal tokens, +1 for money." in res["lines"]
     for r in res["rows"]:  # the score is the exhibition points plus every end bonus
         assert r["score"] == sum(int(c["value"].lstrip("+")) for c in r["cells"])
@@ -74,6 +86,7 @@ def test_auction_results_in_french() -> None:
     assert res["columns"] == ["Expositions", "Éducation", "Animaux", "Argent"]
     assert "argent" in res["tie"] and "Cid" in res["tie"]
     assert "Éducation 6 : Cid +4." in res["lines"]
+    assert cells(res, "Cid")["Expositions"]["detail"] == "tuiles bonus 2, crabe"
 
 
 def test_auction_without_a_tie_names_no_tie_break() -> None:

@@ -48,7 +48,7 @@ def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: s
 def _results(pkg: Any, session: Session, language: str) -> dict[str, Any] | None:
     """The package's results; its generic ranking if the package's own fails (never a broken page)."""
     try:
-        return pkg.results(session.state, language)
+        return pkg.results(session.state, language, story.events(session))
     except Exception:
         logging.getLogger(__name__).exception("results of %s", session.game)
         return results.results(session.public(None), pkg.outcome_text(session.state, language), language)

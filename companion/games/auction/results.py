@@ -16,6 +16,7 @@ from typing import Any
 from companion import results as generic
 from companion import texts
 from companion.games.auction import rules as R
+from companion.games.auction import words
 
 DOMAIN = R.AuctionRules.id
 
@@ -51,8 +52,16 @@ def turn(state: R.AuctionState, public: dict[str, Any]) -> dict[str, Any] | None
     return out
 
 
-def results(state: R.AuctionState, lang: str = "en") -> dict[str, Any]:
-    """Ranking on points then money; each player's end bonuses (education, animals, money) and his money."""
+def results(state: R.AuctionState, lang: str = "en", events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Ranking on points then money; each player's end bonuses (education, animals, money) and his money.
+
+    ``events`` (the game's, when the journal is at hand) name the bonus tiles each player's
+    exhibitions used, shown under his exhibition points.
+    """
+    tiles: dict[str, list[str]] = {}
+    for e in events or []:
+        if e.get("type") == "exhibition" and e.get("bonus"):
+            tiles.setdefault(e["player"], []).append(words.bonus_tile(e["bonus"], lang))
     rules = R.AuctionRules()
     points = rules.points(state)
     winners = set(rules.winners(state))
@@ -62,7 +71,7 @@ def results(state: R.AuctionState, lang: str = "en") -> dict[str, Any]:
     for i, p in enumerate(state.players):
         bonus, animal_pts, money_pts = state.final[i]
         cells = [
-            {"value": str(p.points), "detail": ""},
+            {"value": str(p.points), "detail": _tiles(tiles.get(p.name, []), lang)},
             {"value": f"+{bonus}", "detail": _t(lang, "level {n}", n=p.education)},
             {"value": f"+{animal_pts}", "detail": _t(lang, "1 token") if sum(p.animals) == 1
              else _t(lang, "{n} tokens", n=sum(p.animals))},
@@ -84,6 +93,14 @@ def results(state: R.AuctionState, lang: str = "en") -> dict[str, Any]:
         "rows": rows,
         "lines": _bonus_lines(state, lang),
     }
+
+
+def _tiles(used: list[str], lang: str) -> str:
+    """« bonus tiles 2, crab » under a player's exhibition points ("" when he used none)."""
+    if not used:
+        return ""
+    msgid = "bonus tile {tiles}" if len(used) == 1 else "bonus tiles {tiles}"
+    return _t(lang, msgid, tiles=", ".join(used))
 
 
 def _bonus_lines(state: R.AuctionState, lang: str) -> list[str]:

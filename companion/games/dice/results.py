@@ -42,7 +42,7 @@ def turn(state: R.DiceState, public: dict[str, Any]) -> dict[str, Any] | None:
     return out
 
 
-def results(state: R.DiceState, lang: str = "en") -> dict[str, Any]:
+def results(state: R.DiceState, lang: str = "en", events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Points from sets of six colours (8 each) and the further turtles (1 each); a tie shares the win."""
     rules = R.DiceRules()
     scores = rules.scores(state)

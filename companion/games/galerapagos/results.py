@@ -65,7 +65,7 @@ def turn(state: R.State, public: dict[str, Any]) -> dict[str, Any] | None:
     return out
 
 
-def results(state: R.State, lang: str = "en") -> dict[str, Any]:
+def results(state: R.State, lang: str = "en", events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """Survivors first (they win together), then each dead castaway with how he died."""
     s = state
     rules = R.GalerapagosRules()

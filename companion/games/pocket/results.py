@@ -31,7 +31,7 @@ def round_heading(number: int, lang: str = "en") -> str:
     return _t(lang, "Turn {turn}", turn=number)
 
 
-def results(state: R.PocketState, lang: str = "en") -> dict[str, Any]:
+def results(state: R.PocketState, lang: str = "en", events: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """One row: the turns survived out of those to survive, the populations at the end, the outcome."""
     rules = R.PocketRules()
     outcome = rules.outcome(state)
