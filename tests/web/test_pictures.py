@@ -270,3 +270,59 @@ def test_the_auction_picture_offers_squares_animals_and_affordable_education_ste
     assert {v for f, v in got if f == "animal"} <= {"penguin", "crab"}  # only the South tile's animals
     assert not [v for f, v in picks_of(render(table.app, AUCTION, "picture", s, me="Ann",
                                                forms=offered(AUCTION, s, "Ann"))) if f in ("steps", "direction")]
+
+
+# -- 4. accessibility: names for the pictures, and text on coloured chips at 4.5:1 ----------------------------
+def test_contrast_is_computed_the_wcag_way() -> None:
+    assert round(pictures.contrast("#000", "#fff"), 1) == 21.0 and pictures.contrast("#777", "#777") == 1
+    assert round(pictures.contrast("#767676", "#fff"), 2) == 4.54  # the classic « lightest grey on white »
+    assert pictures.ink_for("#ffc914") == "#111" and pictures.ink_for("#3b1f2b") == "#fff"
+
+
+def test_every_text_on_a_coloured_chip_reads_at_4_5_to_1(table: Table) -> None:  # noqa: F811
+    """Read back from what is drawn: each chip's, field's and pawn's text colour against its own fill."""
+    from pathlib import Path
+
+    pairs: list[tuple[str, str, str]] = []
+    track = wide(render(table.app, AUCTION, "picture", auction((3, 4, 5), ("Cleo", "Ann", "Bob"))))
+    for _, key, _, body in CHIP.findall(track):
+        fill = re.search(r'fill="(#[0-9a-f]+)" class="chip-box"', body).group(1)
+        ink = re.search(r'<text[^>]*fill="(#[0-9a-f]+)"', body).group(1)
+        pairs.append((key, fill, ink))
+    for i, colour in enumerate(pictures.SEAT_COLOURS):  # any seat, even the twelfth
+        pairs.append((f"seat {i}", colour, pictures.ink_for(colour)))
+    s = dice_setup(("Ann", "Alex", "Bob", "Cy"), (5, 5, 9, 12), (5, 12))
+    island = render(table.app, DICE, "picture", s)
+    for number, fill, ink in re.findall(r'data-field="(\d+)"[^>]*>\s*<polygon points="[^"]+" fill="(#[0-9a-f]+)".*?'
+                                        r'<text[^>]*fill="(#[0-9a-f]+)" class="hex-n"', island, re.S):
+        pairs.append((f"field {number}", fill, ink))
+    for name, fill, ink in re.findall(r'<g class="pawn" data-name="([^"]+)">\s*<circle[^>]*fill="(#[0-9a-f]+)".*?'
+                                      r'<text[^>]*fill="(#[0-9a-f]+)"', island, re.S):
+        pairs.append((f"pawn {name}", fill, ink))
+    for pkg in (AUCTION, DICE):
+        pal = pkg.palette()
+        pairs += [(f"{pkg.id} {piece}", pal["fill"][piece], pal["ink"][piece]) for piece in pal["fill"]]
+    css = (Path(__file__).parents[2] / "web" / "static" / "pictures.css").read_text()
+    cell = re.search(r"\.track \.cell \{ fill: (#[0-9a-f]+)", css).group(1)
+    five = re.search(r"\.track \.cell\.five \{ fill: (#[0-9a-f]+)", css).group(1)
+    number = re.search(r"\.track \.cell-n \{[^}]*fill: (#[0-9a-f]+)", css).group(1)
+    pairs += [("track cell", cell, number), ("track fifth cell", five, number)]
+    assert len([p for p in pairs if p[0].startswith("field ")]) == 36 and len([p for p in pairs if p[0].startswith("pawn")]) == 4
+    low = [(what, fill, ink, round(pictures.contrast(fill, ink), 2)) for what, fill, ink in pairs
+           if pictures.contrast(fill, ink) < 4.5]
+    assert low == []
+
+
+def test_the_pictures_are_named_for_screen_readers_and_picks_are_buttons(table: Table) -> None:  # noqa: F811
+    track = render(table.app, AUCTION, "picture", auction((3, 4, 5)))
+    assert 'role="img" aria-label="Education track: Cleo on field 3, Ann on field 4, Bob on field 5"' in track
+    s = dice_setup(("Ann", "Bob"), (5, 9), (12,))
+    island = render(table.app, DICE, "picture", s, forms=[])
+    assert 'role="img" aria-label="The island: Ann on field 5, Bob on field 9"' in island
+    assert "<title>Field 5 (" in island and "<title>Turtle 12 (" in island
+    rules = DICE.rules
+    fresh = rules.setup(["Ann", "Bob"], {"layout_seed": 3})
+    tappable = render(table.app, DICE, "picture", fresh, me="Ann", forms=offered(DICE, fresh, "Ann"))
+    assert 'role="group"' in tappable  # an image with buttons inside is a group
+    buttons = re.findall(r'data-pick="field"[^>]*tabindex="0" role="button" aria-label="([^"]+)"', tappable)
+    assert len(buttons) == 36 and all(b.startswith("Field ") for b in buttons)
