@@ -25,7 +25,7 @@ from companion import extras, games, jsoncheck
 from companion.journal import GameRecord, JournalUnavailable, UnknownGame
 from companion.library import Library
 from companion.rules import RuleError
-from web import joining, views
+from web import joining, pictures, views
 from web.access import csrf_for, optional, require
 from web.api import find_seat, open_game, set_seat_cookie
 from web.context import dashboard
@@ -421,7 +421,7 @@ def _island_ctx(game: str, cells: list[dict[str, Any]], players: str | None = No
               "number": entered.get(tuple(cell["hex"]), {}).get("number")} for cell in build["cells"]]
     specs = [o for o in pkg.option_specs(lang()) if o["name"] != build["option"]]
     return dict(
-        game=pkg.id, title=pkg.title(lang()), build=build, cells=shown, gt=_game_t(pkg, lang()),
+        game=pkg.id, title=pkg.title(lang()), build=build, cells=shown, gt=_game_t(pkg, lang()), pics=pictures,
         cells_json=json.dumps([{"hex": c["hex"], "colour": c["colour"], "number": c["number"]} for c in shown]),
         players=players if players is not None else "\n".join(pkg.example_players),
         specs=specs, chosen=chosen or {}, fx_json=lambda v: json.dumps(v, sort_keys=True),

@@ -26,8 +26,7 @@
   var groups = Array.prototype.slice.call(document.querySelectorAll("#island-svg g.cell"));
   var colours = {};
   document.querySelectorAll("button[data-colour]").forEach(function (b) {
-    colours[b.dataset.colour] = {fill: b.dataset.fill, ink: b.dataset.ink, letter: b.dataset.letter,
-                                 word: b.textContent.split("·").pop().trim()};
+    colours[b.dataset.colour] = {fill: b.dataset.fill, ink: b.dataset.ink, word: b.textContent.trim()};
   });
   var marks = document.getElementById("island-marks");
   var selected = -1, asking = null, again = false;
@@ -37,10 +36,11 @@
   function draw(i) {
     var c = cells[i], g = groups[i], col = colours[c.colour];
     g.querySelector("polygon").setAttribute("fill", col ? col.fill : "#fffdf8");
-    var texts = g.querySelectorAll("text");
-    texts.forEach(function (t) { t.setAttribute("fill", col ? col.ink : "#1d2a26"); });
-    texts[0].textContent = c.number || "";
-    texts[1].textContent = col ? col.letter : "";
+    var number = g.querySelector("text");
+    number.setAttribute("fill", col ? col.ink : "#1d2a26");
+    number.textContent = c.number || "";
+    var shape = g.querySelector("use");  /* the colour's shape, as on the island picture */
+    if (col) shape.setAttribute("href", "#shape-" + c.colour); else shape.removeAttribute("href");
     g.classList.toggle("done", !!complete(c));
     g.setAttribute("aria-label", [c.number || "?", col ? col.word : "?"].join(" · "));
   }

@@ -122,12 +122,13 @@ class Package(GamePackage):
         """The empty island for the page where a family enters the island it built by hand.
 
         Every position of the frame (the volcano and the 36 fields around it, drawn as they are
-        laid out), the six colours as chips and the numbers 1-36. ``option`` names the game
+        laid out), the six colours as chips (each with the shape the island picture gives it, for
+        grey and colour-blind eyes) and the numbers 1-36. ``option`` names the game
         option the entered island becomes: ``layout``, number -> ``{"colour", "hex"}``; each
         cell also carries the seeded island's colour and number, to start from that one.
         """
         from companion.games.dice import pictures
-        from companion.games.dice.island import COLOURS, FIELDS, LETTERS, spiral_hexes
+        from companion.games.dice.island import COLOURS, FIELDS, spiral_hexes
 
         at = {tuple(spec["hex"]): (int(n), spec["colour"]) for n, spec in seeded.items()}
         cells = []
@@ -140,8 +141,8 @@ class Package(GamePackage):
         wide, high = (max(abs(c[k]) for c in cells) + pad for k in ("x", "y"))
         return {
             "option": "layout", "cells": cells, "numbers": list(range(1, FIELDS + 1)),
-            "colours": [{"value": c, "fill": pictures.COLOUR_FILL[c], "ink": pictures.COLOUR_INK[c], "letter": LETTERS[c]}
-                        for c in COLOURS],
+            "colours": [{"value": c, "fill": pictures.COLOUR_FILL[c], "ink": pictures.COLOUR_INK[c],
+                         "shape": pictures.COLOUR_SHAPE[c]} for c in COLOURS],
             "volcano": pictures.hex_corners(0, 0), "viewbox": f"{-wide:.0f} {-high:.0f} {2 * wide:.0f} {2 * high:.0f}",
         }
 
