@@ -23,6 +23,7 @@ import re
 from typing import Any
 from urllib.parse import quote
 
+from companion.library import Library
 from companion.session import Session
 from web.context import dashboard
 from web.security import Principal, RateLimiter
@@ -51,7 +52,8 @@ def game_for_code(code: Any, address: str | None) -> str:
     code = code.strip()
     d = dashboard()
     found = None
-    for rec in d.hub.journal.games(finished=False):  # every code compared, in constant time
+    open_games = Library(d.hub.journal).resumable(d.hub.journal.games(finished=False))  # not abandoned
+    for rec in open_games:  # every code compared, in constant time
         if hmac.compare_digest(d.keys.join_code(rec.id).encode(), code.encode()) and found is None:
             found = rec.id
     if found is not None:

@@ -86,3 +86,14 @@ def test_seat_segments_read_back_to_the_name() -> None:
         seg = joining.seat_segment(name)
         assert "." * len(seg) != seg or not seg
         assert joining.seat_from_segment(unquote(seg), players) == name
+
+
+def test_an_abandoned_games_code_no_longer_opens_it(table: Table) -> None:
+    from companion.library import Library
+
+    gid = table.new_game("pocket-galapagos", ["Ann"])
+    code = table.dashboard.keys.join_code(gid)
+    Library(table.dashboard.hub.journal).abandon(gid)
+    r = table.client().post("/api/join", json={"code": code, "seat": "Ann"})
+    assert r.status_code == 403 and "does not open any game" in r.json["error"]["message"]
+    assert "does not open any game" in table.client().get(f"/join?code={code}").get_data(as_text=True)
