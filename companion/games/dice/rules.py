@@ -55,6 +55,8 @@ DICE = 5
 SET_POINTS = 8
 SUDDEN_WIN = 5
 DEFAULT_TIMER = 30.0
+#: the longest sand timer the rules accept, in seconds (one hour)
+MAX_TIMER = 3600
 OPTIONS = ("layout", "layout_seed", "turtles", "two_player_variant", "timer_seconds")
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
 
@@ -180,8 +182,10 @@ class DiceRules(Rules):
         if variant and len(names) != 2:
             raise refuse("The two-player variant is for 2 players, not {count}.", count=len(names))
         seconds = options.get("timer_seconds", DEFAULT_TIMER)
-        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds <= 0:
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not seconds > 0:
             raise refuse("\"timer_seconds\" must be a positive number of seconds, not {value}.", value=json.dumps(seconds))
+        if seconds > MAX_TIMER:  # a sand timer, not a clock for days (and a wait the OS can hold)
+            raise refuse("\"timer_seconds\" is at most {most} seconds, not {value}.", most=MAX_TIMER, value=json.dumps(seconds))
         table = Table(island, turtles, names, 5 if len(names) == 2 else 6, variant, float(seconds))
         empty = (None,) * len(names)
         return DiceState(table, "setup", 1, empty, frozenset(turtles), frozenset(), ((),) * len(names), rolls=empty, plans=empty)
