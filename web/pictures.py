@@ -13,6 +13,8 @@ from typing import Any
 
 from markupsafe import Markup
 
+from companion import texts
+
 #: one colour per seat (pawns, chart lines)
 SEAT_COLOURS = ["#e4572e", "#17bebb", "#ffc914", "#76b041", "#7d5ba6", "#2e86ab",
                 "#f18f01", "#c73e1d", "#3b1f2b", "#6c8ead", "#a23b72", "#5f0f40"]
@@ -356,3 +358,26 @@ def glyph_svg(shape: str | None, ink: str) -> Markup:
     """A chip's glyph as a small inline SVG for HTML (the chip says the name; the glyph is decoration)."""
     return Markup('<svg class="glyph" viewBox="-6 -6 12 12" width="0.95em" height="0.95em" aria-hidden="true">'
                   f'{glyph(shape, 0, 0, 5.4, ink)}</svg>')
+
+
+# -- words and the last action, for a picture that marks what just happened ---------------------------------
+
+def agreed(word: str, form: str) -> texts.Agreed:
+    """A game word that agrees with the noun it follows (« tortue » → « noire »), as a message parameter."""
+    return texts.Agreed(word, form)
+
+
+def last_told(session: Any, lang: str = "en") -> dict[str, Any] | None:
+    """The newest action in play with what the rules said it did (``action``, ``events``, ``sentences``).
+
+    For a picture that marks the last move (the dice island: a turtle taken from
+    under another pawn). The events are the rules' own, secrets included: a
+    template reads only the public facts it needs, never prints them whole.
+    """
+    from companion import story
+
+    try:
+        told = story.told(session, lang)
+    except Exception:  # a picture never takes the page down
+        return None
+    return told[-1] if told else None

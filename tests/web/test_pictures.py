@@ -326,3 +326,29 @@ def test_the_pictures_are_named_for_screen_readers_and_picks_are_buttons(table: 
     assert 'role="group"' in tappable  # an image with buttons inside is a group
     buttons = re.findall(r'data-pick="field"[^>]*tabindex="0" role="button" aria-label="([^"]+)"', tappable)
     assert len(buttons) == 36 and all(b.startswith("Field ") for b in buttons)
+
+
+def test_the_turtle_taken_from_under_bobs_pawn_is_marked_after_the_move(table: Table) -> None:  # noqa: F811
+    """« Ann takes turtle n from under Bob's pawn »: the tablet's island rings the empty field under Bob's pawn
+    and says so, until the next action."""
+    gid = table.new_game("galapagos-dice", ["Ann", "Bob"], {"layout_seed": 3})
+    island = DICE.rules.setup(["Ann", "Bob"], {"layout_seed": 3}).table.island
+    ann_at = 1
+    bob_at = island.neighbours[ann_at][0]
+    colour = island.colour[bob_at]
+    bag = [n for n in island.numbers if n not in (ann_at, bob_at)]
+    for action in ({"type": "start", "player": "Ann", "field": ann_at}, {"type": "start", "player": "Bob", "field": bob_at},
+                   {"type": "place_turtles", "numbers": [bob_at, *bag[:4]]},
+                   {"type": "done", "player": "Ann", "dice": [colour]}, {"type": "done", "player": "Bob", "dice": []},
+                   {"type": "move", "player": "Ann", "path": [bob_at]}):
+        assert table.act(gid, action).status_code == 200, action
+    c = table.client()
+    page = html_text(c.get(f"/g/{gid}/table", headers=table.auth()).data.decode())
+    turtle = DICE.rules.setup(["Ann", "Bob"], {"layout_seed": 3}).table.turtles[bob_at]
+    assert f"Ann takes turtle {bob_at} ({turtle}) from under Bob's pawn." in page
+    assert f'data-taken="{bob_at}"' in page and page.count("data-taken=") == 1
+    c.set_cookie("lang", "fr")
+    french = html_text(c.get(f"/g/{gid}/table", headers=table.auth()).data.decode())
+    assert f"Ann prend la tortue {bob_at} (" in french and "sous le pion de Bob" in french
+    assert table.act(gid, {"type": "move", "player": "Bob", "path": []}).status_code == 200
+    assert "data-taken=" not in c.get(f"/g/{gid}/table", headers=table.auth()).data.decode()  # the next action
