@@ -255,8 +255,12 @@ class Picks:
                 for c in choices:
                     if c.get("disabled") or c.get("alias"):
                         continue
+                    label = str(c.get("label", ""))
+                    more = str((c.get("preview") or {}).get("text") or "")
+                    if more and more.casefold() not in label.casefold():  # « North — sea lion, iguana · £300 bid »
+                        label = f"{label} — {more}"
                     slot = self.values.setdefault(name, {})
-                    slot.setdefault(_value_json(c["value"]), {"value": c["value"], "label": c.get("label", ""),
+                    slot.setdefault(_value_json(c["value"]), {"value": c["value"], "label": label,
                                                              "player": form.get("player"), "type": form.get("type")})
                     self._fields(c.get("fields") or [], form)
 
@@ -294,7 +298,7 @@ class Picks:
         for field, value in candidates:
             c = self.get(field, value)
             if c is not None:
-                label = c["label"] if isinstance(c["label"], str) else str(c["label"])
+                label = c["label"]
                 return Markup(' data-pick="{}" data-value="{}" data-pick-label="{}" tabindex="0" role="button"'
                               ' aria-label="{}"').format(field, _value_json(value), label, label)
         return Markup("")

@@ -256,6 +256,8 @@ def test_the_auction_picture_offers_squares_animals_and_affordable_education_ste
     s = auction((0, 0, 0))
     bidding = render(table.app, AUCTION, "picture", s, me="Cleo", forms=offered(AUCTION, s, "Cleo"))
     assert sorted(v for f, v in picks_of(bidding) if f == "direction") == ["E", "N", "S", "W"]
+    north = re.search(r'data-pick="direction" data-value="&#34;N&#34;"[^>]*aria-label="([^"]+)"', bidding).group(1)
+    assert north.startswith("North — ") and "sea lion" in north  # what a screen reader hears: the square and its tile
     for name in ("Cleo", "Ann", "Bob"):
         s, _ = rules.apply(s, {"type": "pass", "player": name})
     s, _ = rules.apply(s, {"type": "direction", "player": "Cleo", "direction": "S"})
