@@ -354,3 +354,24 @@ def test_the_turtle_taken_from_under_bobs_pawn_is_marked_after_the_move(table: T
     assert f"Ann prend la tortue {bob_at} (" in french and "sous le pion de Bob" in french
     assert table.act(gid, {"type": "move", "player": "Bob", "path": []}).status_code == 200
     assert "data-taken=" not in c.get(f"/g/{gid}/table", headers=table.auth()).data.decode()  # the next action
+
+
+def test_a_galerapagos_vote_can_be_tapped_on_the_players_row(table: Table) -> None:  # noqa: F811
+    """The castaways a vote may name carry a « target » pick on their row; a phone sees only its own vote's."""
+    from companion import games
+    from companion import moves as mv
+    from tests.web.conftest import TO_THE_VOTE
+
+    gid = table.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
+    for action in TO_THE_VOTE:
+        assert table.act(gid, action).status_code == 200
+    phone = table.client()
+    table.join(phone, gid, "Ann")
+    page = phone.get(f"/g/{gid}/seat/Ann").data.decode()
+    state = table.dashboard.hub.session(gid).state
+    ann = mv.visible(mv.for_seat(games.package("galerapagos").moves(state, "en"), "Ann"))
+    legal = {c["value"] for f in ann for fld in f["fields"] if fld["name"] == "target" for c in fld["choices"]
+             if not c.get("disabled")}
+    got = {v for f, v in picks_of(page) if f == "target"}
+    assert legal and got == legal
+    assert 'class="pill pick-target"' in page
