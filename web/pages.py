@@ -64,7 +64,7 @@ def home():
 
 
 def _prefill(args: Any) -> dict[str, Any]:
-    """The start form as a link fills it (``/?game=galapagos-dice&options={"layout_seed": 7}`` from /setup)."""
+    """The start form as a link fills it (``/?game=GAME&options={"layout_seed": 7}`` from /setup)."""
     game = args.get("game", "")
     known = {pkg.id: pkg for pkg in games.packages()}
     if game not in known:
