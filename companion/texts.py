@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import gettext
 import os
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -36,6 +37,20 @@ class Term(str):
     """A word passed as a parameter that is translated before it is put in a sentence."""
 
     __slots__ = ()
+
+
+class Agreed(Term):
+    """A term that agrees with the noun it follows: ``Agreed("blue", "feminine")`` is « bleue » after « tortue ».
+
+    Its French comes from a ``msgctxt`` entry of the catalog (``msgctxt "feminine"``,
+    ``msgid "blue"``, ``msgstr "bleue"``); English, or a catalog without that entry,
+    reads the plain term.
+    """
+
+    def __new__(cls, word: str, context: str) -> Agreed:
+        obj = super().__new__(cls, word)
+        obj.context = context
+        return obj
 
 
 def register(domain: str, localedir: str) -> None:
@@ -130,7 +145,8 @@ def render_n(singular: str, plural: str, n: int, params: dict[str, Any] | None =
     values = {"n": n, **(params or {})}
     text = ngettext_(singular, plural, count(n), lang, domain)
     try:
-        return text.format(**{k: param(v, lang, domain) for k, v in values.items()})
+        filled = {k: param(v, lang, domain) for k, v in values.items()}
+        return elide(text, filled, lang).format(**filled)
     except (KeyError, IndexError, ValueError):  # a catalog that lost a placeholder: the English
         english = singular if count(n) == 1 else plural
         return english.format(**{k: param(v, "en", domain) for k, v in values.items()})
@@ -178,7 +194,41 @@ def join(words: list[str], lang: str = "en") -> str:
     return f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
+def pgettext_(context: str, msgid: str, lang: str = "en", domain: str = INTERFACE) -> str:
+    """``msgid`` in ``lang`` as it reads in ``context`` (the catalog's ``msgctxt``), else as plain ``msgid``."""
+    if lang == "en":
+        return msgid
+    text = _catalog(domain, lang).pgettext(context, msgid)
+    return text if text != msgid else gettext_(msgid, lang, domain)
+
+
+#: French words that lose their vowel before a vowel: « de Ann » → « d'Ann », « le iguane » → « l'iguane »
+_ELIDED = re.compile(r"(?<![\w'’])(de|De|que|Que|le|Le|la|La|ne|se|jusque|lorsque|puisque) \{(\w+)\}")
+_VOWELS = set("AEIOUÀÂÉÈÊËÎÏÔÛÙaeiouàâéèêëîïôûù")
+
+
+def elide(text: str, values: dict[str, Any], lang: str) -> str:
+    """Elide the French word before a placeholder whose value starts with a vowel.
+
+    Only the words written just before a ``{placeholder}`` change, so « de {p} » reads
+    « d'Ann » and « de Bob » alike, and no word of the catalog's own text is touched.
+    A name with a silent h or a y stays as it is (« de Hugo », « de Yann »): either reads.
+    """
+    if lang != "fr" or "{" not in text:
+        return text
+
+    def sub(m: re.Match[str]) -> str:
+        value = str(values.get(m.group(2), ""))
+        if value[:1] in _VOWELS:
+            return f"{m.group(1)[:-1]}'{{{m.group(2)}}}"
+        return m.group(0)
+
+    return _ELIDED.sub(sub, text)
+
+
 def param(value: Any, lang: str, domain: str) -> Any:
+    if isinstance(value, Agreed):
+        return pgettext_(value.context, str(value), lang, domain)
     if isinstance(value, Term):
         return gettext_(str(value), lang, domain)
     if isinstance(value, list | tuple) and value and all(isinstance(v, Term) for v in value):
@@ -190,14 +240,19 @@ def param(value: Any, lang: str, domain: str) -> Any:
     return value
 
 
-def render(msgid: str, params: dict[str, Any] | None = None, lang: str = "en", domain: str = INTERFACE) -> str:
-    """The sentence ``msgid`` with ``params`` filled in, in ``lang``."""
-    text = gettext_(msgid, lang, domain)
+def render(msgid: str, params: dict[str, Any] | None = None, lang: str = "en", domain: str = INTERFACE,
+           context: str | None = None) -> str:
+    """The sentence ``msgid`` with ``params`` filled in, in ``lang``.
+
+    ``context`` reads the catalog's ``msgctxt`` entry first: a better translation of an
+    older entry is added that way, the English unchanged and the old entry left as it was.
+    """
+    text = pgettext_(context, msgid, lang, domain) if context else gettext_(msgid, lang, domain)
     if not params:
         return text
     values = {k: param(v, lang, domain) for k, v in params.items()}
     try:
-        return text.format(**values)
+        return elide(text, values, lang).format(**values)
     except (KeyError, IndexError, ValueError):  # a catalog that lost a placeholder: the English
         return msgid.format(**{k: param(v, "en", domain) for k, v in params.items()})
 

@@ -92,7 +92,7 @@ def test_a_move_names_its_path_and_each_turtle_taken():
     _, lines = told(state, act("move", "Ann", path=[8, 21]))
     assert lines == ["Ann moves 1 → 8 → 21.", "Ann takes turtle 8 (red).", "Ann takes turtle 21 (blue)."]
     _, fr = told(state, act("move", "Ann", path=[1, 8, 21]), "fr")  # the start spelt out: the same walk
-    assert fr == ["Ann se déplace : 1 → 8 → 21.", "Ann prend la tortue 8 (rouge).", "Ann prend la tortue 21 (bleu)."]
+    assert fr == ["Ann se déplace : 1 → 8 → 21.", "Ann prend la tortue 8 (rouge).", "Ann prend la tortue 21 (bleue)."]
 
 
 def test_a_turtle_taken_from_under_another_pawn_says_whose():
@@ -103,7 +103,7 @@ def test_a_turtle_taken_from_under_another_pawn_says_whose():
     _, lines = told(state, act("move", "Ann", path=[8]))
     assert lines[1] == "Ann takes turtle 8 (white) from under Bob's pawn."
     _, fr = told(state, act("move", "Ann", path=[8]), "fr")
-    assert fr[1] == "Ann prend la tortue 8 (blanc) sous le pion de Bob."
+    assert fr[1] == "Ann prend la tortue 8 (blanche) sous le pion de Bob."
 
 
 def test_the_turtle_under_ones_own_pawn_is_taken_as_the_move_begins():

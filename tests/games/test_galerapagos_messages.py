@@ -62,7 +62,7 @@ def test_a_sick_player_is_told_in_both_languages() -> None:
 
 def test_out_of_turn_in_both_languages() -> None:
     err = refused(play(new(), weather(0)), fish("Cid", 1), "It is Ann's turn to act, not Cid's.")
-    assert err.text("fr", "galerapagos") == "C'est au tour de Ann d'agir, pas de Cid."
+    assert err.text("fr", "galerapagos") == "C'est au tour d'Ann d'agir, pas de Cid."
 
 
 def test_a_dead_player_in_both_languages() -> None:

@@ -180,7 +180,7 @@ def test_french_narration_of_a_turn() -> None:
         "Ann joue une carte pinson face cachée sur l'espèce dominante.",
         "La population de rats passe de 3 à 0.",
         "Ann déplace un pinson depuis l'espèce dominante hors des emplacements d'espèces.",
-        "Fin du tour 1 : chaque population baisse de un (rat 0→0, fourmi 5→4, pinson 3→2).",
+        "Fin du tour 1 : chaque population baisse d'un cran (rat 0→0, fourmi 5→4, pinson 3→2).",
         "Le tour 2 sur 10 commence.",
     ]
 

@@ -30,6 +30,11 @@ def colours(dice: list[str] | tuple[str, ...], lang: str) -> str:
     return ", ".join(texts.gettext_(c, lang, DOMAIN) for c in dice)
 
 
+def feminine(colour: str) -> texts.Agreed:
+    """A colour after « tortue » or « case »: « la tortue 36 (bleue) », « la case 1 (noire) »."""
+    return texts.Agreed(colour, "feminine")
+
+
 def numbers(values: list[int]) -> str:
     return ", ".join(map(str, values))
 
@@ -58,7 +63,7 @@ def _event(before: DiceState, action: dict[str, Any], ev: dict[str, Any], after:
     if kind == "start":
         colour = before.table.island.colour[ev["field"]]
         return [t("{player}'s pawn starts on field {field} ({colour}).", lang, player=ev["player"], field=ev["field"],
-                  colour=texts.Term(colour))]
+                  colour=feminine(colour))]
     if kind == "placed":
         drawn, left = list(ev["turtles"]), len(after.bag)
         if len(drawn) == 1:
@@ -130,7 +135,7 @@ def _collected(before: DiceState, ev: dict[str, Any], lang: str) -> str:
     """"If a player moves onto an island space with a turtle, he takes the turtle" - and from under whose pawn."""
     names = before.table.players
     who, n = ev["player"], ev["turtle"]
-    params = {"player": who, "turtle": n, "colour": texts.Term(ev["colour"])}
+    params = {"player": who, "turtle": n, "colour": feminine(ev["colour"])}
     me = names.index(who)
     if before.pawns[me] == n:
         return t("{player} takes turtle {turtle} ({colour}) from the field the move started on.", lang, **params)

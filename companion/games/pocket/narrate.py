@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion import texts
 from companion.games.pocket import words
 from companion.games.pocket.rules import (
     A_SPECIES,
+    DOMAIN,
     ELSEWHERE,
     HIGH,
     LOW,
@@ -82,8 +84,9 @@ def _event(before: PocketState, event: dict[str, Any], after: PocketState, lang:
     if kind == "decrease":
         changes = ", ".join(words.level_change(species, old, new, lang) for species, old, new
                             in zip(SPECIES, before.populations, after.populations, strict=True))
-        return t("End of turn {turn}: every population falls by one ({changes}).", lang, turn=before.turn,
-                 changes=changes)
+        # « baisse d'un cran » (the first catalog entry said « de un »): its corrected French has a context
+        return texts.render("End of turn {turn}: every population falls by one ({changes}).",
+                            {"turn": before.turn, "changes": changes}, lang, DOMAIN, context="upkeep")
     if kind == "turn":
         return t("Turn {turn} of {turns} begins.", lang, turn=event["turn"], turns=after.config.turns)
     if kind == "game_over":
