@@ -466,6 +466,8 @@ class Journal:
 
     def settle_aside(self, db: sqlite3.Connection, game_id: str, seq: int, status: str, source: str) -> bool:
         """An action set aside is ``reentered`` (played again) or ``dropped``; False when it was not aside."""
+        if not 0 < seq < 2**63:  # no such row (and SQLite's integers end there)
+            return False
         done = db.execute("UPDATE actions SET status = ? WHERE game_id = ? AND seq = ? AND status = 'aside'",
                           (status, game_id, seq)).rowcount
         if not done:

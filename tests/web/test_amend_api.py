@@ -140,3 +140,39 @@ def test_the_table_never_edits_a_phones_vote_nor_votes_for_a_phones_seat(table: 
     assert r.status_code == 403
     listed = c.get(f"/api/games/{gid}/history", headers=table.auth()).json
     assert "Cleo" not in listed["entries"][-1]["text"] and "Ann votes" in listed["html"]
+
+
+def test_a_small_fuzz_of_the_editing_routes_gives_no_5xx(table: Table) -> None:
+    import random
+
+    gid = auction(table, 12)
+    rng = random.Random(16)
+    seqs = ["1", "5", "12", "0", "-1", "99999999999999999999999", "x", "1.5", "%00"]
+    bodies = [b"", b"{}", b"null", b'{"action": null}', b'{"action": {"type": "done", "player": "Bob"}}',
+              b'{"action": {"type": "bid", "player": "Ann", "direction": "N", "amount": 1e999}}',
+              b'{"action": {"type": "education", "player": "Bob", "steps": NaN}}', b'{"action": "\\ud800"}',
+              b'{"action": {"type": "exhibition", "player": "Bob", "animals": [[[[]]]], "bonus": {}}}']
+    c = table.client()
+    for _ in range(150):
+        seq = rng.choice(seqs)
+        url = rng.choice([f"/api/games/{gid}/history/{seq}/edit", f"/api/games/{gid}/history/{seq}/remove",
+                          f"/api/games/{gid}/history/{seq}/form", f"/api/games/{gid}/aside/{seq}/reenter",
+                          f"/api/games/{gid}/aside/{seq}/drop", f"/api/games/{gid}/history",
+                          f"/api/games/{gid}/undo-preview"])
+        method = "get" if url.endswith(("form", "history", "preview")) else "post"
+        r = getattr(c, method)(url, data=rng.choice(bodies), headers={**table.auth(), "Content-Type": "application/json"})
+        assert r.status_code < 500, (url, r.get_data(as_text=True)[:300])
+        if r.status_code >= 400:
+            assert r.json["error"]["message"]
+
+
+def test_the_history_speaks_the_tablets_language(table: Table) -> None:
+    gid = auction(table, 12)
+    c = table.client()
+    c.set_cookie("lang", "fr")
+    seq = seq_of(table, gid, 5)
+    r = c.post(f"/api/games/{gid}/history/{seq}/edit", json={"action": {"type": "done", "player": "Bob"}},
+               headers=table.auth())
+    assert r.status_code == 200 and r.json["aside"][0]["why"].startswith("Bob ne peut pas")
+    html = c.get(f"/api/games/{gid}/history", headers=table.auth()).json["html"]
+    assert "Modifier" in html and "La saisir à nouveau" in html and "Mis de côté" in html
