@@ -776,8 +776,26 @@ def _search(s: State, a: Action, ev: list[Event]) -> State:
     return _acted(s, i, "search", ev, cards=s.cards[i])
 
 
+#: True while ``moves.py`` still offers the hidden ``survival`` alias in every count (H1's file):
+#: the rules accept what is offered. Once it offers it only when :func:`survival_moot`, set False.
+SURVIVAL_ALIAS_EVERYWHERE = True
+
+
+def survival_moot(s: State) -> bool:
+    """Whether a ``survival`` line now is the first player's moot confirmation, accepted and changing nothing.
+
+    The step began by itself (a token on 0) and nothing of it has been decided yet. Once a
+    ballot is open, a tie waits for the first player or a castaway is condemned, the same line
+    is a stale press: refused with the step's state, so the table knows why nothing happened.
+    """
+    return s.phase in (WATER, FOOD) and s.ballot is None and not s.tie and s.condemned < 0
+
+
 def _survival(s: State, a: Action, ev: list[Event]) -> State:
-    if s.phase in COUNTS and s.phase != DEPART:  # begun by itself (a token on 0): the confirmation is moot
+    if s.phase in (WATER, FOOD):
+        if not survival_moot(s) and not SURVIVAL_ALIAS_EVERYWHERE:
+            raise _err("The survival step is already under way: {now}.", now=_now(s))
+        # begun by itself (a token on 0): the confirmation is moot
         _first_only(s, a, "Only {f}, the first player, starts the survival step, not {p}.")
         return s
     if s.phase != ACTED:
