@@ -126,6 +126,10 @@ class _Words:
 
     def __init__(self, pkg: Any, lang: str) -> None:
         self.pkg, self.lang = pkg, lang
+        #: the package's own way to write a figure's value (« £300 » for money), when it has one:
+        #: ``words.figure(key, value, lang) -> str | None`` in the game's package (by convention)
+        hook = getattr(pkg, "_hook", None)
+        self.figure = hook("words", "figure") if callable(hook) else None
 
     def label(self, key: str) -> str:
         return self.term(WORDS.get(key, key))
@@ -150,6 +154,17 @@ class _Words:
             return ", ".join(self.term(v) for v in value) if value else self.say("none")
         return self.term(value)
 
+    def value(self, key: str, value: Any) -> str:
+        """A figure's value, written the game's way where the package says how (money with its sign)."""
+        if self.figure is not None and isinstance(value, int | float) and not isinstance(value, bool):
+            try:
+                shown = self.figure(key, value, self.lang)
+            except Exception:  # a package's formatting must never hide the undo dialog
+                shown = None
+            if shown:
+                return str(shown)
+        return self.values(value)
+
     def line(self, msgid: str, **params: Any) -> str:
         return texts.render(msgid, params, self.lang)
 
@@ -171,7 +186,7 @@ def _figure(word: _Words, key: str, old: Any, new: Any) -> list[tuple[str, str]]
         return [(label, AGAIN if new else NO_LONGER)]
     if not (_plain(old) and _plain(new)):
         return []  # lists of records (the bids): the action's own line says it
-    return [(label, f"{word.values(old)} → {word.values(new)}")]
+    return [(label, f"{word.value(key, old)} → {word.value(key, new)}")]
 
 
 #: the change of a yes/no figure that comes back (« Ann: alive again ») or goes (« no longer sick »)

@@ -104,3 +104,21 @@ def test_the_preview_speaks_the_readers_language(db_path: Path) -> None:
 def test_nothing_to_undo_previews_nothing(db_path: Path) -> None:
     session = Session.new(Journal(db_path), "pocket-galapagos", ["Ann"])
     assert amend.undo_preview(session, None) == {"what": "", "back": []}
+
+
+def test_a_package_may_write_its_figures_its_way(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's ``words.figure(key, value, lang)`` (by convention) writes money with its sign: « £900 »."""
+    from companion import games
+
+    pkg = games.package("galapagos-auction")
+    real = pkg._hook
+
+    def hook(module: str, name: str):
+        if (module, name) == ("words", "figure"):
+            return lambda key, value, lang: f"£{value}" if key in ("money", "bank") else None
+        return real(module, name)
+
+    monkeypatch.setattr(pkg, "_hook", hook)
+    monkeypatch.setattr(amend, "_cache", {})
+    back = amend.undo_preview(played(db_path, "auction_full_game", 8), None)["back"]
+    assert "Bob's money: £900 → £1200" in back and "Bob's education: 2 → 0" in back
