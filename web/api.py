@@ -279,6 +279,7 @@ def _rewrite(session: Session, who: Principal, seq: int, action: dict[str, Any] 
         raise  # 503: the card refused the write, not the rules
     except RuleError as err:
         raise ApiError(409, games.package(session.game).error_text(err, language)) from None
+    extras.NOTICES.pop(session.id, None)  # an undo's notice (« everyone votes again ») no longer holds
     aside = amend.set_aside(session, language)
     fresh = {e.seq for e in done.aside}
     return jsonify({"replayed": done.replayed, "dropped": len(done.dropped),
