@@ -144,13 +144,16 @@ def _gap(gaps: list[dict[str, Any]], gap: dict[str, Any]) -> None:
 
 
 def narrate(lines: Iterable[str], lang: str = "en") -> tuple[list[str], dict[str, Any] | None]:
-    """Every sentence of the script's story, in ``lang``; and the error object of a refused line, if any."""
+    """Every sentence of the script's story, in ``lang``; and the error object of a refused line, if any.
+
+    The error is the line and its one sentence, not the state: a reader of the story wants to
+    know why the line was refused (``companion script FILE`` prints the state for a program).
+    """
     pkg, _, walk = replay(lines)
     out: list[str] = []
     for line in walk:
         if line.error is not None:
-            return out, {"error": {"line": line.number, "message": pkg.error_text(line.error, lang)},
-                         "state": pkg.rules.public_state(line.before)}
+            return out, {"error": {"line": line.number, "message": pkg.error_text(line.error, lang)}}
         out.extend(pkg.narrate(line.before, line.action, line.events, line.after, lang))
     return out, None
 

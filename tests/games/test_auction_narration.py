@@ -101,7 +101,7 @@ def test_card_actions_say_what_was_paid_and_gained() -> None:
     assert story(state, act("exchange", "Ann", give=["booby", "booby"], take="sea_lion")) == [
         "Ann exchanges two boobies for a sea lion (free)."]
     assert story(state, act("exhibition", "Ann", animals=["sea_lion", "booby"], bonus="2")) == [
-        "Ann exhibits sea lion and booby: 6 points with the 2 bonus tile."]
+        "Ann exhibits sea lion and booby: 6 points with bonus tile 2."]
 
 
 def test_the_game_end_tells_every_score_and_the_winner() -> None:

@@ -81,7 +81,7 @@ def test_votes_stay_secret_until_the_reveal_then_the_count_and_the_death_are_tol
         assert lines == [f"{voter} votes."], "nobody learns whom a vote names"
     s, lines = told(s, vote("Eve", "Bob"))
     assert lines == ["Eve votes.",
-                     "The votes are revealed: Ann→Bob, Bob→Ann, Cid→Bob, Dan→Bob, Eve→Bob.",
+                     "The votes are revealed: Ann for Bob, Bob for Ann, Cid for Bob, Dan for Bob, Eve for Bob.",
                      "Bob has the most votes (4) and is refused a food ration."], "nobody dies before his answer"
     assert moment_lines(s, "en") == ["Bob may still save himself with a food card or a shot."]
     _, saved = told(s, resource("Bob", "food"))

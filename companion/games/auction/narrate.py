@@ -61,10 +61,11 @@ def narrate(before: AuctionState, action: dict[str, Any], events: list[dict[str,
             if bonus is None:
                 out.append(t("{p} exhibits {animals}: {points}.", lang, p=who, animals=words.animal_list(shown, lang),
                              points=words.points(event["points"], lang)))
-            else:
-                out.append(t("{p} exhibits {animals}: {points} with the {tile} bonus tile.", lang, p=who,
-                             animals=words.animal_list(shown, lang), points=words.points(event["points"], lang),
-                             tile=words.bonus_tile(bonus, lang)))
+            else:  # « the crab bonus tile », « bonus tile 2 » (a number reads after the tile)
+                msg = ("{p} exhibits {animals}: {points} with the {tile} bonus tile." if bonus in ANIMALS else
+                       "{p} exhibits {animals}: {points} with bonus tile {tile}.")
+                out.append(t(msg, lang, p=who, animals=words.animal_list(shown, lang),
+                             points=words.points(event["points"], lang), tile=words.bonus_tile(bonus, lang)))
         elif etype == "done":
             out.append(t("{p} is done.", lang, p=event["player"]))
         elif etype == "round":

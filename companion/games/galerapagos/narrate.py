@@ -132,7 +132,7 @@ def _reveal(e: dict[str, Any], lang: str) -> str:
     votes = e["votes"]
     if not votes:
         return _t(lang, "Nobody can vote.")
-    pairs = ", ".join(_t(lang, "{p}→{q}", p=p, q=q) for p, q in votes.items())
+    pairs = ", ".join(_t(lang, "{p} for {q}", p=p, q=q) for p, q in votes.items())
     return _t(lang, "The votes are revealed: {pairs}.", pairs=pairs)
 
 
@@ -251,7 +251,7 @@ def _moment_event(e: dict[str, Any], lang: str) -> list[str]:
     if kind == "close":
         if p is None:
             return [_t(lang, "The raft leaves: no more cards.")]
-        return [_t(lang, "{p} closes the moment: nobody else.", p=p)]
+        return [_t(lang, "{p} closes the moment to show cards: nobody else.", p=p)]
     if kind == "spared":
         if e.get("count") == R.DEPART:
             return [_t(lang, "The raft has room for everyone now: {p} is spared.", p=p)]
@@ -345,21 +345,25 @@ def describe(action: dict[str, Any], lang: str = "en", viewer: str | None = None
         return _tn(lang, "Weather card: {n} drop", "Weather card: {n} drops", texts.count(action.get("water")),
                    n=action.get("water"))
     if kind == "fish":
-        return _t(lang, "{p} fishes {n}", p=p, n=action.get("fish"))
+        return _tn(lang, "{p} catches {n} fish", "{p} catches {n} fish", texts.count(action.get("fish")), p=p,
+                   n=action.get("fish"))
     if kind == "water":
         return _t(lang, "{p} collects water", p=p)
     if kind == "wood":
         k = action.get("extra", 0)
         if action.get("snake"):
-            return _t(lang, "{p} collects wood +{k}, bitten", p=p, k=k)
-        return _t(lang, "{p} collects wood +{k}", p=p, k=k)
+            return _tn(lang, "{p} collects wood, {k} more ball: bitten by the snake",
+                       "{p} collects wood, {k} more balls: bitten by the snake", texts.count(k), p=p, k=k)
+        if not k:
+            return _t(lang, "{p} collects wood", p=p)
+        return _tn(lang, "{p} collects wood, {k} more ball", "{p} collects wood, {k} more balls", texts.count(k), p=p, k=k)
     if kind == "search":
         return _t(lang, "{p} searches the wreck", p=p)
     if kind == "resource":
         n = action.get("amount", 1)
         if action.get("resource") == R.WATER:
-            return _t(lang, "{p} plays water {n}", p=p, n=n)
-        return _t(lang, "{p} plays food {n}", p=p, n=n)
+            return _t(lang, "{p} plays a water card (+{n})", p=p, n=n)
+        return _t(lang, "{p} plays a food card (+{n})", p=p, n=n)
     if kind == "vote":
         if viewer is not None and viewer == p:
             return _t(lang, "{p} votes for {q}", p=p, q=q)
@@ -385,7 +389,7 @@ def describe(action: dict[str, Any], lang: str = "en", viewer: str | None = None
     if kind == "survival":
         return _t(lang, "Go to survival")
     if kind == "no_card":
-        return _t(lang, "{p} has none", p=p)
+        return _t(lang, "{p} has no card to show", p=p)
     if kind == "close":
         return _t(lang, "Nobody else: close")
     if kind == "debate":
