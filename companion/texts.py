@@ -290,3 +290,12 @@ def translator(lang: str, domain: str = INTERFACE):  # noqa: ANN201 - a small cl
         return render(msgid, params, lang, domain)
 
     return t
+
+
+def ntranslator(lang: str, domain: str = INTERFACE):  # noqa: ANN201 - a small closure
+    """``tn(singular, plural, n, **params)`` for one language and domain: a template's count that agrees."""
+
+    def tn(singular: str, plural: str, n: int, **params: Any) -> str:
+        return render_n(singular, plural, n, params, lang, domain)
+
+    return tn

@@ -191,3 +191,17 @@ def test_every_plural_rendered_has_its_french_forms() -> None:
     finally:
         texts.render_n = original  # type: ignore[assignment]
     assert not missing, sorted(missing)
+
+
+@pytest.mark.parametrize(("singular", "plural", "n", "french"), [
+    ("{k} such card left", "{k} such cards left", 1, "encore 1 carte de ce type"),
+    ("+{n} ball", "+{n} balls", 3, "+3 boules"),
+    ("{n} vote", "{n} votes", 0, "0 voix"),
+    ("{names} dies", "{names} die", 2, "Ann et Bob meurent"),
+    ("{n} raft card", "{n} raft cards", 3, "3 cartes Radeau"),
+])
+def test_the_move_previews_plurals_are_ready_in_french(singular: str, plural: str, n: int, french: str) -> None:
+    """The plural entries of the Galèrapagos previews and page (moves.py, macros.html: their owners' files)."""
+    tn = texts.ntranslator("fr", "galerapagos")
+    assert tn(singular, plural, n, k=n, names="Ann et Bob") == french
+    assert "(s)" not in texts.ntranslator("en", "galerapagos")(singular, plural, n, k=n, names="Ann")
