@@ -202,6 +202,7 @@ def test_every_plural_rendered_has_its_french_forms() -> None:
 ])
 def test_the_move_previews_plurals_are_ready_in_french(singular: str, plural: str, n: int, french: str) -> None:
     """The plural entries of the Galèrapagos previews and page (moves.py, macros.html: their owners' files)."""
+    games.packages()  # registers each game's catalogs
     tn = texts.ntranslator("fr", "galerapagos")
     assert tn(singular, plural, n, k=n, names="Ann et Bob") == french
     assert "(s)" not in texts.ntranslator("en", "galerapagos")(singular, plural, n, k=n, names="Ann")
