@@ -106,7 +106,7 @@ def test_shooting_needs_two_cards_without_a_revolver_in_front() -> None:
     for _ in range(3):
         s = play(s, resource("Ann", "water", 1))
     refused(s, shoot("Ann", "Bob"), "Ann needs a revolver and a cartridge", "1 card")
-    refused(s, shoot("Bob", "Bob"), "Bob cannot shoot himself")
+    refused(s, shoot("Bob", "Bob"), "Bob must aim at another castaway")
 
 
 def test_the_dead_never_act() -> None:

@@ -83,11 +83,11 @@ def test_votes_stay_secret_until_the_reveal_then_the_count_and_the_death_are_tol
     assert lines == ["Eve votes.",
                      "The votes are revealed: Ann for Bob, Bob for Ann, Cid for Bob, Dan for Bob, Eve for Bob.",
                      "Bob has the most votes (4) and is refused a food ration."], "nobody dies before his answer"
-    assert moment_lines(s, "en") == ["Bob may still save himself with a food card or a shot."]
+    assert moment_lines(s, "en") == ["Bob may still escape the verdict with a food card or a shot."]
     _, saved = told(s, resource("Bob", "food"))
     assert saved[:2] == ["Bob plays a food card: food 4→5.", "Bob is saved."]
     _, dead = told(s, {"type": "no_card", "player": "Bob"})
-    assert dead == ["Bob cannot save himself.", "Bob dies of hunger.", "4 survivors each eat a ration: food 4→0."]
+    assert dead == ["Bob cannot escape the verdict.", "Bob dies of hunger.", "4 survivors each eat a ration: food 4→0."]
 
 
 def test_the_log_line_of_a_vote_hides_its_target_from_everyone_but_the_voter() -> None:

@@ -116,10 +116,10 @@ def test_close_and_none_are_refused_when_nobody_is_asked() -> None:
 def test_an_answer_is_given_once_and_only_by_someone_at_risk() -> None:
     s = food_vote_round_two()
     s = play(s, *[vote(p, "Dan") for p in FIVE if p != "Dan"], vote("Dan", "Ann"))
-    refused(s, no_card("Ann"), "Ann is not asked to show a card now", "Dan may still save himself")
+    refused(s, no_card("Ann"), "Ann is not asked to show a card now", "Dan may still escape the verdict")
     s = water_on_zero()
     s = play(s, no_card("Ann"))
-    refused(s, no_card("Ann"), "Ann has already said he has none")
+    refused(s, no_card("Ann"), "Ann has already answered « I have none »")
 
 
 def test_a_castaway_handed_a_card_after_saying_none_may_still_show_it() -> None:

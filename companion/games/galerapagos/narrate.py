@@ -246,7 +246,7 @@ def _moment_event(e: dict[str, Any], lang: str) -> list[str]:
         if e["kind"] == R.ZERO:
             return [_t(lang, "{p} has no water card." if e["resource"] == R.WATER else "{p} has no food card.", p=p)]
         if e["kind"] == R.SAVE:
-            return [_t(lang, "{p} cannot save himself.", p=p)]
+            return [_t(lang, "{p} cannot escape the verdict.", p=p)]
         return [_t(lang, "{p} has no card to play.", p=p)]
     if kind == "close":
         if p is None:
@@ -257,7 +257,7 @@ def _moment_event(e: dict[str, Any], lang: str) -> list[str]:
             return [_t(lang, "The raft has room for everyone now: {p} is spared.", p=p)]
         return [_t(lang, "The rations suffice now: {p} is spared.", p=p)]
     if kind == "not_saved":
-        return [_t(lang, "{p}'s card gives him nothing he lacks: the verdict stands.", p=p)]
+        return [_t(lang, "{p}'s card supplies nothing that was missing: the verdict stands.", p=p)]
     if kind == "deck_warning":
         return [_deck_warning(e, lang)]
     if kind == "effect":
@@ -298,9 +298,9 @@ def moment_lines(after: R.State, lang: str = "en") -> list[str]:
                "Food is on 0: {names} may still show a food card; {f} may close (« nobody else »).")
         return [_t(lang, msg, names=names, f=after.names[after.first])]
     if after.show == R.SAVE:
-        msg = {R.WATER: "{p} may still save himself with a water card or a shot.",
-               R.FOOD: "{p} may still save himself with a food card or a shot.",
-               R.DEPART: "{p} may still save himself with a card that gives the raft a place, or a shot."}
+        msg = {R.WATER: "{p} may still escape the verdict with a water card or a shot.",
+               R.FOOD: "{p} may still escape the verdict with a food card or a shot.",
+               R.DEPART: "{p} may still escape the verdict with a card that gives the raft a place, or a shot."}
         return [_t(lang, msg[after.phase], p=after.names[after.condemned])]
     return [_t(lang, "Before the raft leaves ({places}): {names} may still play cards or shoot.",
                places=_places(max(0, R._capacity(after)), len(R._living(after)), lang), names=names)]

@@ -78,7 +78,7 @@ NOW: dict[str, str] = {
     "tie": "{q}, the first player, must break the tie",
     "zero_water": "water is on 0 and the castaways are showing their water cards",
     "zero_food": "food is on 0 and the castaways are showing their food cards",
-    "save": "{q} may still save himself",
+    "save": "{q} may still escape the verdict",
     "raft": "cards may still be played before the raft leaves",
     "end": "the round is over; turn the next weather card",
     "depart": "the raft is leaving",
@@ -905,7 +905,7 @@ def _shoot(s: State, a: Action, ev: list[Event]) -> State:
     i, t = _seat(s, a), _seat(s, a, "target")
     _need_card_player(s, i)
     if i == t:
-        raise _err("{p} cannot shoot himself.", p=s.names[i])
+        raise _err("{p} must aim at another castaway.", p=s.names[i])
     if not s.alive[t]:
         raise _err("{q} is dead and cannot be chosen.", q=s.names[t])
     armed = "revolver" in s.perm[i]
@@ -928,7 +928,7 @@ def _give(s: State, a: Action, ev: list[Event]) -> State:
     if not s.alive[i]:
         raise _err("{p} is dead and cannot play a card.", p=s.names[i])
     if i == t:
-        raise _err("{p} cannot give cards to himself.", p=s.names[i])
+        raise _err("{p} cannot give cards to {p}: choose another castaway.", p=s.names[i])
     if not s.alive[t]:
         raise _err("{q} is dead and cannot be chosen.", q=s.names[t])
     if not 1 <= count <= s.cards[i]:
@@ -1018,7 +1018,7 @@ def _no_card(s: State, a: Action, ev: list[Event]) -> State:
     if not s.show:
         raise _err("Nobody is asked to show a card now: {now}.", now=_now(s))
     if i in s.answered:
-        raise _err("{p} has already said he has none.", p=s.names[i])
+        raise _err("{p} has already answered « I have none ».", p=s.names[i])
     if not may_answer(s, i):
         raise _err("{p} is not asked to show a card now: {now}.", p=s.names[i], now=_now(s))
     ev.append({"event": "no_card", "player": s.names[i], "kind": s.show,
@@ -1425,9 +1425,9 @@ class GalerapagosRules(Rules):
                 return Expected(players, ("resource", "give", "no_card", "close"), msg)
             if s.show == SAVE:
                 c = s.names[s.condemned]
-                msg = {WATER: "{p} may still save himself with a water card or a shot.",
-                       FOOD: "{p} may still save himself with a food card or a shot.",
-                       DEPART: "{p} may still save himself with a card that gives the raft a place, or a shot."}
+                msg = {WATER: "{p} may still escape the verdict with a water card or a shot.",
+                       FOOD: "{p} may still escape the verdict with a food card or a shot.",
+                       DEPART: "{p} may still escape the verdict with a card that gives the raft a place, or a shot."}
                 return Expected(players, ("resource", "shoot", "give", "no_card", "close"), msg[s.phase], {"p": c})
             return Expected(players, ("resource", "shoot", "give", "no_card", "embark", "close"),
                             "The raft has {places} for {survivors}: play water or food cards, or shoot, before it leaves.",
