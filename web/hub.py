@@ -114,7 +114,7 @@ class Hub:
 
     def _changed(self, change: Change) -> None:
         self.broadcast(change.session.id)
-        if change.session.over or change.kind in ("undo", "sync"):
+        if change.session.over or change.kind in ("undo", "sync", "edit"):
             self.broadcast("games")
 
     # -- the game on the table ----------------------------------------------

@@ -47,6 +47,12 @@ ROUTES = [
     ("GET", "/history.csv"), ("GET", "/history.json"), ("GET", "/sim"), ("GET", "/sim/oled.png"), ("GET", "/sim/state"),
     ("GET", "/sim/events"), ("POST", "/sim/press"), ("POST", "/sim/turn"), ("POST", "/sim/tag"),
     ("POST", "/tags/enroll"), ("POST", "/tags/forget"), ("GET", "/tags/last"), ("GET", "/tags.json"),
+    ("POST", "/api/games/<game_id>/seats/<path:seat>/open"), ("GET", "/api/games/<game_id>/undo-preview"),
+    ("GET", "/api/games/<game_id>/history"), ("GET", "/api/games/<game_id>/history/<int:seq>/form"),
+    ("POST", "/api/games/<game_id>/history/<int:seq>/edit"), ("POST", "/api/games/<game_id>/history/<int:seq>/remove"),
+    ("POST", "/api/games/<game_id>/aside/<int:seq>/reenter"), ("POST", "/api/games/<game_id>/aside/<int:seq>/drop"),
+    ("POST", "/games/<game_id>/abandon"), ("POST", "/games/<game_id>/play-on"), ("POST", "/games/<game_id>/delete"),
+    ("GET", "/setup/<game>/island"), ("POST", "/setup/<game>/island/check"),
 ]
 
 WEIRD_TEXT = ["", " ", "A/B", "Jo #2", "x?y=1", "..", "%2e%2e", "%00", "\u202e", "é", "😀", "a" * 300,
@@ -103,6 +109,8 @@ def path_for(rng: random.Random, template: str, context: dict[str, Any]) -> str:
     seat = rng.choice(context["seats"] + WEIRD_TEXT)
     path = (template.replace("<game_id>", quote(game_id, safe="")).replace("<path:seat>", quote(seat, safe="/"))
             .replace("<code>", rng.choice(["en", "fr", "xx", "%00", ""]))
+            .replace("<int:seq>", rng.choice(["1", "2", "5", "0", "-1", "99999999999999999999", "x"]))
+            .replace("<game>", quote(rng.choice(context["kinds"] + ["nope", "..", "é"]), safe=""))
             .replace("<path:filename>", rng.choice(["live.js", "app.css", "../secret", "nope", "%2e%2e/x"])))
     query = []
     for key, values in (("token", [context["table"], context["seat_token"], "bad", ""]),
@@ -180,11 +188,13 @@ def fuzz(tmp_path: Path, count: int, seed: int = 2024) -> dict[int, int]:
         assert status == 201, joined
         context = {
             "games": ids, "seats": sorted(set(seats)), "table": server.token, "seat_token": joined["token"],
+            "kinds": ["galapagos-auction", "galapagos-dice", "pocket-galapagos", "galerapagos"],
             "code": join_code(server, ids[0]), "csrf": "", "seat_csrf": "", "port": server.port,
             "good_bodies": [{"type": "end_turn"}, {"type": "tile", "direction": "N", "animals": ["sea_lion", "iguana"]},
                             {"code": join_code(server, ids[0]), "seat": "Bob"}, {"what": "dice", "player": "Ann"},
                             {"button": "ok"}, {"delta": 1}, {"point": "scan", "uid": "04A1B2C3D4E5F6", "present": True},
-                            {"game": "pocket-galapagos", "players": ["Zed"], "options": {}}],
+                            {"game": "pocket-galapagos", "players": ["Zed"], "options": {}},
+                            {"action": {"type": "end_turn"}}, {"cells": [{"field": 1, "colour": "red"}]}],
         }
         seen: dict[int, int] = {}
         bad: list[tuple[int, str, str, bytes]] = []
