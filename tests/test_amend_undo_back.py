@@ -45,11 +45,11 @@ def test_the_auction_says_bob_gets_his_money_back(db_path: Path) -> None:
     assert preview["what"] == "Bob advances 2 education steps"
     extras.undo(session)
     then = session.public()
-    money = f"Bob's money: {figure(now, 'Bob', 'money')} → {figure(then, 'Bob', 'money')}"
+    money = f"Bob's money: £{figure(now, 'Bob', 'money')} → £{figure(then, 'Bob', 'money')}"
     assert figure(then, "Bob", "money") > figure(now, "Bob", "money")
     assert money in preview["back"]
     assert f"Bob's education: {figure(now, 'Bob', 'education')} → {figure(then, 'Bob', 'education')}" in preview["back"]
-    assert f"bank: {now['bank']} → {then['bank']}" in preview["back"]
+    assert f"bank: £{now['bank']} → £{then['bank']}" in preview["back"]
 
 
 @pytest.mark.parametrize(("name", "upto"), [

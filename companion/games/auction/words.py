@@ -88,3 +88,14 @@ ENGLISH_WORDS = (
     "card", "round", "done", "wildcard", "free", "steps", "supply", "money", "takes", "sells", "pays",
     "keeps", "receives", "everyone", "turns", "wins", "start player", "none left",
 )
+
+
+#: the figures that are sums of money: the undo dialog writes them « £900 » (companion/amend.py)
+MONEY_FIGURES = frozenset({"money", "bank", "free_money"})
+
+
+def figure(key: str, value: float, lang: str = "en") -> str | None:
+    """A figure's value the game's way (money with its sign), or None to leave it as a number."""
+    if key in MONEY_FIGURES and float(value).is_integer():
+        return money(int(value), lang)
+    return None
