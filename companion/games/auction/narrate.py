@@ -133,6 +133,11 @@ def _shared_field(before: AuctionState, who: str, animal: str, lang: str) -> lis
     return [t(msg, lang, animals=words.animal_list(others, lang))]
 
 
+def _semicolon(lang: str) -> str:
+    """"; " — French sets a space before it (« paie 300 £ ; Ann garde 200 £ »)."""
+    return t("; ", lang)
+
+
 def _seat(state: AuctionState, name: str) -> int:
     return next(i for i, p in enumerate(state.players) if p.name == name)
 
@@ -171,7 +176,7 @@ def _settled(before: AuctionState, after: AuctionState, lang: str) -> str:
         clauses.append(t("{p} passed and pays nothing", lang, p=passed[0]))
     elif passed:
         clauses.append(t("{names} passed and pay nothing", lang, names=texts.join(passed, lang)))
-    return f"{head} {'; '.join(clauses)}."
+    return f"{head} {_semicolon(lang).join(clauses)}."
 
 
 def _upkeep(before: AuctionState, after: AuctionState, lang: str) -> str:
@@ -192,7 +197,7 @@ def _upkeep(before: AuctionState, after: AuctionState, lang: str) -> str:
             parts.append(t("the {tile} bonus tile turns", lang, tile=words.bonus_tile(turned, lang)))
         else:  # a number reads after the tile: "bonus tile 2 turns"
             parts.append(t("bonus tile {tile} turns", lang, tile=words.bonus_tile(turned, lang)))
-    return "; ".join(parts) + "."
+    return _semicolon(lang).join(parts) + "."
 
 
 def _final(before: AuctionState, after: AuctionState, lang: str) -> list[str]:
