@@ -1448,8 +1448,9 @@ class GalerapagosRules(Rules):
             return Expected((first,), ("tiebreak",), "{p} breaks the tie.", {"p": first})
         waiting = self.waiting(s)
         acts = ("vote", "debate") if s.debate else ("vote",)
+        topic = Term("places on the raft") if s.phase == DEPART else Term(s.phase)  # not the phase's id « depart »
         return Expected(tuple(waiting), acts, "Vote ({phase}): {names}.",
-                        {"phase": Term(s.phase), "names": ", ".join(waiting)})
+                        {"phase": topic, "names": ", ".join(waiting)})
 
     @staticmethod
     def _may_embark(s: State) -> bool:
