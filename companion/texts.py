@@ -111,7 +111,10 @@ def _nlookup(singular: str, plural: str, n: int, lang: str, domain: str) -> str:
     order = [domain] + ([INTERFACE] if domain != INTERFACE else []) + [d for d in _DOMAINS if d not in (domain, INTERFACE)]
     for name in order:
         if has_plural(singular, lang, name):
-            return _catalog(name, lang).ngettext(singular, plural, n)
+            # the form by the language's rule, two forms (a catalog whose header still says three, as
+            # Babel's CLDR default for French does, would otherwise miss its second form and say English)
+            entries = getattr(_catalog(name, lang), "_catalog", {})
+            return entries.get((singular, plural_index(n, lang, name))) or entries[(singular, 0)]
     # no msgid_plural entry: two plain entries, chosen by the language's own rule (French: « 0 point »)
     return gettext_(plural if plural_index(n, lang, domain) else singular, lang, domain)
 

@@ -206,3 +206,26 @@ def test_the_move_previews_plurals_are_ready_in_french(singular: str, plural: st
     tn = texts.ntranslator("fr", "galerapagos")
     assert tn(singular, plural, n, k=n, names="Ann et Bob") == french
     assert "(s)" not in texts.ntranslator("en", "galerapagos")(singular, plural, n, k=n, names="Ann")
+
+
+def test_a_catalog_whose_header_says_three_french_forms_still_gives_the_plural(tmp_path: Any,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Babel's default French header has three forms (the « many » of millions); a plural entry still works."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+
+    catalog = Catalog(locale="fr", domain="words-test")
+    catalog.add(("{n} drop", "{n} drops"), ("{n} goutte", "{n} gouttes"))
+    folder = tmp_path / "fr" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    with open(folder / "words-test.mo", "wb") as handle:
+        write_mo(handle, catalog)
+    monkeypatch.setattr(texts, "_DOMAINS", dict(texts._DOMAINS))
+    texts.register("words-test", str(tmp_path))
+    try:
+        assert [texts.ngettext_("{n} drop", "{n} drops", n, "fr", "words-test") for n in (0, 1, 2, 5)] == [
+            "{n} goutte", "{n} goutte", "{n} gouttes", "{n} gouttes"]
+    finally:  # the domain goes with the monkeypatched registry; its cached lookups go now
+        texts._catalog.cache_clear()
+        texts._lookup.cache_clear()
+        texts._nlookup.cache_clear()
