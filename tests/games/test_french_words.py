@@ -20,12 +20,14 @@ from tests.games.test_plural_words import GAMES, shown
 #: a word that should have been elided, and a colour left masculine after a feminine noun
 UNELIDED = re.compile(r"(?<![\w'’])(de|De|que|Que|le|Le|la|La|ne|jusque|lorsque) [AEIOUÀÂÉÈÊÎÔaeiouàâéèêîô]")
 MASCULINE = re.compile(r"\b(tortues?|cases?|Tortue|Case) \d+ \((noir|blanc|vert|bleu)\)")
+#: a participle that gives Ann or Eve a man's ending: the story says « a la vie sauve », « guérit », « le serpent mord »
+GENDERED = re.compile(r"\b(est soigné|est sauvé|mordu)\b")
 
 
 def faults(lines: list[str]) -> dict[str, str]:
     found: dict[str, str] = {}
     for line in lines:
-        for pattern in (UNELIDED, MASCULINE):
+        for pattern in (UNELIDED, MASCULINE, GENDERED):
             hit = pattern.search(line)
             if hit:
                 found.setdefault(hit.group(0), line)
@@ -42,8 +44,9 @@ def test_random_games_read_as_french(game: str) -> None:
 
 
 def test_the_check_sees_the_tester_s_sentences() -> None:
-    bad = ["Le pion de Ann part de la case 1 (noir).", "Ann prend la tortue 36 (bleu).", "C'est au tour de Eve."]
-    assert len(faults(bad)) == 4  # « de Ann », « case 1 (noir) », « tortue 36 (bleu) », « de Eve »
+    bad = ["Le pion de Ann part de la case 1 (noir).", "Ann prend la tortue 36 (bleu).", "C'est au tour de Eve.",
+           "Eve est soigné."]
+    assert len(faults(bad)) == 5  # « de Ann », « case 1 (noir) », « tortue 36 (bleu) », « de Eve », « est soigné »
     assert not faults(["Le pion d'Ann part de la case 1 (noire).", "Bob prend la tortue 36 (bleue).",
                        "Le pion de Bob", "de Yann", "de Hugo"])
 

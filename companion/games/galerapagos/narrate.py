@@ -30,6 +30,15 @@ def _t(lang: str, msgid: str, **params: Any) -> str:
     return texts.render(msgid, params, lang, DOMAIN)
 
 
+def _neutral(lang: str, msgid: str, **params: Any) -> str:
+    """A sentence whose first French said « sauvé », « soigné » of Ann too: its French without a gender.
+
+    The catalog keeps the old entry; the neutral one is a ``msgctxt "neutral"`` entry
+    (« {p} a la vie sauve », « {p} guérit »), the English the same.
+    """
+    return texts.render(msgid, params, lang, DOMAIN, context="neutral")
+
+
 def _tn(lang: str, singular: str, plural: str, n: int, /, **params: Any) -> str:
     """A sentence whose words agree with the count ``n`` (gettext's ngettext, French: 0 and 1 are singular)."""
     return texts.render_n(singular, plural, n, params, lang, DOMAIN)
@@ -173,7 +182,7 @@ def _event(e: dict[str, Any], action: dict[str, Any], before: R.State, lang: str
     if kind == "resource":
         return [_resource(e, lang)]
     if kind == "saved":
-        return [_t(lang, "{p} is saved.", p=p)]
+        return [_neutral(lang, "{p} is saved.", p=p)]
     if kind == "no_vote":
         return [_no_vote(e, lang)]
     if kind == "voted":
@@ -191,7 +200,7 @@ def _event(e: dict[str, Any], action: dict[str, Any], before: R.State, lang: str
     if kind == "shot":
         out = [_t(lang, "{p} shoots {q} and takes {q}'s cards.", p=p, q=e["target"])]
         if e.get("saved"):
-            out.append(_t(lang, "One mouth fewer: {p} is saved.", p=p))
+            out.append(_neutral(lang, "One mouth fewer: {p} is saved.", p=p))
         return out
     if kind == "death":
         cause = e.get("cause")
@@ -203,7 +212,7 @@ def _event(e: dict[str, Any], action: dict[str, Any], before: R.State, lang: str
     if kind == "sick":
         return [_by(action, lang) + _t(lang, "{p} falls sick.", p=p)]
     if kind == "heal":
-        return [_by(action, lang) + _t(lang, "{p} is cured.", p=p)]
+        return [_by(action, lang) + _neutral(lang, "{p} is cured.", p=p)]
     if kind == "revive":
         return [_by(action, lang) + _t(lang, "{p} comes back to life.", p=p)]
     if kind == "departure":
@@ -352,8 +361,8 @@ def describe(action: dict[str, Any], lang: str = "en", viewer: str | None = None
     if kind == "wood":
         k = action.get("extra", 0)
         if action.get("snake"):
-            return _tn(lang, "{p} collects wood, {k} more ball: bitten by the snake",
-                       "{p} collects wood, {k} more balls: bitten by the snake", texts.count(k), p=p, k=k)
+            return _tn(lang, "{p} collects wood, {k} more ball: the snake bites",
+                       "{p} collects wood, {k} more balls: the snake bites", texts.count(k), p=p, k=k)
         if not k:
             return _t(lang, "{p} collects wood", p=p)
         return _tn(lang, "{p} collects wood, {k} more ball", "{p} collects wood, {k} more balls", texts.count(k), p=p, k=k)
@@ -381,7 +390,7 @@ def describe(action: dict[str, Any], lang: str = "en", viewer: str | None = None
     if kind == "sick":
         return _t(lang, "{p} falls sick", p=p)
     if kind == "heal":
-        return _t(lang, "{p} is cured", p=p)
+        return _neutral(lang, "{p} is cured", p=p)
     if kind == "revive":
         return _t(lang, "{p} comes back to life", p=p)
     if kind == "embark":
