@@ -73,6 +73,7 @@ def value_json(value: Any) -> str:
 
 
 def field_kind(f: dict[str, Any]) -> str:
+    """"choices", "range" or "items" (how the field is drawn)."""
     return moves.kind_of(f)
 
 
@@ -81,6 +82,45 @@ def is_bare(form: dict[str, Any]) -> bool:
     return not form.get("fields")
 
 
+def needs_send(form: dict[str, Any]) -> bool:
+    """Whether the form needs a Send button: a range or a list to fill, or a field that may be left out.
+
+    Any other form is sent by the tap that completes it (a chip whose choice is the
+    last one missing), so a move with one natural choice is one tap.
+    """
+    return any(_needs_send(f) for f in form.get("fields") or [])
+
+
+def _needs_send(f: dict[str, Any]) -> bool:
+    kind = moves.kind_of(f)
+    if kind != "choices" or (f.get("optional") and "default" not in f):
+        return True
+    return any(_needs_send(sub) for c in moves.enabled(f["choices"]) for sub in c.get("fields") or [])
+
+
+def chip_colour(c: dict[str, Any]) -> str:
+    """The colour a choice's chip wears (a die, a turtle, a field of the island), "" for a plain chip."""
+    pv = c.get("preview") or {}
+    colour = pv.get("colour") if isinstance(pv, dict) else None
+    return str(colour) if isinstance(colour, str) and colour in CHIP_COLOURS else ""
+
+
+#: the colours a chip may wear (web/static/phone.css gives each its background and ink)
+CHIP_COLOURS = ("black", "white", "red", "green", "yellow", "blue")
+
+
+def shown_choices(f: dict[str, Any]) -> list[dict[str, Any]]:
+    """The choices a phone shows as chips: the legal ones (a refused choice is not a move)."""
+    return moves.enabled(f.get("choices") or [])
+
+
 def helpers() -> dict[str, Any]:
     """What the form macros call."""
-    return {"value_json": value_json, "field_kind": field_kind, "is_bare": is_bare}
+    return {"value_json": value_json, "field_kind": field_kind, "is_bare": is_bare, "needs_send": needs_send,
+            "chip_colour": chip_colour, "shown_choices": shown_choices, "limits_json": limits_json}
+
+
+def limits_json(f: dict[str, Any]) -> str:
+    """An items field's limits as JSON keyed by each value's JSON (what the chips compare)."""
+    spec = f.get("items") or {}
+    return json.dumps({value_json(k): n for k, n in (spec.get("limits") or {}).items()}, ensure_ascii=False)

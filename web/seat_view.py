@@ -1,12 +1,94 @@
-"""What a phone's seat page adds to the context: « your move » (one sentence, the moves it can make now)."""
+"""What a phone's seat page adds to the context: « your move » (one sentence, the moves it can make now).
+
+A phone during its turn should read like a game app, not like an API: one
+sentence addressed to the player (« You must bid or pass »), then only the
+moves that can be made now, each in the game's words with its preview, and
+the rest of the player's state one tap away. Nothing here names a game: the
+sentence comes from the game package's ``moves`` module (``PROMPT_FOR_YOU``,
+``PROMPT_FOR_TABLE``: the rules' prompt ids and their wording for the seat
+that must act and for a phone waiting on the tablet), with a generic sentence
+for a package that has none.
+
+Keys added (read by ``_seat_state.html`` / ``_seat_actions.html``):
+
+* ``you_sentence``: the one sentence, in the reader's language;
+* ``waiting_table``: True when the game waits for the tablet (the table's own move);
+* ``your_moves``: the forms the game waits for from this seat now, best first;
+* ``any_time``: the moves that may be played at any time (collapsed under « More moves »).
+"""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
+from companion import games
 from companion.session import Session
+from web.i18n import translator
 from web.security import Principal
 
 
 def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: str, language: str) -> None:
     """Add this area's keys to ``ctx`` (called last by ``web.views.context``)."""
+    if view != "seat":
+        return
+    pkg = games.package(session.game)
+    me = ctx.get("me")
+    exp = pkg.rules.expected(session.state)
+    ctx["you_sentence"] = sentence(pkg, exp, me, language)
+    ctx["waiting_table"] = not exp.players and not ctx["pub"].get("over")
+    now, later = split(ctx.get("forms_now") or [], ctx.get("forms_more") or [])
+    ctx["your_moves"] = now
+    ctx["any_time"] = later
+
+
+def _tables(pkg: Any) -> tuple[dict[str, str], dict[str, str]]:
+    """The package's « you » and « the tablet » wordings of its prompts (empty when it has none)."""
+    try:
+        mod = importlib.import_module(f"{pkg.package_name}.moves")
+    except ModuleNotFoundError:
+        return {}, {}
+    return dict(getattr(mod, "PROMPT_FOR_YOU", {}) or {}), dict(getattr(mod, "PROMPT_FOR_TABLE", {}) or {})
+
+
+def sentence(pkg: Any, exp: Any, me: str | None, lang: str) -> str:
+    """What this seat must do now, or whom it waits for, as one sentence addressed to its player."""
+    t = translator(lang)
+    prompt = exp.text(lang, pkg.domain)
+    if not exp.players and not exp.actions:
+        return prompt  # the game is over: the outcome says the rest
+    for_you, for_table = _tables(pkg)
+    if me is not None and me in exp.players:
+        msgid = for_you.get(exp.prompt)
+        if msgid:
+            return pkg.t(msgid, lang, **exp.params)
+        return t("Your move: {prompt}", prompt=prompt)
+    if not exp.players:
+        msgid = for_table.get(exp.prompt)
+        if msgid:
+            return pkg.t(msgid, lang, **exp.params)
+        return t("Waiting for the tablet (table): {prompt}", prompt=prompt)
+    if all(name in prompt for name in exp.players):  # « Ann: bid or pass. » already says whom
+        return prompt
+    return t("Waiting for {names}: {prompt}", names=", ".join(exp.players), prompt=prompt)
+
+
+def _asking(form: dict[str, Any]) -> dict[str, Any]:
+    """A move that ends the player's turn asks first on the phone, as one that spends money does."""
+    return {**form, "confirm": True} if form.get("ends_turn") and not form.get("confirm") else form
+
+
+def split(now: list[dict[str, Any]], more: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(the moves the game waits for, best first; the ones that may be played at any time).
+
+    A form the package marks ``anytime`` (an exchange, a card that may be played
+    whenever) goes with the later ones even when its type is among those expected:
+    the first thing on the phone is what the turn is about. Within the moves now, a
+    form the package marks ``first`` (the dice game's plan with its suggestion) leads,
+    and a form that only ends the turn (« Done », no field) comes last.
+    """
+    now = [_asking(f) for f in now]
+    main = [f for f in now if not f.get("anytime")]
+    later = [f for f in now if f.get("anytime")] + list(more)
+    main.sort(key=lambda f: 0 if f.get("first") else 2 if f.get("last") else 1)
+    return main, later

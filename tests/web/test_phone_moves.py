@@ -44,7 +44,7 @@ def json_value(value: Any) -> str:
 
 
 def move_form(page, action: str, player: str | None = None, table: bool = False):
-    """The form of ``action`` on the page (``player``'s, or the table's own), "More actions" opened if need be."""
+    """The form of ``action`` on the page (``player``'s, or the table's own), "More moves" opened if need be."""
     sel = f"form.act[data-action='{action}']"
     if player is not None:
         sel += f"[data-player='{player}']"
@@ -58,25 +58,83 @@ def move_form(page, action: str, player: str | None = None, table: bool = False)
 
 
 def field(form, name: str):
-    """The field ``name`` as shown now (a choice's own fields are hidden until it is chosen)."""
-    box = form.locator(f"[data-field='{name}']:visible")
-    assert box.count() == 1, f"{box.count()} visible fields {name!r}"
+    """The control of field ``name`` as shown now (a choice's own fields are hidden until it is chosen):
+    a drop-down (the tablet), the hidden value of a row of chips (the phone), a list of chips, a stepper's number."""
+    box = form.locator(f"[data-field='{name}']:not(.sub[hidden] *)")
+    assert box.count() == 1, f"{box.count()} fields {name!r} shown"
     return box
 
 
-def fill(form, values: dict[str, Any]) -> None:
-    """Choose each value in its select (by the choice's JSON), fill a range, pick an items list; in order."""
+def offered(form, name: str) -> list[Any]:
+    """The values field ``name`` offers now, decoded: its chips (or a drop-down's options), without "choose"."""
+    ctl = field(form, name)
+    if ctl.evaluate("e => e.tagName") == "SELECT":
+        raw = ctl.locator("option:not([disabled])").evaluate_all("os => os.map(o => o.value)")
+    else:
+        raw = ctl.evaluate("e => Array.from(e.closest('.fld').querySelectorAll('.chip[data-value]:not(.picked-chip)'))"
+                           ".map(c => c.dataset.value)")
+    return [json.loads(v) for v in raw if v]
+
+
+def chip_texts(form, name: str) -> list[str]:
+    """What each chip of field ``name`` says (its label and preview), as the player reads it."""
+    return [" ".join(t.split()) for t in field(form, name).evaluate_all(
+        "es => Array.from(es[0].closest('.fld').querySelectorAll('.chip[data-value]:not(.picked-chip)'))"
+        ".map(c => c.dataset.label + (c.querySelector('small') ? ' ' + c.querySelector('small').innerText : ''))")]
+
+
+def _sent_already(form) -> bool:
+    """A tap completed the form: its question is open or its answer shown (nothing more to tap)."""
+    return form.page.locator("dialog#confirm[open], #toast:not([hidden])").count() > 0
+
+
+def tap_chip(ctl, json_value_: str) -> None:
+    """Tap the chip of that value beside the control (opening « n more » if it is folded there)."""
+    box = ctl.locator("xpath=ancestor::*[contains(concat(' ', @class, ' '), ' fld ')][1]")
+    chip = box.locator(f".chip[data-value='{json_value_}']:not(.picked-chip)").first
+    if not chip.is_visible():
+        box.locator("details.more-chips > summary").first.click()
+    chip.click()
+
+
+def fill(form, values: dict[str, Any], sending: bool = False) -> None:
+    """Enter each value as a player does, in order: tap its chip, tap the chips of a list in order (taking back
+    what was there), step a range with − / + (typing it only when no tap reaches it), choose in a drop-down.
+    A tap that completes a one-tap form sends it (``sending``: the taps of ``play``): the rest is then left alone."""
     for name, value in values.items():
-        box = field(form, name)
-        if box.get_attribute("data-kind") == "items":
-            slots = box.locator("select")
-            assert slots.count() >= len(value)
-            for i, v in enumerate(value):
-                slots.nth(i).select_option(value=json_value(v))
-        elif box.evaluate("e => e.tagName") == "SELECT":
-            box.select_option(value=json_value(value))
+        if sending and _sent_already(form):
+            return
+        ctl = field(form, name)
+        kind = ctl.get_attribute("data-kind")
+        tag = ctl.evaluate("e => e.tagName")
+        if kind == "items":
+            while ctl.locator(".picked .chip").count():  # a chip tapped again goes back
+                ctl.locator(".picked .chip").first.click()
+            for v in value:
+                ctl.locator(f".palette .chip[data-value='{json_value(v)}']").click()
+        elif tag == "SELECT":
+            ctl.select_option(value=json_value(value))
+        elif ctl.get_attribute("type") == "hidden":
+            if ctl.input_value() == json_value(value) and form.get_attribute("data-tap") is None:
+                continue  # already chosen (a default): nothing to tap
+            tap_chip(ctl, json_value(value))
         else:
-            box.fill(str(value))
+            step(ctl, value)
+
+
+def step(ctl, value: int) -> None:
+    """A range: − / + until it shows ``value``; a value no tap reaches (beyond the range) is typed."""
+    lo, hi, by = (int(ctl.get_attribute(a) or d) for a, d in (("min", "0"), ("max", "0"), ("step", "1")))
+    if not (lo <= value <= hi) or (value - lo) % by:
+        ctl.fill(str(value))
+        return
+    box = ctl.locator("xpath=..")
+    for _ in range(200):
+        now = ctl.input_value()
+        if now != "" and int(now) == value:
+            return
+        box.locator(".step[data-step='1']" if now == "" or int(now) < value else ".step[data-step='-1']").click()
+    raise AssertionError(f"the stepper never showed {value}")
 
 
 @dataclass
@@ -89,11 +147,15 @@ def version(page) -> int:
     return page.evaluate("Number(document.body.dataset.version)")
 
 
-def send(page, form, good: bool = True, answer: str = "ok") -> Sent:
-    """Press the form's button; answer its question if it asks one; read the toast (and wait for the update)."""
+def send(page, form, good: bool = True, answer: str = "ok", press=None) -> Sent:
+    """Press the form's button (or ``press()``: the taps that send a one-tap form); answer its question if it
+    asks one; read the toast (and wait for the update)."""
     page.evaluate("document.getElementById('toast').hidden = true")
     before = version(page)
-    form.locator("button.primary").last.click()
+    if press is not None:
+        press()
+    else:
+        form.locator("button.send, button.primary").last.click()
     page.wait_for_selector("dialog#confirm[open], #toast:not([hidden])", timeout=5000)
     question = None
     if page.locator("dialog#confirm[open]").count():
@@ -112,6 +174,8 @@ def play(page, action: str, values: dict[str, Any] | None = None, *, player: str
          table: bool = False, good: bool = True, answer: str = "ok") -> Sent:
     """Fill the form of ``action`` with ``values`` (in order: a choice before its own fields) and send it."""
     form = move_form(page, action, player, table)
+    if form.get_attribute("data-tap") is not None and values:  # the tap that completes it sends it
+        return send(page, form, good, answer, press=lambda: fill(form, values, sending=True))
     fill(form, values or {})
     return send(page, form, good, answer)
 
@@ -213,16 +277,15 @@ def test_an_auction_round_on_two_phones(browser, server: Server) -> None:
     assert (g.player("Ann")["money"], g.player("Bob")["money"]) == (1200, 1100)  # both bids on East are paid
     synced(server, g.gid, bob)
     expedition = move_form(bob, "expedition", "Bob")
-    options = expedition.locator("select[data-field='animal'] option").all_inner_texts()
-    assert options == ["– choose –", "tortoise — £400", "booby — £600"]  # the tile's animals, priced
+    assert chip_texts(expedition, "animal") == ["tortoise £400", "booby £600"]  # the tile's animals, priced
     assert field(expedition, "wildcard").input_value() == "false"  # the form's own default: one card
     g.step(bob, "expedition", {"animal": "tortoise"}, also={"wildcard": False})
     assert g.player("Bob")["money"] == 700 and g.player("Bob")["animals"]["tortoise"] == 1
     synced(server, g.gid, bob)
     exhibition = move_form(bob, "exhibition", "Bob")
-    fill(exhibition, {"animals": ["tortoise"]})  # the bonus tile it fulfils is offered once the animals are chosen
-    assert field(exhibition, "bonus").locator("option").all_inner_texts()[1:] == ["bonus tile 1 — 3 points (bonus 1)"]
-    g.step(bob, "exhibition", {"animals": ["tortoise"], "bonus": "1"}, also={"wildcard": False})
+    assert chip_texts(exhibition, "animals") == ["tortoise 3 points (bonus 1)"]  # the one bonus tile it fulfils
+    sent = g.step(bob, "exhibition", {"animals": ["tortoise"]}, also={"wildcard": False, "bonus": "1"})  # one tap
+    assert sent.question is not None and "3 points" in sent.question
     assert g.player("Bob")["points"] == 3 and g.state()["bonus_face_up"] == []
     synced(server, g.gid, bob)
     shot(bob, "phone-moves-auction.png")
@@ -261,18 +324,15 @@ def test_a_dice_round_on_two_phones(browser, server: Server) -> None:
     synced(server, g.gid, ann, bob)
     roll = move_form(ann, "roll", "Ann")
     fill(roll, {"dice": ["white", "red", "red", "blue"]})  # a roll is five dice: four are not sent
-    roll.locator("button.primary").click()
-    ann.wait_for_timeout(300)
-    assert roll.locator("[data-field='dice'] select").nth(4).evaluate("s => s.validity.valueMissing")
+    assert roll.locator(".items-left").inner_text() == "1 left"
+    assert "Dice rolled" in send(ann, roll, good=False).toast  # the phone says what is missing, sends nothing
     assert g.state()["rolls"] == {}
     g.step(ann, "roll", {"dice": ["white", "red", "red", "blue", "black"]})
     assert g.state()["rolls"]["Ann"] == ["white", "red", "red", "blue", "black"]
     synced(server, g.gid, ann)
     plan = move_form(ann, "plan", "Ann")
-    slot = plan.locator("[data-field='dice'] select").first
-    assert plan.locator("[data-field='dice'] select").count() == 5 and slot.input_value() == ""
-    assert {json.loads(v) for v in slot.locator("option").evaluate_all("os => os.map(o => o.value)") if v} == \
-        {"white", "red", "blue", "black"}  # only the colours Ann rolled
+    assert set(offered(plan, "dice")) == {"white", "red", "blue", "black"}  # only the colours Ann rolled
+    assert plan.locator(".picked .chip").count() == 0
     sent = g.step(ann, "plan", {"dice": ["white", "red"]})
     assert sent.question is not None  # planning is final: the form asks first
     assert g.state()["timer"] == "running"  # the first plan turned the sand timer
@@ -285,16 +345,14 @@ def test_a_dice_round_on_two_phones(browser, server: Server) -> None:
     s = g.state()
     assert s["phase"] == "move" and s["mover"] == "Ann"
     synced(server, g.gid, ann)
-    path = field(move_form(ann, "move", "Ann"), "path")
-    offered = [json.loads(v) for v in path.locator("option").evaluate_all("os => os.map(o => o.value)") if v]
-    assert [] in offered and all(len(p) <= 2 for p in offered)  # at most one step a planned die; staying is offered
-    walk = next(p for p in offered if p)
+    walks = offered(move_form(ann, "move", "Ann"), "path")
+    assert [] in walks and all(len(p) <= 2 for p in walks)  # at most one step a planned die; staying is offered
+    walk = next(p for p in walks if p)
     shot(ann, "phone-moves-dice.png")
     g.step(ann, "move", {"path": walk})
     assert g.player("Ann")["field"] == walk[-1] and sum(g.player("Ann")["turtles"].values()) >= 1
     synced(server, g.gid, bob)
-    path = field(move_form(bob, "move", "Bob"), "path")
-    walk = next(json.loads(v) for v in path.locator("option").evaluate_all("os => os.map(o => o.value)") if v)
+    walk = offered(move_form(bob, "move", "Bob"), "path")[0]
     g.step(bob, "move", {"path": walk})
     s = g.state()  # both moved: the round ends and the table draws turtles from the bag again
     assert (s["round"], s["phase"], s["plans"], s["timer"]) == (2, "place", [], "idle")
@@ -339,25 +397,23 @@ def test_a_galerapagos_round_with_a_secret_vote_on_three_phones(browser, server:
     synced(server, g.gid, ann, bob, cleo)
     vote = move_form(ann, "vote", "Ann")
     target = field(vote, "target")
-    assert target.input_value() == "" and target.evaluate("s => s.selectedIndex") == 0  # nobody preselected
-    assert [json.loads(v) for v in target.locator("option").evaluate_all("os => os.map(o => o.value)") if v] == \
-        ["Ann", "Bob", "Cleo"]
-    before = version(ann)
-    vote.locator("button.primary").click()  # Send with nothing chosen: the browser keeps the form
-    ann.wait_for_timeout(400)
-    assert target.evaluate("s => s.validity.valueMissing")
-    assert ann.locator("dialog#confirm[open]").count() == 0 and version(ann) == before
+    assert target.input_value() == "" and vote.locator(".chip.on").count() == 0  # nobody preselected
+    assert offered(vote, "target") == ["Ann", "Bob", "Cleo"]
+    assert vote.locator("button.send").count() == 0  # nothing to send before a name is tapped
     assert g.last() == {"type": "fish", "player": "Bob", "fish": 0}
-    fill(move_form(bob, "vote", "Bob"), {"target": "Cleo"})  # Bob chooses, and puts his phone down
-    bob.evaluate("document.activeElement && document.activeElement.blur()")
+    bob_vote = move_form(bob, "vote", "Bob")
+    tap_chip(field(bob_vote, "target"), json_value("Cleo"))  # Bob taps Cleo: his phone asks first
+    bob.wait_for_selector("dialog#confirm[open]")
+    assert "Cleo" in bob.inner_text("dialog#confirm .q")
     sent = g.step(ann, "vote", {"target": "Cleo"}, also={"target": "hidden"})
     assert sent.question is not None and "Cleo" in sent.question
     assert g.state()["vote"] == "food"
-    synced(server, g.gid, bob)  # Ann's vote redrew Bob's forms: his choice is still there
-    assert field(move_form(bob, "vote", "Bob"), "target").input_value() == json_value("Cleo")
+    synced(server, g.gid, bob)  # Ann's vote redrew Bob's page: his question is still open
     shot(bob, "phone-moves-vote.png")
     assert "Cleo" not in json.dumps(server.api("GET", f"/api/games/{g.gid}")["state"].get("last_vote"))
-    g.step(bob, "vote", {"target": "Cleo"}, also={"target": "hidden"})
+    bob.click("dialog#confirm button[value='ok']")
+    bob.wait_for_selector(".toast.good:not([hidden])")
+    assert g.last() == {"type": "vote", "player": "Bob", "target": "hidden"}
     synced(server, g.gid, cleo)
     g.step(cleo, "vote", {"target": "Ann"}, also={"target": "hidden"})
     synced(server, g.gid, cleo)
@@ -401,7 +457,7 @@ def test_a_pocket_galapagos_turn_on_the_phone(browser, server: Server) -> None:
     synced(server, g.gid, ann)
     move = move_form(ann, "move", "Ann")
     fill(move, {"species": "ant", "from": "dominant"})  # a card's destination, two choices deep
-    assert ann.locator("form.act[data-action='move'] [data-field='to']:visible").count() == 1
+    assert "dominant" not in offered(move, "to") and "biome" in offered(move, "to")  # not back where it lies
     shot(ann, "phone-moves-pocket.png")
     g.step(ann, "move", {"species": "ant", "from": "dominant", "to": "biome"})
     assert g.state()["spaces"] == {"dominant": [], "biome": ["ant"], "invasive": []}

@@ -28,10 +28,12 @@ from tests.web.runner import Server, free_port, start_server
 from tests.web.test_phone_moves import (
     PHONE,
     TABLET,
+    chip_texts,
     done_if_asked,
     field,
     fill,
     move_form,
+    offered,
     play,
     send,
     synced,
@@ -136,20 +138,19 @@ def test_galapagos_auction_two_phones_bid_play_cards_and_undo(run, browser) -> N
                                                       ("penguin", "crab"), ("sea lion", "crab")), strict=True):
         assert text.startswith(square) and all(a in text for a in animals), text
     ann, bob = join(browser, server, code, "Ann"), join(browser, server, code, "Bob")
-    assert "Your turn — Ann: bid or pass." in banner(ann) and "£1500" in ann.inner_text(".mine")
-    assert "Waiting for Ann" in banner(bob)
+    assert "You must bid or pass." in banner(ann) and "£1500" in ann.inner_text(".mine")
+    assert "Ann: bid or pass." in banner(bob)  # whom the table waits for
     assert bob.locator("form.act[data-action='bid']").count() == 0  # not Bob's turn to bid
     play(ann, "bid", {"direction": "E", "amount": 300})
-    wait_text(bob, ".banner", "Your turn")
+    wait_text(bob, ".banner", "You must bid or pass")
     play(bob, "bid", {"direction": "E", "amount": 400})
     synced(server, gid, table)
     play(table, "pass", player="Cleo")  # Cleo has no phone: the tablet plays her seat
-    wait_text(bob, ".banner", "Bob: play your East cards, then done.")
+    wait_text(bob, ".banner", "You must play your East cards, then say done.")
     wait_text(ann, ".mine .money", "£1200")  # Ann's bid on the winning direction is paid
     form = move_form(bob, "expedition", "Bob")
-    assert form.locator("select[data-field='animal'] option").all_inner_texts() == [
-        "– choose –", "tortoise — £400", "booby — £600"]
-    assert values(field(form, "wildcard")) == [False, True]  # one card, or two as a wildcard
+    assert chip_texts(form, "animal") == ["tortoise £400", "booby £600"]
+    assert offered(form, "wildcard") == [False, True]  # one card, or two as a wildcard
     play(bob, "expedition", {"animal": "tortoise"})
     wait_text(bob, ".mine .money", "£700")
     shot(run, bob, "auction-bob-cards")
@@ -212,21 +213,21 @@ def test_galapagos_dice_two_phones_start_roll_and_plan(run, browser) -> None:
     for name, phone in (("Ann", ann), ("Bob", bob)):
         synced(server, gid, phone)
         start = move_form(phone, "start", name)
-        play(phone, "start", {"field": values(field(start, "field"))[0]})  # the first free field offered
+        play(phone, "start", {"field": offered(start, "field")[0]})  # the first free field offered
     synced(server, gid, table, ann, bob)
     turtles = move_form(table, "place_turtles", table=True)
-    drawn = values(turtles.locator("[data-field='numbers'] select").first)[:5]  # five numbers from the bag
+    drawn = offered(turtles, "numbers")[:5]  # five numbers from the bag
     play(table, "place_turtles", {"numbers": drawn}, table=True)
-    wait_text(ann, ".banner", "Your turn — Roll and plan your dice.")
+    wait_text(ann, ".banner", "You must roll your five dice and plan them.")
     assert ann.locator(".mine .island g.turtle").count() == 5  # the phone shows the island to plan on
-    question = confirm(bob, move_form(bob, "plan", "Bob").locator("button.primary"), ok=False)
+    question = confirm(bob, move_form(bob, "plan", "Bob").locator("button.send"), ok=False)
     assert "Send with nothing chosen?" in question  # no empty plan turns the sand timer by mistake
     rolled = ["green", "red", "red", "blue", "white"]
-    play(ann, "roll", {"dice": rolled})  # Ann's dice as they fell, one select each
+    play(ann, "roll", {"dice": rolled})  # Ann's dice as they fell, one chip tapped each
     synced(server, gid, ann)
     assert ann.locator(".dice-row .die").evaluate_all("ds => ds.map(d => d.title)") == rolled
     plan = move_form(ann, "plan", "Ann")
-    assert set(values(plan.locator("[data-field='dice'] select").first)) == set(rolled)  # only what she rolled
+    assert set(offered(plan, "dice")) == set(rolled)  # only what she rolled
     assert ann.locator("form.act[data-action='roll']").count() == 0
     shot(run, ann, "dice-ann-plan")
     play(ann, "plan", {"dice": ["red", "green"]})
@@ -246,8 +247,8 @@ def test_pocket_galapagos_a_turn_from_the_phone_while_a_second_phone_watches_the
     watcher = browser.new_context(**PHONE).new_page()  # the solo player's partner, on the table view
     watcher.goto(f"{server.base}/g/{gid}/table?token={server.token}")
     watcher.wait_for_selector("#live-status.ok")
-    assert "Turn 1 of 10: play your cards, then end the turn." in banner(ann)
-    levels = ann.locator(".pop b").all_inner_texts()
+    assert "Turn 1 of 10: play your cards, then end your turn." in banner(ann)
+    levels = ann.locator(".pop b").all_text_contents()  # in « Your state », folded during the turn
     play(ann, "ocean", {"species": "rat", "icons": 2, "mode": "inhabit"})
     wait_text(watcher, ".pop b", str(int(levels[0]) + 2))
     play(ann, "end_turn")
@@ -265,7 +266,7 @@ def test_galerapagos_two_phones_vote_in_secret_one_in_french_and_see_the_reveal(
     gid, code = start_game(table, "galerapagos", ["Ann", "Bob", "Cleo"])
     run["galerapagos"] = gid
     ann, bob = join(browser, server, code, "Ann"), join(browser, server, code, "Bob", lang="fr")
-    assert "Retournez la prochaine carte Météo." in banner(bob)  # the game's prompt, in the phone's language
+    assert "En attente de la tablette (la table) pour retourner la prochaine carte Météo." in banner(bob)  # in French
     assert bob.locator("form.act[data-action='weather']").count() == 0  # the table turns the weather card
     phones = {"Ann": ann, "Bob": bob}
     for _ in range(2):  # two dry rounds, everyone searching the wreck: food runs short
@@ -275,7 +276,7 @@ def test_galerapagos_two_phones_vote_in_secret_one_in_french_and_see_the_reveal(
             synced(server, gid, table, bob)
             who = table.inner_text(".banner b")
             if who == "Bob":  # the field is a number of fish caught, in French
-                label = bob.locator("form.act[data-action='fish'] .fld").evaluate("l => l.firstChild.textContent")
+                label = bob.locator("form.act[data-action='fish'] .fld legend").inner_text()
                 assert label.strip() == "Poissons pêchés"
             if who in phones:
                 play(phones[who], "search")

@@ -84,12 +84,14 @@
       var el = document.querySelector('[data-part="' + part + '"]');
       if (!el) return;
       if (part === "actions" && busy(el)) { deferred = true; return; }
-      var open = Array.prototype.map.call(el.querySelectorAll("details[open]"), function (d) { return d.querySelector("summary").textContent; });
+      /* a details the reader opened stays open, unless the page changed its mind about it (data-mode:
+         the phone's own state is open while waiting, folded during a turn) */
+      var open = Array.prototype.map.call(el.querySelectorAll("details[open]"), function (d) { return d.querySelector("summary").textContent + "|" + (d.dataset.mode || ""); });
       var kept = keep(el);
       el.innerHTML = html[part];
       el.querySelectorAll("details").forEach(function (d) {
         var s = d.querySelector("summary");
-        if (s && open.indexOf(s.textContent) >= 0) d.open = true;
+        if (s && open.indexOf(s.textContent + "|" + (d.dataset.mode || "")) >= 0) d.open = true;
       });
       restore(el, kept);
     });
@@ -145,9 +147,8 @@
     if (kind === "seq") {
       return Array.prototype.map.call(el.querySelectorAll("select"), function (s) { return s.value; }).filter(function (v) { return v; });
     }
-    if (kind === "items") {  /* a list of values, each a choice's JSON */
-      return Array.prototype.map.call(el.querySelectorAll("select"), function (s) { return s.value; })
-        .filter(function (v) { return v; }).map(function (v) { return JSON.parse(v); });
+    if (kind === "items") {  /* a list of values, each a chip's JSON, in the order they were tapped */
+      return Array.prototype.map.call(el.querySelectorAll(".picked [data-value]"), function (c) { return JSON.parse(c.dataset.value); });
     }
     if (kind === "bool") return el.checked;
     var v = el.value.trim();
@@ -176,7 +177,7 @@
   function controlOf(sub) {
     var ctl = null;
     Array.prototype.forEach.call(sub.parentElement.children, function (c) {
-      if (c.tagName !== "LABEL") return;
+      if (c.tagName !== "LABEL" && c.tagName !== "FIELDSET") return;
       var f = c.querySelector('[data-field="' + sub.dataset.whenField + '"]');
       if (f) ctl = f;
     });
@@ -206,9 +207,7 @@
   function controlKey(i) {
     var parts = [], s = i.closest(".sub");
     while (s) { parts.unshift(s.dataset.whenField + "=" + s.dataset.when); s = s.parentElement.closest(".sub"); }
-    var seq = i.closest('[data-kind="items"]');
-    if (seq) parts.push(seq.dataset.field + "#" + Array.prototype.indexOf.call(seq.querySelectorAll("select"), i));
-    else parts.push(i.dataset.field);
+    parts.push(i.dataset.field);
     return parts.join("/");
   }
 
@@ -220,6 +219,9 @@
       f.querySelectorAll("select[data-touched], input[data-touched]").forEach(function (i) {
         (kept[formKey(f)] = kept[formKey(f)] || {})[controlKey(i)] = i.value;
       });
+      f.querySelectorAll('[data-kind="items"][data-touched]').forEach(function (i) {  /* the chips tapped so far */
+        (kept[formKey(f)] = kept[formKey(f)] || {})[controlKey(i)] = JSON.stringify(readField(i));
+      });
     });
     return kept;
   }
@@ -229,12 +231,22 @@
       var mine = kept[formKey(f)];
       if (mine) {
         /* outer fields first: their choice opens the .sub whose fields follow */
-        f.querySelectorAll("select, input").forEach(function (i) {
+        f.querySelectorAll("select, input, [data-kind='items']").forEach(function (i) {
           var k = controlKey(i);
           if (!(k in mine)) return;
+          if (i.dataset.kind === "items") {  /* put back what the new chips still allow */
+            if (window.companionItems) window.companionItems.set(i, JSON.parse(mine[k]));
+            i.dataset.touched = "1";
+            return;
+          }
           if (i.tagName === "SELECT") {
             var ok = Array.prototype.some.call(i.options, function (o) { return o.value === mine[k] && !o.disabled; });
             if (!ok) return;
+          }
+          if (i.type === "hidden") {  /* a row of chips: the value must still be one of them */
+            var box = i.closest(".fld");
+            var still = box && Array.prototype.some.call(box.querySelectorAll(".chip[data-value]"), function (c) { return c.dataset.value === mine[k]; });
+            if (!still) return;
           }
           i.value = mine[k];
           i.dataset.touched = "1";
@@ -267,7 +279,9 @@
     var form = ev.target;
     if (!form.matches("form.act")) return;
     ev.preventDefault();
-    var action = readForm(form), button = form.querySelector("button");
+    var missing = window.companionCheck ? window.companionCheck(form) : "";
+    if (missing) { toast(missing, true); return; }  /* a chip still to choose: nothing is sent */
+    var action = readForm(form), button = form.querySelector("button.send, button.primary") || form.querySelector("button");
     var label = (form.querySelector(".act-name") || button).textContent.trim();
     var send = function () {
       /* sent: the next live update brings this move's form afresh, with nothing carried over
@@ -300,20 +314,29 @@
     return (o.dataset.label || o.textContent).trim();
   }
 
-  /* what is about to be sent, in the form's own words: "Direction: East · Amount: 400" */
+  /* what is about to be sent, in the form's own words: "Direction: East · Amount: 400";
+     a chip says its preview too (« +2 steps — £300 »): the question says what the move costs */
   function summary(form) {
     var parts = [];
-    form.querySelectorAll("label.fld").forEach(function (l) {
-      if (l.closest(".sub[hidden]")) return;
+    form.querySelectorAll(".fld").forEach(function (l) {
+      if (l.closest(".sub[hidden]") || l.classList.contains("fixed")) return;
       var ctl = l.querySelector("[data-field]");
       if (!ctl) return;
-      var name = (l.firstChild && l.firstChild.nodeType === 3 ? l.firstChild.textContent : "").trim();
+      var name = l.dataset.label || (l.firstChild && l.firstChild.nodeType === 3 ? l.firstChild.textContent : "");
+      name = (name || "").trim();
       var shown;
       if (ctl.tagName === "SELECT") shown = ctl.value === "" ? "" : chosen(ctl);
       else if (ctl.dataset.kind === "items") {
-        shown = Array.prototype.filter.call(ctl.querySelectorAll("select"), function (s) { return s.value; })
-          .map(chosen).join(", ");
-      } else shown = ctl.value.trim();
+        shown = Array.prototype.map.call(ctl.querySelectorAll(".picked [data-value]"), function (c) { return c.dataset.label; }).join(", ");
+      } else if (ctl.type === "hidden") {
+        var on = ctl.value === "" ? null : Array.prototype.filter.call(l.querySelectorAll(".chip[data-value]"), function (c) { return c.dataset.value === ctl.value; })[0];
+        var said = on ? (on.dataset.preview || (on.querySelector("small") ? on.querySelector("small").textContent.trim() : "")) : "";
+        shown = on ? on.dataset.label + (said ? " — " + said : "") : "";
+      } else {
+        shown = ctl.value.trim();
+        var pv = l.querySelector(".range-preview");
+        if (shown && pv && pv.dataset.previews && pv.textContent.trim()) shown += " — " + pv.textContent.trim();
+      }
       if (shown) parts.push((name ? name + ": " : "") + shown);
     });
     var pv = form.querySelector(".act-preview");  /* what the move would bring (the end of a turn) */

@@ -55,6 +55,19 @@ from companion.moves import Choice, Field, Form, choice, form, items, number, pi
 
 t = words.t
 
+#: the rules' prompts (message ids) as the phone of the player who must act says them (same parameters)
+PROMPT_FOR_YOU = {
+    "{p}: bid or pass.": "You must bid or pass.",
+    "{p}: bid or pass. {square} leads with £{total}.": "You must bid or pass: {square} leads with £{total}.",
+    "No bids: {p} chooses the direction.": "Nobody bid: you must choose the direction.",
+    "{p}: play your {d} cards, then done.": "You must play your {d} cards, then say done.",
+}
+#: the rules' prompts for the table's own move, as a phone waiting for the tablet says them
+PROMPT_FOR_TABLE = {
+    "Lay a species tile on the {squares} square.":
+        "Waiting for the tablet (table) to lay a species tile on the {squares} square.",
+}
+
 
 def moves(state: AuctionState, lang: str = "en") -> list[Form]:
     """Every form that may be submitted now, for every player and the table."""
@@ -124,9 +137,11 @@ def _bid_forms(state: AuctionState, lang: str) -> list[Form]:
         amount = number("amount", t("Amount", lang), BID_UNIT, have, BID_UNIT,
                         preview=preview(t("{low} to {high}", lang, low=words.money(BID_UNIT, lang),
                                           high=words.money(have, lang)), money=me.money))
+        amount["previews"] = {str(v): t("{money} left in hand", lang, money=words.money(me.money - v, lang))
+                              for v in range(BID_UNIT, have + 1, BID_UNIT)}
         out.append(form("bid", me.name, t("Bid", lang), [pick("direction", t("Direction", lang), squares), amount],
                         confirm=True))
-    out.append(form("pass", me.name, t("Pass", lang)))
+    out.append(form("pass", me.name, t("Pass", lang), ends_turn=True, last=True))
     return out
 
 
@@ -154,11 +169,11 @@ def _card_forms(state: AuctionState, lang: str) -> list[Form]:
             if fields is not None:
                 out.append(form(fields[0], me.name, fields[1], fields[2] + [wildcard], confirm=True))
         out += _exhibitions(state, seat, wildcard, lang)
-        out.append(form("sell_cards", me.name, t("Sell cards", lang), [
-            number("count", t("Cards", lang), 1, left,
-                   preview=preview(t("{money} a card", lang, money=words.money(CARD_PRICE, lang)), gain_each=CARD_PRICE)),
-        ], confirm=True))
-    out.append(form("done", me.name, t("Done", lang), confirm=True))
+        count = number("count", t("Cards", lang), 1, left,
+                       preview=preview(t("{money} a card", lang, money=words.money(CARD_PRICE, lang)), gain_each=CARD_PRICE))
+        count["previews"] = {str(n): t("+{money}", lang, money=words.money(n * CARD_PRICE, lang)) for n in range(1, left + 1)}
+        out.append(form("sell_cards", me.name, t("Sell cards", lang), [count], confirm=True))
+    out.append(form("done", me.name, t("Done", lang), confirm=True, ends_turn=True, last=True))
     return out
 
 
@@ -289,7 +304,9 @@ def _bonus_field(applies: list[str], gained: int, k: int, lang: str) -> Field | 
             alias = choice(int(req), label, preview(text, points=gained, bonus=k))
             alias["alias"] = True
             aliases.append(alias)
-    return pick("bonus", t("Bonus tile", lang), choices + aliases, optional=len(applies) == 1)
+    if len(applies) == 1:  # the one tile it fulfils is taken unless the player says otherwise
+        return pick("bonus", t("Bonus tile", lang), choices + aliases, optional=True, default=applies[0])
+    return pick("bonus", t("Bonus tile", lang), choices + aliases)
 
 
 # -- exchange (any player, any time) ----------------------------------------------------------
@@ -323,14 +340,15 @@ def _exchange_forms(state: AuctionState, seat: int, lang: str) -> list[Form]:
             back.append(form("exchange", me.name, label, [
                 pick("give", t("Give two", lang), gives),
                 pick("take", t("Take one", lang), [dict(take, disabled=None)]),
-            ], confirm=True))
+            ], confirm=True, anytime=True))
     out: list[Form] = []
     if _enabled_any(takes):
         limits = {ANIMALS[a]: me.animals[a] for a in held if me.animals[a] < 2}
         give = items("give", t("Give two", lang),
                      [choice(ANIMALS[a], _held_label(ANIMALS[a], me.animals[a], lang)) for a in held], 2, 2,
                      limits=limits)
-        out.append(form("exchange", me.name, label, [give, pick("take", t("Take one", lang), takes)], confirm=True))
+        out.append(form("exchange", me.name, label, [give, pick("take", t("Take one", lang), takes)], confirm=True,
+                        anytime=True))
     return out + back
 
 

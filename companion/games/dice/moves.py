@@ -49,6 +49,23 @@ from companion.games.dice.words import join
 
 DOMAIN = DiceRules.id
 
+#: the rules' prompts (message ids) as the phone of a player who must act says them (same parameters)
+PROMPT_FOR_YOU = {
+    "Place the pawns and the first turtles.": "You must place your pawn on the field of the turtle you drew.",
+    "Roll and plan your dice.": "You must roll your five dice and plan them.",
+    "{player} turned the sand timer: plan your dice and say done before it runs out.":
+        "{player} turned the sand timer: plan your dice and say done before it runs out.",
+    "{player} moves with no dice (no plan): only the turtle under the pawn.":
+        "You move with no dice (no plan): you take only the turtle under your pawn.",
+    "{player} moves.": "You must move your pawn along your dice.",
+}
+#: the rules' prompts for the table's own move, as a phone waiting for the tablet says them
+PROMPT_FOR_TABLE = {
+    "Place the pawns and the first turtles.": "Waiting for the tablet (table) to place the first turtles.",
+    "Draw the last turtle and place it.": "Waiting for the tablet (table) to draw the last turtle and place it.",
+    "Draw {count} turtles and place them.": "Waiting for the tablet (table) to draw {count} turtles and place them.",
+}
+
 
 def t(msgid: str, lang: str, **params: Any) -> str:
     """A text of the dice game in ``lang`` (colours and other words as :class:`texts.Term`)."""
@@ -107,7 +124,9 @@ def _start(s: DiceState, i: int, lang: str) -> m.Form:
         elif n in s.pawns:
             why = t("{other} drew turtle {n}.", lang, other=names[s.pawns.index(n)], n=n)
         label = t("Field {n} ({colour})", lang, n=n, colour=texts.Term(colour[n]))
-        choices.append(m.choice(n, label, m.preview(word(colour[n], lang), colour=colour[n]), why))
+        pick_ = m.choice(n, label, m.preview(word(colour[n], lang), colour=colour[n]), why)
+        pick_["short"] = str(n)  # a chip shows the number in the field's colour
+        choices.append(pick_)
     return m.form("start", names[i], t("Start field", lang), [m.pick("field", t("Field", lang), choices)])
 
 
@@ -130,7 +149,7 @@ def _colour_choices(lang: str, counts: Counter[str] | None = None) -> list[m.Cho
     for c in COLOURS:
         if counts is not None and not counts[c]:
             continue
-        pv = m.preview(f"×{counts[c]}", count=counts[c]) if counts is not None else None
+        pv = m.preview(f"×{counts[c]}", count=counts[c], colour=c) if counts is not None else m.preview("", colour=c)
         out.append(m.choice(c, word(c, lang), pv))
     return out
 
@@ -160,7 +179,10 @@ def _plan(s: DiceState, i: int, lang: str) -> m.Form:
         extra["hint"] = {
             **best,
             "text": t("Best: {order} (+{points})", lang, order=colour_list(best["order"], lang), points=best["points"]),
+            "label": t("Plan the suggestion: +{points}", lang, points=best["points"]),
+            "path_text": t("path {path}", lang, path=" → ".join(map(str, best["path"]))),
         }
+        extra["first"] = True  # the suggested plan is the phone's first move
     if s.first is None:
         extra["preview"] = m.preview(t("Finished first: turns the sand timer; this plan is final", lang), turns_timer=True)
     return m.form("plan", who, t("Plan", lang), [_dice_field(s, i, lang)], confirm=s.first is None, **extra)
@@ -181,7 +203,8 @@ def _done_text(s: DiceState, i: int, dice: tuple[str, ...] | None, lang: str) ->
 
 def _done(s: DiceState, i: int, lang: str) -> m.Form:
     """« I am done »: the seat has finished planning (the first to say it turns the sand timer)."""
-    return m.form("done", s.table.players[i], t("I am done", lang), confirm=True, preview=_done_text(s, i, s.plans[i], lang))
+    return m.form("done", s.table.players[i], t("I am done", lang), confirm=True, preview=_done_text(s, i, s.plans[i], lang),
+                  ends_turn=True, last=True)
 
 
 def _done_with_dice(s: DiceState, i: int, lang: str) -> m.Form:

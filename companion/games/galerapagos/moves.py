@@ -38,6 +38,23 @@ CARD_LABELS = {
 }
 
 
+#: the rules' prompts (message ids) as the phone of a castaway who must act says them (same parameters)
+PROMPT_FOR_YOU = {
+    "{p}: fish, collect water or wood, or search the wreck.": "You must fish, collect water or wood, or search the wreck.",
+    "Everyone has acted: {p}, go to survival?": "Everyone has acted: you may start the survival step.",
+    "{p} breaks the tie.": "You must break the tie.",
+    "Vote ({phase}): {names}.": "You must vote, in secret ({phase}).",
+    "Water is on 0: each castaway who holds a water card shows it now.":
+        "Water is on 0: show a water card now if you hold one.",
+    "Food is on 0: each castaway who holds a food card shows it now.":
+        "Food is on 0: show a food card now if you hold one.",
+}
+#: the rules' prompts for the table's own move, as a phone waiting for the tablet says them
+PROMPT_FOR_TABLE = {
+    "Turn the next weather card.": "Waiting for the tablet (table) to turn the next weather card.",
+}
+
+
 def _t(lang: str, msgid: str, **params: Any) -> str:
     return texts.render(msgid, params, lang, DOMAIN)
 
@@ -194,11 +211,11 @@ def _action_forms(s: R.State, i: int, lang: str) -> list[Form]:
     top = max(s.opts.bag)
     fish = [choice(n, _t(lang, "{n} fish", n=n), preview(_arrow(lang, "food", s.food, s.food + n), food=s.food + n))
             for n in range(0, top + 1)]
-    out.append(form("fish", p, _t(lang, "Fish"), [pick("fish", _t(lang, "Fish caught"), fish)],
+    out.append(form("fish", p, _t(lang, "Fish"), [pick("fish", _t(lang, "Fish caught"), fish)], ends_turn=True,
                     preview=preview(_t(lang, "about {x} fish a ball", x=_dec(lang, R.expected_fish(s.opts.bag))),
                                     expected_fish=R.expected_fish(s.opts.bag))))
     drops = s.weather or 0
-    out.append(form("water", p, _t(lang, "Collect water"), [],
+    out.append(form("water", p, _t(lang, "Collect water"), [], ends_turn=True,
                     preview=preview(_arrow(lang, "water", s.water, s.water + drops), water=s.water + drops)))
     extras: list[Choice] = []
     balls = len(s.opts.bag)
@@ -226,9 +243,9 @@ def _action_forms(s: R.State, i: int, lang: str) -> list[Form]:
                                      wood=wood, rafts=rafts),
                              fields=[snake]))
     out.append(form("wood", p, _t(lang, "Collect wood"),
-                    [pick("extra", _t(lang, "Extra balls drawn"), extras, optional=True)]))
+                    [pick("extra", _t(lang, "Extra balls drawn"), extras, optional=True)], ends_turn=True))
     if s.wreck > 0:
-        out.append(form("search", p, _t(lang, "Search the wreck"), [],
+        out.append(form("search", p, _t(lang, "Search the wreck"), [], ends_turn=True,
                         preview=preview(_t(lang, "{c}→{c2} cards, {w} left in the wreck",
                                            c=s.cards[i], c2=s.cards[i] + 1, w=s.wreck - 1),
                                         cards=s.cards[i] + 1, wreck=s.wreck - 1)))

@@ -48,6 +48,11 @@ from companion.texts import Term
 
 Form = dict[str, Any]
 
+#: the rules' prompt (message id) as the phone of the player says it (same parameters)
+PROMPT_FOR_YOU = {
+    "Turn {turn} of {turns}: play your cards, then end the turn.":
+        "Turn {turn} of {turns}: play your cards, then end your turn.",
+}
 #: every legal population change: "a change is a whole number from -7 to 7", and not 0
 CHANGES: tuple[int, ...] = tuple(n for n in range(-HIGH, HIGH + 1) if n)
 ICONS: tuple[int, ...] = tuple(range(1, HIGH + 1))
@@ -244,4 +249,5 @@ def _end_turn(state: PocketState, lang: str) -> Form:
     elif result is not None:
         changes += " · " + words.t(END_TEXT[result], lang)
     preview = mv.preview(changes, populations=dict(zip(SPECIES, pops, strict=True)), result=result)
-    return _form(state, "end_turn", "End the turn", [], lang, confirm=result is not None, preview=preview)
+    return _form(state, "end_turn", "End the turn", [], lang, confirm=result is not None, preview=preview,
+                 ends_turn=True, last=True)
