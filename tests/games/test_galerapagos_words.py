@@ -113,3 +113,16 @@ def test_the_hurricane_s_drops_are_the_water_collected() -> None:
     assert s.hurricane and s.weather == 3
     after, _ = RULES.apply(s, {"type": "water", "player": "Cid"})
     assert after.water == s.water + 3
+
+
+def test_a_hurricane_both_early_and_with_other_drops_is_told_both() -> None:
+    """The table checks the very card it laid: round 2 (the deck allows round 7) and 3 drops (the card shows 2)."""
+    s = RULES.setup(["Ann", "Bob", "Cid"], {})
+    for line in HURRICANE_GAME[1:6]:
+        s = RULES.apply(s, json.loads(line))[0]
+    action = json.loads(HURRICANE_GAME[6])
+    after, events = RULES.apply(s, action)
+    lines = PKG.narrate(s, action, events, after, "en")
+    assert "The hurricane comes up in round 2, earlier than the deck allows (round 7), and shows 3 drops, not 2: " \
+           "accepted as seen." in lines
+    assert any("et montre 3 gouttes, pas 2" in line for line in PKG.narrate(s, action, events, after, "fr"))

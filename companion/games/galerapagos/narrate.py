@@ -283,7 +283,14 @@ def _moment_event(e: dict[str, Any], lang: str) -> list[str]:
 
 def _deck_warning(e: dict[str, Any], lang: str) -> str:
     if e.get("hurricane"):
-        if "early" in e.get("notes", ()):
+        notes = e.get("notes", ())
+        if "early" in notes and "drops" in notes:  # both said: the table checks the very card it laid
+            return _tn(lang, "The hurricane comes up in round {r}, earlier than the deck allows (round {f}), "
+                             "and shows {n} drop, not {h}: accepted as seen.",
+                       "The hurricane comes up in round {r}, earlier than the deck allows (round {f}), "
+                       "and shows {n} drops, not {h}: accepted as seen.", e["water"], r=e["round"], f=e["from"],
+                       h=e["expected"])
+        if "early" in notes:
             return _t(lang, "The hurricane comes up in round {r}, earlier than the deck allows (round {f}): "
                             "accepted as seen.", r=e["round"], f=e["from"])
         return _tn(lang, "The hurricane card shows {n} drop, not {h}: accepted as seen.",
