@@ -11,7 +11,7 @@
   var csrf = csrfMeta ? csrfMeta.content : "";
   var statusEl = document.getElementById("live-status");
   var toastEl = document.getElementById("toast");
-  var source = null, retries = 0, pending = null, timerTick = null;
+  var source = null, retries = 0, pending = null, timerTick = null, lastSecond = null;
 
   function t(text) { return text; }
 
@@ -66,6 +66,10 @@
         if (fill) fill.style.width = (seconds ? 100 * left / seconds : 0).toFixed(1) + "%";
         if (label) label.textContent = Math.ceil(left);
         el.classList.toggle("low", left > 0 && left <= 5);
+        if (el === els[0] && Math.ceil(left) !== lastSecond) {  /* each second: phone.js rings at 5 s and at the end */
+          lastSecond = Math.ceil(left);
+          document.dispatchEvent(new CustomEvent("companion:timer", {detail: {left: left, seconds: seconds, running: el.dataset.running === "1", expired: el.classList.contains("expired")}}));
+        }
       });
       if (live) timerTick = requestAnimationFrame(frame);
     }

@@ -14,12 +14,13 @@
   function choose(chip, submit) {
     var box = chip.closest(".fld"), input = box && box.querySelector("input[type=hidden][data-field]");
     if (!input) return;
-    input.value = chip.dataset.value;
+    /* a toggle (two cards as a wildcard): tapped again, it goes back to the usual */
+    input.value = chip.dataset.off !== undefined && input.value === chip.dataset.value ? chip.dataset.off : chip.dataset.value;
     input.dataset.touched = "1";
     fire(input);  /* live.js opens the choice's own fields */
     sync(box);
     var form = chip.closest("form.act");
-    if (submit && form && form.hasAttribute("data-tap") && !check(form)) form.requestSubmit();
+    if (submit && form && form.hasAttribute("data-tap") && chip.dataset.off === undefined && !check(form)) form.requestSubmit();
   }
 
   function sync(box) {
@@ -219,6 +220,69 @@
       c.classList.toggle("maybe", Array.isArray(l) && JSON.stringify(l.slice(0, path.length)) === JSON.stringify(path));
     });
     flash(el);
+  });
+
+  /* -- the sand timer: a buzz and a short beep at 5 s left and at the end, where the browser allows.
+        No sound before the player has touched the page (browsers forbid it, and a phone in a pocket
+        that was never used should stay quiet): the audio starts on the first tap. -- */
+  var audio = null, touched = false, prevLeft = null;
+
+  function unlock() {
+    touched = true;
+    var AC = window.AudioContext || window.webkitAudioContext;
+    if (!audio && AC) { try { audio = new AC(); } catch (e) { audio = null; } }
+    if (audio && audio.state === "suspended" && audio.resume) audio.resume();
+  }
+  ["pointerdown", "touchstart", "keydown"].forEach(function (type) { document.addEventListener(type, unlock, {passive: true}); });
+
+  function beep(ms, hz) {
+    if (!audio) return;
+    try {
+      var osc = audio.createOscillator(), gain = audio.createGain(), now = audio.currentTime;
+      osc.frequency.value = hz;
+      gain.gain.setValueAtTime(0.2, now);
+      gain.gain.exponentialRampToValueAtTime(0.001, now + ms / 1000);
+      osc.connect(gain);
+      gain.connect(audio.destination);
+      osc.start(now);
+      osc.stop(now + ms / 1000);
+    } catch (e) { /* no sound rather than no page */ }
+  }
+
+  function alarm(end) {
+    if (touched && navigator.vibrate) { try { navigator.vibrate(end ? [300, 120, 300] : 150); } catch (e) { /* not allowed */ } }
+    if (touched) beep(end ? 600 : 150, end ? 660 : 880);
+  }
+  window.companionAlarm = alarm;
+
+  var rang = {};  /* what this run of the timer has rung already */
+
+  function ring(which) {
+    if (rang[which]) return;
+    rang[which] = true;
+    alarm(which === "end");
+  }
+
+  document.addEventListener("companion:timer", function (ev) {
+    var d = ev.detail || {};
+    if (d.running) {
+      if (prevLeft === null) rang = {};
+      else {
+        if (prevLeft > 5 && d.left <= 5 && d.left > 0) ring("five");
+        if (prevLeft > 0 && d.left <= 0) ring("end");
+      }
+      prevLeft = d.left;
+      return;
+    }
+    if (d.expired && prevLeft !== null && prevLeft > 0) ring("end");  /* the table said it first */
+    prevLeft = null;
+  });
+
+  /* the sand ran out on the table before this page counted down to 0 (or the bar is gone with the phase) */
+  document.addEventListener("companion:state", function (ev) {
+    var d = ev.detail || {}, last = (d.last_actions || [])[0];
+    var out = (d.timer && d.timer.expired) || (last && last.action && last.action.type === "timer_expired");
+    if (prevLeft !== null && prevLeft > 0 && out) { ring("end"); prevLeft = null; }
   });
 
   document.addEventListener("companion:state", function () { refresh(document); });
