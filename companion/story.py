@@ -8,10 +8,14 @@ milliseconds); the result is kept per game, journal revision and language.
 
 from __future__ import annotations
 
+import logging
 from threading import Lock
 from typing import Any
 
 from companion import games, texts
+from companion.rules import RuleError
+
+log = logging.getLogger(__name__)
 
 _cache: dict[tuple[str, str], tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
 _lock = Lock()
@@ -27,7 +31,7 @@ def told(session: Any, lang: str = "en") -> list[dict[str, Any]]:
     """
     entries = session.history()
     key = (session.id, lang)
-    stamp = tuple(e.seq for e in entries[-3:]) + (len(entries),)
+    stamp = tuple(e.seq for e in entries)  # an edit changes an earlier line too
     with _lock:
         hit = _cache.get(key)
         if hit is not None and hit[0] == stamp:
@@ -37,10 +41,18 @@ def told(session: Any, lang: str = "en") -> list[dict[str, Any]]:
     state = rules.setup(session.players, session.options)
     out = []
     for entry in entries:
-        after, events = rules.apply(state, entry.action)
+        try:
+            after, events = rules.apply(state, entry.action)
+        except RuleError as err:  # a line the rules no longer take (an old journal): said, and the story goes on
+            out.append({"seq": entry.seq, "at": entry.at, "source": entry.source.split(":")[0],
+                        "from": source_text(entry.source, lang), "round": out[-1]["round"] if out else None,
+                        "action": entry.action, "events": [],
+                        "sentences": [texts.render("Not played: {why}", {"why": pkg.error_text(err, lang)}, lang)]})
+            continue
         try:
             sentences = pkg.narrate(state, entry.action, events, after, lang)
         except Exception:  # a narration bug must never hide the game
+            log.exception("the narration of %s line %s failed", session.game, entry.seq)
             sentences = []
         if not sentences:
             sentences = [pkg.describe(entry.action, lang)]
