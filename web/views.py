@@ -19,7 +19,7 @@ from typing import Any
 
 from flask import render_template
 
-from companion import extras, games, story
+from companion import extras, games, story, texts
 from companion.session import Session
 from web import amend_view, forms, joining, pictures, seat_view, table_view
 from web.access import csrf_for
@@ -59,6 +59,7 @@ def context(session: Session, who: Principal | None, view: str, language: str, s
         "last": story.recent(session, language, viewer),
         "forms_now": forms_now, "forms_more": forms_more, "forms_act_for": act_for, "fx": forms.helpers(),
         "t": t, "gt": lambda msgid, **params: pkg.t(msgid, language, **params), "lang": language,
+        "gtn": texts.ntranslator(language, pkg.domain),  # a count that agrees: gtn('{n} card', '{n} cards', n)
         "pictures": pictures, "seat_colour": {n: pictures.SEAT_COLOURS[i % len(pictures.SEAT_COLOURS)] for i, n in enumerate(names)},
         "claimed": claimed, "is_table": is_table,
         "current": d.hub.current == session.id,

@@ -72,7 +72,7 @@ def test_the_tablet_shows_what_the_raft_lacks_the_weather_left_and_the_wood_per_
     gid = table.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
     table.act(gid, {"type": "weather", "water": 2})
     page = table_page(table, gid)
-    assert "To leave now we lack" in page and "3 raft card(s)" in page
+    assert "To leave now we lack" in page and "3 raft cards" in page
     assert "Weather cards left" in page and "Wood per announcement" in page
 
 
