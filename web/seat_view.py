@@ -35,9 +35,9 @@ def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: s
     pkg = games.package(session.game)
     me = ctx.get("me")
     exp = pkg.rules.expected(session.state)
-    ctx["you_sentence"] = sentence(pkg, exp, me, language)
-    ctx["waiting_table"] = not exp.players and not ctx["pub"].get("over")
     now, later = split(ctx.get("forms_now") or [], ctx.get("forms_more") or [])
+    ctx["you_sentence"] = sentence(pkg, exp, me, language, now)
+    ctx["waiting_table"] = not exp.players and not ctx["pub"].get("over")
     ctx["your_moves"] = now
     ctx["any_time"] = later
 
@@ -51,14 +51,22 @@ def _tables(pkg: Any) -> tuple[dict[str, str], dict[str, str]]:
     return dict(getattr(mod, "PROMPT_FOR_YOU", {}) or {}), dict(getattr(mod, "PROMPT_FOR_TABLE", {}) or {})
 
 
-def sentence(pkg: Any, exp: Any, me: str | None, lang: str) -> str:
-    """What this seat must do now, or whom it waits for, as one sentence addressed to its player."""
+def sentence(pkg: Any, exp: Any, me: str | None, lang: str, mine: list[dict[str, Any]] | None = None) -> str:
+    """What this seat must do now, or whom it waits for, as one sentence addressed to its player.
+
+    A prompt that names another player (« Everyone has acted: Cleo, go to survival? ») is not this
+    seat's to say as « you »: its first move now says it instead (« Vote: who goes without food? »).
+    """
     t = translator(lang)
     prompt = exp.text(lang, pkg.domain)
     if not exp.players and not exp.actions:
         return prompt  # the game is over: the outcome says the rest
     for_you, for_table = _tables(pkg)
     if me is not None and me in exp.players:
+        named = {v for v in exp.params.values() if isinstance(v, str) and v in exp.players}
+        if named and me not in named:
+            first = next((f.get("label") for f in mine or [] if f.get("label")), None)
+            return t("Your move: {prompt}", prompt=first or prompt)
         msgid = for_you.get(exp.prompt)
         if msgid:
             return pkg.t(msgid, lang, **exp.params)

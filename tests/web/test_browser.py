@@ -23,6 +23,7 @@ from tests.web.test_phone_moves import (
     TABLET,
     field,
     fill,
+    join_phone,
     move_form,
     play,
     send,
@@ -50,13 +51,8 @@ def table_page(browser, server: Server, path: str):
 
 
 def phone_joins(browser, server: Server, code: str, seat: str):
-    ctx = browser.new_context(**PHONE)
-    ctx.add_init_script(RECORD)
-    page = ctx.new_page()
-    page.goto(f"{server.base}/join?code={code}")
-    page.click(f"button.seat-button[value='{seat}']")
-    page.wait_for_selector("#live-status.ok")
-    return page
+    """A phone that records every live message it receives (``window.__seen``)."""
+    return join_phone(browser, server, code, seat, RECORD)
 
 
 def shot(page, name: str, full: bool = True) -> None:

@@ -230,6 +230,18 @@ def server(tmp_path_factory) -> Iterator[Server]:
     srv.stop()
 
 
+def join_phone(browser, server: Server, code: str, seat: str, init_script: str | None = None):
+    """A 390×844 phone that joins ``seat`` with the join code, as a player does, once its page is live."""
+    ctx = browser.new_context(**PHONE)
+    if init_script:
+        ctx.add_init_script(init_script)
+    page = ctx.new_page()
+    page.goto(f"{server.base}/join?code={code}")
+    page.click(f"button.seat-button[value='{seat}']")
+    page.wait_for_selector("#live-status.ok")
+    return page
+
+
 def begin(browser, server: Server, game: str, players: list[str], options: dict | None = None):
     """A new game on the table: its Round, the tablet and one phone per seat."""
     out = server.api("POST", "/api/games", {"game": game, "players": players, "options": options or {}})
@@ -237,13 +249,7 @@ def begin(browser, server: Server, game: str, players: list[str], options: dict 
     tablet = browser.new_context(**TABLET).new_page()
     tablet.goto(f"{server.base}/g/{game_round.gid}/table?token={server.token}")
     tablet.wait_for_selector("#live-status.ok")
-    phones = {}
-    for name in players:
-        page = browser.new_context(**PHONE).new_page()
-        page.goto(f"{server.base}/join?code={game_round.code}")
-        page.click(f"button.seat-button[value='{name}']")
-        page.wait_for_selector("#live-status.ok")
-        phones[name] = page
+    phones = {name: join_phone(browser, server, game_round.code, name) for name in players}
     synced(server, game_round.gid, tablet, *phones.values())
     return game_round, tablet, phones
 

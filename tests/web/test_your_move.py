@@ -18,8 +18,8 @@ import pytest
 from tests.web.conftest import TO_THE_VOTE
 from tests.web.runner import Server, start_server
 from tests.web.test_phone_moves import (
-    PHONE,
     field,
+    join_phone,
     json_value,
     move_form,
     offered,
@@ -53,14 +53,7 @@ def server(tmp_path_factory) -> Iterator[Server]:
 
 
 def phone(browser, server: Server, code: str, seat: str, alarms: bool = False):
-    ctx = browser.new_context(**PHONE)
-    if alarms:
-        ctx.add_init_script(RECORD_ALARMS)
-    page = ctx.new_page()
-    page.goto(f"{server.base}/join?code={code}")
-    page.click(f"button.seat-button[value='{seat}']")
-    page.wait_for_selector("#live-status.ok")
-    return page
+    return join_phone(browser, server, code, seat, RECORD_ALARMS if alarms else None)
 
 
 def height(page) -> int:
