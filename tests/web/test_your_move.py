@@ -18,6 +18,7 @@ import pytest
 from tests.web.conftest import TO_THE_VOTE
 from tests.web.runner import Server, start_server
 from tests.web.test_phone_moves import (
+    TABLET,
     field,
     join_phone,
     json_value,
@@ -233,3 +234,25 @@ def test_the_keyboard_reaches_the_move_before_the_folded_state(browser, server: 
     assert "move" in order and order.index("move") < order.index("state"), order
     assert order[:order.index("move")] == ["header"] * order.index("move")  # nothing between the header and the move
     ann.context.close()
+
+
+def test_a_tap_on_the_tablets_picture_fills_its_drop_down_or_its_list(browser, server: Server) -> None:
+    """The same contract on the tablet: a square tapped chooses it in the tile's drop-down; turtles tapped
+    one by one go into the list of turtles drawn, each once."""
+    gid, _ = server.new_game("galapagos-auction", ["Ann", "Bob"])
+    tablet = browser.new_context(**TABLET).new_page()
+    tablet.goto(f"{server.base}/g/{gid}/table?token={server.token}")
+    tablet.wait_for_selector("#live-status.ok")
+    pick = "([f, v]) => document.dispatchEvent(new CustomEvent('companion:pick', {detail: {field: f, value: v}}))"
+    tablet.evaluate(pick, ["direction", "E"])
+    assert field(move_form(tablet, "tile", table=True), "direction").input_value() == json_value("E")
+    gid, _ = server.new_game("galapagos-dice", ["Ann", "Bob"], {"layout_seed": 7})
+    server.act(gid, {"type": "start", "player": "Ann", "field": 1})
+    server.act(gid, {"type": "start", "player": "Bob", "field": 19})
+    tablet.goto(f"{server.base}/g/{gid}/table?token={server.token}")
+    tablet.wait_for_selector("#live-status.ok")
+    for n in (2, 3, 3):
+        tablet.evaluate(pick, ["numbers", n])
+    drawn = field(move_form(tablet, "place_turtles", table=True), "numbers")
+    assert drawn.locator(".picked .chip").evaluate_all("cs => cs.map(c => c.dataset.value)") == ["2", "3"]
+    tablet.context.close()
