@@ -228,7 +228,8 @@ def test_the_keyboard_reaches_the_move_before_the_folded_state(browser, server: 
     for _ in range(40):
         ann.keyboard.press("Tab")
         order.append(ann.evaluate("(() => { const a = document.activeElement; return a.closest('.your-move') ? 'move'"
-                                  " : a.closest('details.mine') ? 'state' : a.closest('header') ? 'header' : 'other'; })()"))
+                                  " : a.closest('details.mine') ? 'state' : a.closest('header') ? 'header'"
+                                  " : 'other ' + a.outerHTML.slice(0, 80); })()"))
         if order[-1] == "state":
             break
     assert "move" in order and order.index("move") < order.index("state"), order
