@@ -137,7 +137,7 @@ def resolve_seat_values(endpoint: str | None, values: dict[str, Any] | None) -> 
 
 def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: str, language: str) -> None:
     """The seats the tablet keeps (« Let a phone take this seat » on the table page)."""
-    if view != "table" or not ctx.get("is_table"):
+    if view != "table" or not ctx.get("is_table") or session.over:  # nobody joins a finished game
         ctx.setdefault("kept_seats", [])
         return
     claimed = set(ctx.get("claimed") or [])
