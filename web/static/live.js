@@ -345,7 +345,7 @@
     });
     var pv = form.querySelector(".act-preview");  /* what the move would bring (the end of a turn) */
     if (pv && pv.textContent.trim()) parts.push(pv.textContent.trim());
-    return parts.join(" · ");
+    return parts.join("\n");  /* one line a field: the question reads as a list */
   }
 
   document.addEventListener("click", function (ev) {
