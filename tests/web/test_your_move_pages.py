@@ -22,6 +22,8 @@ from web.pictures import contrast
 from web.security import Principal
 
 CSS = Path(__file__).resolve().parents[2] / "web" / "static" / "phone.css"
+#: the page's grey for secondary text (web/static/app.css, --muted)
+MUTED = re.search(r"--muted:\s*(#[0-9a-fA-F]{6})", (CSS.parent / "app.css").read_text(encoding="utf-8")).group(1)
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -158,3 +160,14 @@ def test_text_on_every_coloured_chip_is_readable() -> None:
     assert contrast("#4d5a55", "#ffffff") >= 4.5 and contrast("#1d2a26", "#d6efe5") >= 4.5
     # the suggested plan and the other primary buttons: white on the sea green
     assert contrast("#ffffff", "#1f6f5c") >= 4.5
+
+
+@pytest.mark.parametrize("game", ["galapagos-auction", "galapagos-dice"])
+def test_the_pieces_colours_on_a_phone_carry_a_readable_ink(game: str) -> None:
+    """A seat's animals and turtles are chips in the pieces' colours (the package's palette) with its ink."""
+    palette = games.package(game).palette()
+    for piece, fill in palette["fill"].items():
+        ink = palette["ink"][piece]
+        assert contrast(fill, ink) >= 4.5, f"{piece}: {ink} on {fill}"
+    # a piece not held is drawn in the page's grey on the card, not faded: still 4.5:1
+    assert contrast(MUTED, "#fffdf8") >= 4.5 and contrast(MUTED, "#f6efe0") >= 4.5  # on the card, on the sand
