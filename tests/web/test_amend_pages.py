@@ -37,14 +37,14 @@ def test_the_undo_button_says_what_moves_back(table: Table) -> None:
     html = tablet(table).get(f"/g/{gid}").data.decode()
     button = html[html.index('data-move="undo"'):]
     button = button[:button.index(">")]
-    assert "Bob advances 2 education steps" in button and "• Bob&#39;s money: 900 → 1200" in button
+    assert "Bob advances 2 education steps" in button and "• Bob&#39;s money: £900 → £1200" in button
 
 
 def test_the_undo_preview_api_follows_who_asks(table: Table) -> None:
     gid = auction_after_bobs_education(table)
     c = table.client()
     r = c.get(f"/api/games/{gid}/undo-preview", headers=table.auth())
-    assert r.status_code == 200 and r.json["can_undo"] and "Bob's money: 900 → 1200" in r.json["back"]
+    assert r.status_code == 200 and r.json["can_undo"] and "Bob's money: £900 → £1200" in r.json["back"]
     assert r.json["can_redo"] is False
     bob, ann = table.client(), table.client()
     bob_token, ann_token = table.join(bob, gid, "Bob"), table.join(ann, gid, "Ann")

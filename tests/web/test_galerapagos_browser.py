@@ -39,7 +39,9 @@ def server(tmp_path_factory) -> Iterator[Server]:
     srv.stop()
 
 
-def phone(browser, server: Server, code: str, seat: str):
+def phone(browser, server: Server, code: str, seat: str, gid: str):
+    """``seat``'s player picks up a phone; the tablet played the seat so far, so it lets the phone take it."""
+    server.consent(gid, seat)
     page = browser.new_context(**PHONE).new_page()
     page.goto(f"{server.base}/join?code={code}")
     page.click(f"button.seat-button[value='{seat}']")
@@ -63,7 +65,7 @@ def test_water_on_zero_the_phones_show_their_cards_or_say_none_and_nobody_dies_b
     gid, code = server.new_game("galerapagos", FIVE)
     for action in WATER_ON_ZERO:
         server.act(gid, action)
-    ana, ben = phone(browser, server, code, "Ana"), phone(browser, server, code, "Ben")
+    ana, ben = phone(browser, server, code, "Ana", gid), phone(browser, server, code, "Ben", gid)
     table = tablet(browser, server, gid)
     s = state(server, gid)
     assert s["over"] is False and s["phase"] == "show_cards"
@@ -88,7 +90,7 @@ def test_the_tablet_offers_no_vote_for_a_seat_held_by_a_phone(browser, server):
     gid, code = server.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
     for action in TO_THE_VOTE:
         server.act(gid, action)
-    ann = phone(browser, server, code, "Ann")
+    ann = phone(browser, server, code, "Ann", gid)
     table = tablet(browser, server, gid)
     synced(server, gid, table)
     assert table.locator("form.act[data-action='vote'][data-player='Ann']").count() == 0
@@ -102,7 +104,7 @@ def test_after_the_reveal_the_last_voters_phone_cannot_undo(browser, server):
     gid, code = server.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
     for action in TO_THE_VOTE:
         server.act(gid, action)
-    phones = {n: phone(browser, server, code, n) for n in ("Ann", "Bob", "Cleo")}
+    phones = {n: phone(browser, server, code, n, gid) for n in ("Ann", "Bob", "Cleo")}
     for voter, target in (("Ann", "Cleo"), ("Bob", "Cleo"), ("Cleo", "Ann")):
         play(phones[voter], "vote", {"target": target}, player=voter)
     assert state(server, gid)["last_vote"] == {"Ann": "Cleo", "Bob": "Cleo", "Cleo": "Ann"}
@@ -116,7 +118,7 @@ def test_the_api_refuses_the_tablet_a_vote_for_a_seat_held_by_a_phone(browser, s
     gid, code = server.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
     for action in TO_THE_VOTE:
         server.act(gid, action)
-    ann = phone(browser, server, code, "Ann")
+    ann = phone(browser, server, code, "Ann", gid)
     import urllib.error
 
     with pytest.raises(urllib.error.HTTPError) as refused:
