@@ -38,13 +38,7 @@ def tie_state() -> R.State:
     raise AssertionError("the full game has no tie")
 
 
-@pytest.fixture
-def refusing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The rules as they refuse the stale press (``moves.py`` must then offer the alias only when moot)."""
-    monkeypatch.setattr(R, "SURVIVAL_ALIAS_EVERYWHERE", False)
-
-
-def test_a_survival_press_during_a_tie_break_is_refused_and_changes_nothing(refusing: None) -> None:
+def test_a_survival_press_during_a_tie_break_is_refused_and_changes_nothing() -> None:
     s = tie_state()
     first = s.names[s.first]
     with pytest.raises(RuleError) as info:
@@ -64,27 +58,28 @@ def first_state(found: Callable[[R.State], bool]) -> R.State:
     raise AssertionError("no such state in 40 playouts")
 
 
-def test_the_moot_confirmation_is_still_accepted_when_the_step_began_by_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_moot_confirmation_is_still_accepted_when_the_step_began_by_itself() -> None:
     """« Go to survival » right after a token on 0 opened the step: accepted, nothing changes."""
     s = first_state(R.survival_moot)
-    monkeypatch.setattr(R, "SURVIVAL_ALIAS_EVERYWHERE", False)
     after, events = RULES.apply(s, {"type": "survival", "player": s.names[s.first]})
     assert after._replace(done=s.done) == s and events == []  # ``done`` counts the journal's lines
 
 
-def test_during_a_ballot_the_press_is_refused_too(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_during_a_ballot_the_press_is_refused_too() -> None:
     s = first_state(lambda s: s.phase in (R.WATER, R.FOOD) and s.ballot is not None and not s.tie)
-    monkeypatch.setattr(R, "SURVIVAL_ALIAS_EVERYWHERE", False)
     with pytest.raises(RuleError) as info:
         RULES.apply(s, {"type": "survival"})
     assert info.value.message.startswith("The survival step is already under way: the castaways are voting")
 
 
-def test_while_moves_offers_the_alias_in_every_count_the_rules_accept_it() -> None:
-    """Every move offered is accepted (issue 12): until ``moves.py`` narrows its alias, the press is let through."""
-    assert R.SURVIVAL_ALIAS_EVERYWHERE  # flip with moves.py's _survival_form (see the final report of issue 16)
+def test_the_alias_is_offered_exactly_when_the_rules_take_it() -> None:
+    """Every move offered is accepted (issue 12): the hidden « go to survival » only while it is moot."""
+    from companion.games.galerapagos import moves as M
+
     s = tie_state()
-    assert RULES.apply(s, {"type": "survival", "player": s.names[s.first]})[0]._replace(done=s.done) == s
+    assert not any(f["type"] == "survival" for f in M.moves(s))
+    s = first_state(R.survival_moot)
+    assert any(f["type"] == "survival" for f in M.moves(s))
 
 
 HURRICANE_GAME = lines_of(

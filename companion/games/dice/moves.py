@@ -123,7 +123,7 @@ def _start(s: DiceState, i: int, lang: str) -> m.Form:
             why = t("Turtle {n} lies on the island, so it cannot be drawn.", lang, n=n)
         elif n in s.pawns:
             why = t("{other} drew turtle {n}.", lang, other=names[s.pawns.index(n)], n=n)
-        label = t("Field {n} ({colour})", lang, n=n, colour=texts.Term(colour[n]))
+        label = t("Field {n} ({colour})", lang, n=n, colour=texts.Agreed(colour[n], "feminine"))
         pick_ = m.choice(n, label, m.preview(word(colour[n], lang), colour=colour[n]), why)
         pick_["short"] = str(n)  # a chip shows the number in the field's colour
         choices.append(pick_)
@@ -135,7 +135,7 @@ def _place(s: DiceState, lang: str) -> m.Form:
     want = min(s.table.per_round, len(s.bag))
     shells = s.table.turtles
     choices = [
-        m.choice(n, t("Turtle {n} ({colour})", lang, n=n, colour=texts.Term(shells[n])),
+        m.choice(n, t("Turtle {n} ({colour})", lang, n=n, colour=texts.Agreed(shells[n], "feminine")),
                  m.preview(word(shells[n], lang), colour=shells[n], left=len(s.bag) - want))
         for n in sorted(s.bag)
     ]

@@ -144,7 +144,7 @@ def _weather_forms(s: R.State, lang: str) -> list[Form]:
     cards = []
     for w in range(0, R.MAX_DROPS + 1):
         if w in left:
-            pv = preview(_t(lang, "{k} such card(s) left", k=left[w]), cards_left=left[w], water_per_action=w)
+            pv = preview(texts.render_n("{k} such card left", "{k} such cards left", left[w], {"k": left[w]}, lang, DOMAIN), cards_left=left[w], water_per_action=w)
         else:
             pv = preview(_t(lang, "not expected: the deck will be corrected"), cards_left=0, water_per_action=w,
                          warning=True)
@@ -174,8 +174,9 @@ def _weather_forms(s: R.State, lang: str) -> list[Form]:
 def _embark_form(s: R.State, lang: str) -> Form | None:
     st = confirmed(s)
     if st.show == R.RAFT:
-        pv = preview(_t(lang, "the raft leaves with the survivors it can take: {k} place(s) for {n}",
-                        k=max(0, R._capacity(st)), n=len(R._living(st))))
+        pv = preview(_t(lang, "the raft leaves with the survivors it can take: {places} for {n}",
+                        places=texts.Plural("{n} place", "{n} places", max(0, R._capacity(st))),
+                        n=len(R._living(st))))
     elif st.phase == R.OVER and st.reason == "hurricane":
         pv = preview(_t(lang, "the raft has already left"))
     elif st.phase == R.END and not st.hurricane and R.embark_problem(st) is None:
@@ -184,8 +185,9 @@ def _embark_form(s: R.State, lang: str) -> Form | None:
                   n=n, w=st.water, w2=st.water - n, f=st.food, f2=st.food - n)
         pv = preview(text, survivors=n, water=st.water - n, food=st.food - n)
     elif st.phase == R.END and not st.hurricane and st.opts.raft_vote and R._capacity(st) > 0:
-        pv = preview(_t(lang, "{k} place(s) for {n}: a vote decides who stays",
-                        k=R._capacity(st), n=len(R._living(st))), places=R._capacity(st))
+        pv = preview(_t(lang, "{places} for {n}: a vote decides who stays",
+                        places=texts.Plural("{n} place", "{n} places", R._capacity(st)), n=len(R._living(st))),
+                     places=R._capacity(st))
     else:
         return None
     return form("embark", None, _t(lang, "Embark on the raft"), [], confirm=True, preview=pv,
@@ -193,7 +195,7 @@ def _embark_form(s: R.State, lang: str) -> Form | None:
 
 
 def _survival_form(s: R.State, lang: str) -> Form | None:
-    if s.phase in (R.WATER, R.FOOD):  # begun by itself (a token on 0): accepted, changes nothing
+    if R.survival_moot(s):  # begun by itself (a token on 0), nothing decided yet: accepted, changes nothing
         return form("survival", s.names[s.first], _t(lang, "Go to survival"), [], player_optional=True,
                     alias=True)
     if s.phase != R.ACTED:
@@ -237,7 +239,7 @@ def _action_forms(s: R.State, i: int, lang: str) -> list[Form]:
                      [choice(False, _t(lang, "no: all white"), safe), choice(True, _t(lang, "yes: bitten"), bitten)],
                      optional=True)
         expect = R.expected_wood(k, balls)
-        extras.append(choice(k, _t(lang, "+{k} ball(s)", k=k),
+        extras.append(choice(k, texts.render_n("+{n} ball", "+{n} balls", k, None, lang, DOMAIN),
                              preview(_t(lang, "snake {pct}%, ~{x} wood", pct=pct, x=_dec(lang, expect)),
                                      snake=R.snake_chance(k, balls), expected=round(expect, 3),
                                      wood=wood, rafts=rafts),
@@ -327,7 +329,7 @@ def _give_form(s: R.State, i: int, lang: str) -> Form | None:
     for t in targets:
         q = s.names[t]
         text = (_t(lang, "a last chance for {q}", q=q) if s.show and t in asked
-                else _t(lang, "{q} has {c} card(s)", q=q, c=s.cards[t]))
+                else _t(lang, "{q} has {cards}", q=q, cards=texts.Plural("{n} card", "{n} cards", s.cards[t])))
         count = number("count", _t(lang, "Cards"), 1, s.cards[i], default=1, optional=True)
         choices.append(choice(q, q, preview(text, cards=s.cards[t]), fields=[count]))
     return form("give", p, _t(lang, "Give cards"), [pick("target", _t(lang, "To"), choices)])
@@ -391,7 +393,7 @@ def _vote_forms(s: R.State, lang: str) -> list[Form]:
         for _, t in s.last_vote:
             votes[t] = votes.get(t, 0) + 1
         choices = [choice(s.names[t], s.names[t],
-                          preview(_t(lang, "{v} vote(s)", v=votes.get(t, 0)), votes=votes.get(t, 0)))
+                          preview(texts.render_n("{n} vote", "{n} votes", votes.get(t, 0), None, lang, DOMAIN), votes=votes.get(t, 0)))
                    for t in s.tie]
         out.append(form("tiebreak", s.names[s.first], _t(lang, "Break the tie"),
                         [pick("target", _t(lang, "Eliminated"), choices)], confirm=True))
@@ -426,7 +428,7 @@ def _moment_forms(s: R.State, lang: str) -> list[Form]:
         pv = preview(_t(lang, "{p} dies", p=s.names[i])) if s.show != R.RAFT else None
         out.append(form("no_card", s.names[i], label, [], confirm=s.show != R.RAFT, preview=pv))
     risk = R.at_risk(s)
-    text = (_t(lang, "{names} die(s)", names=texts.join([s.names[i] for i in risk], lang)) if risk and s.show != R.RAFT
+    text = (texts.render_n("{names} dies", "{names} die", len(risk), {"names": texts.join([s.names[i] for i in risk], lang)}, lang, DOMAIN) if risk and s.show != R.RAFT
             else _t(lang, "the raft's places are counted"))
     out.append(form("close", s.names[s.first], _t(lang, "Nobody else: close"), [], confirm=True,
                     player_optional=True, preview=preview(text, at_risk=[s.names[i] for i in risk])))

@@ -776,11 +776,6 @@ def _search(s: State, a: Action, ev: list[Event]) -> State:
     return _acted(s, i, "search", ev, cards=s.cards[i])
 
 
-#: True while ``moves.py`` still offers the hidden ``survival`` alias in every count (H1's file):
-#: the rules accept what is offered. Once it offers it only when :func:`survival_moot`, set False.
-SURVIVAL_ALIAS_EVERYWHERE = True
-
-
 def survival_moot(s: State) -> bool:
     """Whether a ``survival`` line now is the first player's moot confirmation, accepted and changing nothing.
 
@@ -793,7 +788,7 @@ def survival_moot(s: State) -> bool:
 
 def _survival(s: State, a: Action, ev: list[Event]) -> State:
     if s.phase in (WATER, FOOD):
-        if not survival_moot(s) and not SURVIVAL_ALIAS_EVERYWHERE:
+        if not survival_moot(s):
             raise _err("The survival step is already under way: {now}.", now=_now(s))
         # begun by itself (a token on 0): the confirmation is moot
         _first_only(s, a, "Only {f}, the first player, starts the survival step, not {p}.")
