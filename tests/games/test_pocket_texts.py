@@ -9,6 +9,7 @@ be the one the ``.po`` gives.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from pathlib import Path
@@ -236,15 +237,21 @@ def test_moves_in_english_are_the_message_ids() -> None:
 
 # -- the page fragments (templates/) ------------------------------------------------------
 
-def page_html(state: Any, lang: str) -> dict[str, str]:
-    """The package's three fragments rendered as the web layer renders them (its loader, its context keys)."""
+@functools.cache
+def _environment() -> Any:
+    """The web layer's loaders (its templates, the package's under its id), compiled once for every render."""
     from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader
 
+    web_templates = Path(__file__).parents[2] / "web" / "templates"
+    return Environment(loader=ChoiceLoader([FileSystemLoader(str(web_templates)),
+                                            PrefixLoader({GAME.id: FileSystemLoader(GAME.templates())})]))
+
+
+def page_html(state: Any, lang: str) -> dict[str, str]:
+    """The package's three fragments rendered as the web layer renders them (its loader, its context keys)."""
     from web.i18n import translator
 
-    web_templates = Path(__file__).parents[2] / "web" / "templates"
-    env = Environment(loader=ChoiceLoader([FileSystemLoader(str(web_templates)),
-                                           PrefixLoader({GAME.id: FileSystemLoader(GAME.templates())})]))
+    env = _environment()
     public = RULES.public_state(state)
     ctx: dict[str, Any] = {"pub": public, "p": public["players"][0], "t": translator(lang), "game_tpl": GAME.id,
                            "gt": lambda msgid, **params: GAME.t(msgid, lang, **params)}
