@@ -31,8 +31,10 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/companion run --sim
 
+# two workers: the machines (a Pi 4, CI) have two cores or more, and half the suite waits on
+# browsers and servers in other processes
 test: $(STAMP) browser node
-	$(PY) -m pytest -m "not soak"
+	$(PY) -m pytest -m "not soak" -n 2
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
