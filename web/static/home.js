@@ -3,14 +3,8 @@
 (function () {
   "use strict";
 
-  function ask(question, then) {
-    var dlg = document.getElementById("confirm");
-    if (!dlg || !dlg.showModal) { if (window.confirm(question)) then(); return; }
-    dlg.querySelector(".q").textContent = question;
-    dlg.returnValue = "";
-    dlg.onclose = function () { if (dlg.returnValue === "ok") then(); };
-    dlg.showModal();
-  }
+  /* live.js's question dialog (loaded first, on every page) */
+  function ask(question, then) { window.companionConfirm(question, then); }
 
   document.addEventListener("submit", function (ev) {
     var form = ev.target;

@@ -278,6 +278,7 @@
     dlg.onclose = function () { if (dlg.returnValue === "ok") fn(); };
     dlg.showModal();
   }
+  window.companionConfirm = confirmThen;  /* the page's own question dialog, for the other scripts */
 
   document.addEventListener("submit", function (ev) {
     var form = ev.target;
