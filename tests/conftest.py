@@ -22,3 +22,13 @@ def _isolated_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COMPANION_DB", str(tmp_path / "default.db"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
     os.environ.pop("COMPANION_CONFIG", None)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The browser tests first, each file's tests still together and in order.
+
+    They are the long ones (a server and Chromium each): begun first, the two workers of
+    ``make test`` share them, and the short tests fill in at the end instead of one worker
+    finishing a walkthrough alone while the other waits.
+    """
+    items.sort(key=lambda item: 0 if item.get_closest_marker("browser") else 1)
