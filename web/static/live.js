@@ -381,7 +381,8 @@
     if (b.dataset.release) {
       ev.preventDefault();
       confirmThen(b.textContent.trim() + " — " + b.dataset.release + "?", function () {
-        post("/api/games/" + encodeURIComponent(game) + "/seats/" + encodeURIComponent(b.dataset.release) + "/release")
+        var seg = window.companionSeatSegment ? window.companionSeatSegment(b.dataset.release) : encodeURIComponent(b.dataset.release);
+        post("/api/games/" + encodeURIComponent(game) + "/seats/" + seg + "/release")  /* « .. » is ~2 (seats.js) */
           .catch(function (e) { toast(e.message, true); });
       });
     }
