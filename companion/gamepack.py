@@ -107,10 +107,13 @@ class GamePackage:
         """Every form that may be submitted now, each naming its player (None: the table's).
 
         See :mod:`companion.moves` for the shape. Interfaces filter it by seat
-        with :func:`companion.moves.for_seat`.
+        with :func:`companion.moves.for_seat`. Every form carries its ``step`` and the
+        list is in step order (next, also, override), which every interface follows.
         """
+        from companion import moves as m
+
         fn = self._hook("moves", "moves")
-        return fn(state, lang) if fn else []
+        return m.ordered(fn(state, lang)) if fn else []
 
     def narrate(self, before: Any, action: Action, events: list[Event], after: Any, lang: str = "en") -> list[str]:
         """The sentences that tell what ``action`` did (one or more), in ``lang``."""

@@ -135,6 +135,36 @@ def _canon(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 
+# -- the next step: what the rulebook expects now ---------------------------------------
+
+#: a form's ``step``, in the order every interface lists them: what the rulebook expects now,
+#: what is legal but not expected (a card any time, an exchange), the table correcting the flow
+STEPS = ("next", "also", "override")
+
+
+def step_of(f: Form) -> str:
+    """A form's step; a package that says nothing: ``anytime`` moves are "also", the rest "next"."""
+    value = f.get("step")
+    if value in STEPS:
+        return value
+    return "also" if f.get("anytime") else "next"
+
+
+def override(f: Form, ask: str) -> Form:
+    """Mark ``f`` as the table correcting the flow: never a main button, and ``ask`` is put first."""
+    f["step"] = "override"
+    f["ask"] = ask
+    f["confirm"] = True
+    return f
+
+
+def ordered(forms: list[Form]) -> list[Form]:
+    """Every form with its ``step`` set, listed next, also, override (each group in its own order)."""
+    for f in forms:
+        f["step"] = step_of(f)
+    return sorted(forms, key=lambda f: STEPS.index(f["step"]))
+
+
 # -- which forms a seat sees -------------------------------------------------------
 
 def visible(forms: list[Form]) -> list[Form]:
@@ -167,9 +197,11 @@ def for_seat(forms: list[Form], seat: str | None, phone_seats: Iterable[str] = (
 
 
 def expected_first(forms: list[Form], players: Iterable[str]) -> list[Form]:
-    """Forms of the players the game waits for first, keeping each group's order."""
+    """The forms in their step's order (next, also, override); within a step, the players the
+    game waits for first, each group keeping its order."""
     waiting = set(players)
-    return sorted(forms, key=lambda f: 0 if f.get("player") in waiting or f.get("player") is None else 1)
+    return sorted(forms, key=lambda f: (STEPS.index(step_of(f)),
+                                        0 if f.get("player") in waiting or f.get("player") is None else 1))
 
 
 # -- walking a form: matching an action and listing its concrete moves ------------------
@@ -391,7 +423,7 @@ def audit_step(forms: list[Form], accepts: Callable[[Action], bool], limit: int 
 
 
 __all__ = [
-    "Action", "Choice", "Field", "Form", "audit_step", "choice", "count", "disabled_moves", "enabled",
-    "expand", "expected_first", "for_seat", "form", "items", "kind_of", "match", "number", "pick",
-    "preview", "range_values", "same", "visible",
+    "STEPS", "Action", "Choice", "Field", "Form", "audit_step", "choice", "count", "disabled_moves", "enabled",
+    "expand", "expected_first", "for_seat", "form", "items", "kind_of", "match", "number", "ordered",
+    "override", "pick", "preview", "range_values", "same", "step_of", "visible",
 ]

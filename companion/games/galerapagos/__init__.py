@@ -29,11 +29,6 @@ class Package(GamePackage):
     example_players = ("Ann", "Bob", "Cleo", "Dan")
     secret_fields = {"vote": ("target",)}
 
-    def moves(self, state: Any, lang: str = "en") -> list[dict[str, Any]]:
-        from companion.games.galerapagos.moves import moves
-
-        return moves(state, lang)
-
     def narrate(self, before: Any, action: dict[str, Any], events: list[dict[str, Any]], after: Any,
                 lang: str = "en") -> list[str]:
         from companion.games.galerapagos.narrate import narrate
