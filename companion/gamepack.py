@@ -22,6 +22,15 @@ from companion import texts
 from companion.rules import Action, Event, RuleError, Rules
 
 
+def _expected_step(form: dict[str, Any], players: Any, actions: Any) -> str:
+    """A form's step when its package says none: "next" when the rules' ``expected`` names its
+    type and its player (or the table's move), "also" for the rest and for moves allowed any time."""
+    if form.get("anytime") or form["type"] not in actions:
+        return "also"
+    player = form.get("player")
+    return "next" if player is None or not players or player in players else "also"
+
+
 class GamePackage:
     """One game as the interfaces see it. Subclass it in the game's package."""
 
@@ -113,7 +122,14 @@ class GamePackage:
         from companion import moves as m
 
         fn = self._hook("moves", "moves")
-        return m.ordered(fn(state, lang)) if fn else []
+        if fn is None:
+            return []
+        forms = fn(state, lang)
+        if any("step" not in f for f in forms):
+            expected = self.rules.expected(state)
+            for f in forms:
+                f.setdefault("step", _expected_step(f, expected.players, expected.actions))
+        return m.ordered(forms)
 
     def narrate(self, before: Any, action: Action, events: list[Event], after: Any, lang: str = "en") -> list[str]:
         """The sentences that tell what ``action`` did (one or more), in ``lang``."""

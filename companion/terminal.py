@@ -144,7 +144,12 @@ def list_moves(session: Session) -> str:
     if not forms:
         return "No move to make now."
     lines = ["Moves:"]
+    headings = {"also": "Also allowed now:", "override": "Corrections (each asks first):"}
+    step = "next"
     for n, f in enumerate(forms, 1):
+        if moves.step_of(f) != step:
+            step = moves.step_of(f)
+            lines.append(headings.get(step, "Moves:"))
         who = f"{f['player']}: " if f.get("player") and len(session.players) > 1 else ""
         lines.append(f"  {n}. {who}{f['label']}" + (f" ({', '.join(x['label'] for x in f['fields'])})" if f["fields"] else ""))
     return "\n".join(lines)
@@ -172,6 +177,10 @@ def choose_move(session: Session, number: int, read: Callable[[str], str], out: 
         if moves.kind_of(f) == "choices":
             hit = next(c for c in f["choices"] if moves.same(c["value"], value))
             pending = list(hit.get("fields") or []) + pending
+    if moves.step_of(form) == "override" and _ask(f"  {form.get('ask') or 'Correct the flow?'} [y/N] ",
+                                                 read).lower() not in ("y", "yes", "o", "oui"):
+        out("  Not sent.")
+        return None
     return action
 
 

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import json
 import random
-import statistics
-import time
 from pathlib import Path
 from typing import Any
 
@@ -178,21 +176,21 @@ def test_every_scenario_line_is_offered_before_it_is_applied(script):
         state = after
 
 
-def test_moves_are_fast():
-    """Every screen calls moves() on every change: a few milliseconds at most, usually far less."""
+def test_moves_on_random_states_are_all_accepted_in_step_order():
+    """Every screen calls moves() on every change (its speed is measured by ``bench/moves.py``):
+    on random states, each form carries a step and the list comes next, also, override."""
+    from companion.moves import STEPS
+
     rng = random.Random(5)
-    times = []
     for _ in range(6):
         state = random_game(rng)
         for _ in range(300):
-            start = time.perf_counter()
             forms = GAME.moves(state, "fr")
-            times.append(time.perf_counter() - start)
+            steps = [STEPS.index(f["step"]) for f in forms]
+            assert steps == sorted(steps)
             if not forms:
                 break
             state, _ = RULES.apply(state, rng.choice(RULES.candidates(state)))
-    assert statistics.median(times) < 0.002, statistics.median(times)
-    assert sorted(times)[int(len(times) * 0.95)] < 0.01
 
 
 # -- the rulebook's sentences, as the forms show them ------------------------------

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -318,11 +317,12 @@ def test_the_pause_offers_the_confirmation_and_the_lines_that_imply_it() -> None
     assert forms_of(s, "resource", "Ann"), "cards may still be played before the step"
 
 
-def test_moves_take_a_few_milliseconds_even_at_twelve() -> None:
+def test_moves_at_twelve_come_in_step_order() -> None:
+    """Their speed is measured by ``bench/moves.py``; here, twelve castaways' states list next, also,
+    override."""
+    from companion.moves import STEPS
+
     states = [st for seed in (1, 2, 3) for st in starving_playout(seed, 150)]
-    states += [st for st in starving_playout(20, 150)]
-    start = time.perf_counter()
     for st in states:
-        PKG.moves(st)
-    mean = (time.perf_counter() - start) / len(states)
-    assert mean < 0.010, f"{mean * 1000:.1f} ms a call"
+        steps = [STEPS.index(f["step"]) for f in PKG.moves(st)]
+        assert steps == sorted(steps)

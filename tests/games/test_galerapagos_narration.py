@@ -87,7 +87,8 @@ def test_votes_stay_secret_until_the_reveal_then_the_count_and_the_death_are_tol
     _, saved = told(s, resource("Bob", "food"))
     assert saved[:2] == ["Bob plays a food card: food 4→5.", "Bob is saved."]
     _, dead = told(s, {"type": "no_card", "player": "Bob"})
-    assert dead == ["Bob cannot escape the verdict.", "Bob dies of hunger.", "4 survivors each eat a ration: food 4→0."]
+    assert dead == ["Bob cannot escape the verdict.", "Bob dies of hunger.", "Deal Bob's 6 cards: 3 to Cid, 3 to Ann.",
+                    "4 survivors each eat a ration: food 4→0."]
 
 
 def test_the_log_line_of_a_vote_hides_its_target_from_everyone_but_the_voter() -> None:

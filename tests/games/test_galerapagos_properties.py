@@ -10,6 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.galerapagos import GalerapagosRules
+from companion.games.galerapagos.moves import confirmed
+from companion.games.galerapagos.rules import IMPLIED
 from companion.rules import RuleError
 
 RULES = GalerapagosRules()
@@ -61,7 +63,11 @@ def check_invariants(state) -> None:
 
 
 def may_act(state, action) -> bool:
-    """Who acts must be alive now; « I have none » only from a castaway the moment asks."""
+    """Who acts must be alive now; « I have none » only from a castaway the moment asks.
+
+    A line of the survival step during the pause implies its start: judged on the state after it."""
+    if state.phase == "acted" and action["type"] in IMPLIED:
+        state = confirmed(state)
     v = RULES.view(state)
     name = action.get("player")
     living = {p["name"] for p in v["players"] if p["alive"]}

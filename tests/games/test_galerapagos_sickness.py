@@ -146,7 +146,7 @@ def test_healing_a_healthy_player_is_refused() -> None:
 def test_the_screen_knows_who_is_sick() -> None:
     s = bitten_in_round_two()
     assert [p["sick"] for p in view(s)["players"]] == [True, False, False, False, False]
-    assert RULES.expected(s).actions == ("vote", "debate")
+    assert RULES.expected(s).actions == ("resource", "vote", "debate")  # cards first, then the vote
 
 
 def test_sick_again_while_sitting_out_means_two_rounds_without_action() -> None:

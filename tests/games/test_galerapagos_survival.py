@@ -330,12 +330,30 @@ def test_a_card_handed_to_the_target_lets_him_save_himself() -> None:
     assert [player(s, p)["cards"] for p in FIVE] == [5, 6, 12, 0, 6]
 
 
-def test_a_target_who_holds_no_card_dies_at_once() -> None:
-    """A phone can offer no card to a castaway who holds none: nothing to ask him."""
+def test_a_target_who_holds_no_card_waits_for_a_gift_while_someone_holds_one() -> None:
+    """Issue 23: « Il peut se sauver en jouant une carte Ressource » and the resource cards
+    « Peuvent être offertes »: Dan has given his hand away, but the others still hold cards, so the
+    moment waits for him (a gift may come) instead of killing him at the reveal."""
     s = food_vote_round_two()
     s = play(s, give("Dan", "Cid", 6))
     s = play(s, *[vote(p, "Dan") for p in FIVE if p != "Dan"], vote("Dan", "Ann"))
-    assert player(s, "Dan")["died"] == "hunger" and view(s)["show_cards"] is None
+    assert alive(s) == FIVE and view(s)["condemned"] == "Dan"
+    assert view(s)["show_cards"]["players"] == ["Dan"]
+    s = play(s, give("Bob", "Dan"), resource("Dan", "food", 1))
+    assert alive(s) == FIVE and view(s)["phase"] == "end"
+
+
+def test_a_target_dies_at_once_when_nobody_holds_a_card() -> None:
+    """Nobody can play or hand him a card (every hand laid out as permanent cards): nothing to wait for."""
+    three = ["Ann", "Bob", "Cid"]
+    s = play(new(three), weather(0), *[fish(p, 0) for p in three])
+    s = play(s, survival(s), weather(0))
+    for _ in three:  # round 2 starts with the next first player
+        s = play(s, fish(view(s)["turn"], 0))  # water 3, food 2 for three
+    s = play(s, *[{"type": "place", "player": p, "card": "club"} for p in three for _ in range(4)])
+    assert [player(s, p)["cards"] for p in three] == [0, 0, 0]
+    s = play(s, vote("Ann", "Bob"), vote("Bob", "Ann"), vote("Cid", "Ann"))
+    assert player(s, "Ann")["died"] == "hunger" and view(s)["show_cards"] is None
 
 
 def test_a_card_handed_to_the_target_after_the_table_moved_on_is_refused() -> None:
@@ -351,8 +369,9 @@ def test_a_card_handed_over_at_zero_may_be_shown_by_its_new_owner() -> None:
     s = confirmed(play(s, weather(0), search("Cid"), fish("Ann", 1), search("Bob")))  # 0 / 0
     s = play(s, weather(0), search("Bob"), give("Bob", "Ann", 7), *searches("Cid", "Ann"))
     assert player(s, "Bob")["cards"] == 0 and view(s)["phase"] == "show_cards"  # nobody has shown a card yet
-    assert "Bob" not in view(s)["show_cards"]["players"] and "Bob" in view(s)["show_cards"]["at_risk"]
-    s = play(s, give("Ann", "Bob"))  # Ann hands him one while the moment is open: he is asked too
+    # issue 23: he holds none but the others do, so he is asked too (a gift may come)
+    assert "Bob" in view(s)["show_cards"]["players"] and "Bob" in view(s)["show_cards"]["at_risk"]
+    s = play(s, give("Ann", "Bob"))  # Ann hands him one while the moment is open
     assert "Bob" in view(s)["show_cards"]["players"]
     s = play(s, resource("Bob", "water", 1), resource("Ann", "water", 1), closed_by("Bob"))
     assert player(s, "Cid")["died"] == "thirst"  # his 7 cards: 4 to Ann (left), 3 to Bob

@@ -227,7 +227,10 @@ def _timer(s: DiceState, lang: str) -> m.Form:
         pv = m.preview(text, unplanned=idle)
     else:
         pv = m.preview(t("Planning is already over", lang), unplanned=[])
-    return m.form("timer_expired", None, t("Sand timer ran out", lang), confirm=True, preview=pv)
+    # the sand ends by itself (the session journals it): a person sending it ends it early
+    ask = (t("The sand is still running: end planning for everyone?", lang) if s.phase == "plan"
+           else t("The sand is still running: stop it?", lang))
+    return m.override(m.form("timer_expired", None, t("Sand timer ran out", lang), preview=pv), ask)
 
 
 def _move(s: DiceState, i: int, lang: str) -> list[m.Form]:

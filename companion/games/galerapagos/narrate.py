@@ -202,7 +202,7 @@ def _event(e: dict[str, Any], action: dict[str, Any], before: R.State, lang: str
         if e.get("saved"):
             out.append(_neutral(lang, "One mouth fewer: {p} is saved.", p=p))
         return out
-    if kind == "death":
+    if kind == "death":  # who gets his cards is told after the deaths of the same moment (narrate)
         cause = e.get("cause")
         return [] if cause == "shot" else [_t(lang, CAUSES.get(cause, "{p} dies."), p=p)]
     if kind == "give":
@@ -308,23 +308,46 @@ def moment_lines(after: R.State, lang: str = "en") -> list[str]:
         return []
     who = [after.names[i] for i in R.concerned(after)]
     names = _names(who, lang)
+    gifts = [gift_line(after, i, lang) for i in R.concerned(after) if after.cards[i] == 0]
     if after.show == R.ZERO:
         msg = ("Water is on 0: {names} may still show a water card; {f} may close (« nobody else »)."
                if after.phase == R.WATER else
                "Food is on 0: {names} may still show a food card; {f} may close (« nobody else »).")
-        return [_t(lang, msg, names=names, f=after.names[after.first])]
+        return [_t(lang, msg, names=names, f=after.names[after.first]), *gifts]
     if after.show == R.SAVE:
         msg = {R.WATER: "{p} may still escape the verdict with a water card or a shot.",
                R.FOOD: "{p} may still escape the verdict with a food card or a shot.",
                R.DEPART: "{p} may still escape the verdict with a card that gives the raft a place, or a shot."}
-        return [_t(lang, msg[after.phase], p=after.names[after.condemned])]
+        return [_t(lang, msg[after.phase], p=after.names[after.condemned]), *gifts]
     return [_t(lang, "Before the raft leaves ({places}): {names} may still play cards or shoot.",
                places=_places(max(0, R._capacity(after)), len(R._living(after)), lang), names=names)]
+
+
+def gift_line(s: R.State, i: int, lang: str = "en") -> str:
+    """« Ben has no card: someone may give him one (Cleo holds 3). » (« Peuvent être offertes »)."""
+    q = R.givers(s, i)[0]
+    return _t(lang, "{p} has no card: someone may give him one ({q} holds {cards}).", p=s.names[i], q=s.names[q],
+              cards=texts.Plural("{n} card", "{n} cards", s.cards[q]))
 
 
 def chances(after: R.State, lang: str = "en") -> list[str]:
     """The moment still open, in a sentence (kept under its old name for the page extras)."""
     return moment_lines(after, lang)
+
+
+def hand_off(e: dict[str, Any], lang: str = "en") -> str:
+    """« Deal Dan's 4 cards: 2 to Ann, 2 to Cleo », from a death event ("" when he held none).
+
+    « Les cartes que vous aviez en main sont mélangées et distribuées équitablement entre votre
+    voisin de gauche et votre voisin de droite »: the companion keeps the counts, the table deals
+    the real cards, so the screens say who gets how many."""
+    dealt = e.get("dealt") or {}
+    hand = int(e.get("cards") or 0)
+    if not hand or not dealt or e.get("cause") == "shot":  # the shooter takes them: told with the shot
+        return ""
+    shares = [_tn(lang, "{n} to {q}", "{n} to {q}", k, q=q) for q, k in dealt.items()]
+    return _tn(lang, "Deal {p}'s {n} card: {shares}.", "Deal {p}'s {n} cards: {shares}.", hand,
+               p=e["player"], shares=", ".join(shares))
 
 
 def death_line(cause: str | None, lang: str = "en", dead_vote: bool = False) -> str:
@@ -341,8 +364,15 @@ def narrate(before: R.State, action: dict[str, Any], events: list[dict[str, Any]
             lang: str = "en") -> list[str]:
     """The sentences that tell what ``action`` did, in ``lang``."""
     out: list[str] = []
+    deals: list[str] = []  # « Deal Dan's 4 cards… » once the deaths of one moment are told
     for e in events:
+        if e.get("event") != "death" and deals:
+            out.extend(deals)
+            deals = []
         out.extend(_event(e, action, before, lang))
+        if e.get("event") == "death" and hand_off(e, lang):
+            deals.append(hand_off(e, lang))
+    out.extend(deals)
     if not events and action.get("type") == "embark":
         out.append(_t(lang, "The raft has already left."))
     if not events and action.get("type") == "survival":

@@ -277,18 +277,34 @@ def _actor(s: State) -> int:
     return (s.start + s.turn_k) % _n(s) if s.phase == ACTIONS and s.turn_k < _n(s) else -1
 
 
+def gift_possible(s: State, i: int) -> bool:
+    """Another living castaway holds a card he could hand to ``i`` ("Peuvent être offertes")."""
+    return any(s.alive[j] and s.cards[j] > 0 for j in range(_n(s)) if j != i)
+
+
+def givers(s: State, i: int) -> list[int]:
+    """Who could hand ``i`` a card, most cards first (then from his left): for « Cleo holds 3 »."""
+    n = _n(s)
+    order = [(i + k) % n for k in range(1, n)]
+    return sorted((j for j in order if s.alive[j] and s.cards[j] > 0), key=lambda j: -s.cards[j])
+
+
 def concerned(s: State) -> list[int]:
     """The castaways the open moment still waits for (their card, their shot, or "I have none").
 
-    Those who hold a card: a phone can offer no card to a castaway who holds none. A card handed
-    to one while the moment is open ("Peuvent être offertes") makes him asked in turn.
+    At a count on 0 and for the condemned: each castaway at risk who may play a card and holds
+    one, *or* to whom another living castaway could still hand one ("Peuvent être offertes"):
+    he is asked until he answers (after any gift), so the outcome never depends on who spoke
+    first. At the raft's moment: those who hold a card (a gift adds no place). A card handed to
+    a castaway who said « I have none » makes him asked again.
     """
     if s.show == ZERO:
         return [i for i in _living(s) if i not in s.answered and not _showed(s, i) and may_show(s, i)
-                and s.cards[i] > 0]
+                and (s.cards[i] > 0 or gift_possible(s, i))]
     if s.show == SAVE:
         c = s.condemned
-        return [c] if c >= 0 and c not in s.answered and can_play(s, c) and s.cards[c] > 0 else []
+        return ([c] if c >= 0 and c not in s.answered and can_play(s, c)
+                and (s.cards[c] > 0 or gift_possible(s, c)) else [])
     if s.show == RAFT:
         return [i for i in _living(s) if i not in s.answered and can_play(s, i) and s.cards[i] > 0]
     return []
@@ -425,13 +441,18 @@ def _kill(s: State, seats: Iterable[int], cause: str, ev: list[Event], killer: i
         left, right = _step(s, i, +1, alive), _step(s, i, -1, alive)
         if killer >= 0:
             left = right = killer
+        dealt: dict[str, int] = {}
         if left >= 0:
             share = hand if left == right else (hand + 1) // 2
             cards[left] += share
             cards[right] += hand - share
             perm[left] = perm[left] + guns
+            for j, k in ((left, share), (right, hand - share)):
+                if k:
+                    dealt[s.names[j]] = dealt.get(s.names[j], 0) + k
         cards[i], perm[i], died[i], sick[i] = 0, (), cause, 0
-        ev.append({"event": "death", "player": s.names[i], "cause": cause})
+        # who gets the hand: the table deals the real cards (« distribuées équitablement »)
+        ev.append({"event": "death", "player": s.names[i], "cause": cause, "cards": hand, "dealt": dealt})
     first = s.first
     if not alive[first]:  # the card goes on to the left, so that it next passes right as usual
         first = _step(s, first, +1, alive) if any(alive) else first
@@ -1414,10 +1435,25 @@ class GalerapagosRules(Rules):
         if s.show:
             who = _names(s, concerned(s))
             players = tuple(dict.fromkeys([*who, first]))
+            needy = [i for i in concerned(s) if s.cards[i] == 0]
             if s.show == ZERO:
+                if needy:
+                    msg = {(WATER, True): "Water is on 0: show your water cards; {names} holds no card: someone may give him one.",
+                           (WATER, False): "Water is on 0: show your water cards; {names} hold no card: someone may give them one.",
+                           (FOOD, True): "Food is on 0: show your food cards; {names} holds no card: someone may give him one.",
+                           (FOOD, False): "Food is on 0: show your food cards; {names} hold no card: someone may give them one.",
+                           }[s.phase, len(needy) == 1]
+                    return Expected(players, ("resource", "give", "no_card", "close"), msg,
+                                    {"names": ", ".join(_names(s, needy))})
                 msg = ("Water is on 0: each castaway who holds a water card shows it now." if s.phase == WATER
                        else "Food is on 0: each castaway who holds a food card shows it now.")
                 return Expected(players, ("resource", "give", "no_card", "close"), msg)
+            if s.show == SAVE and needy:
+                c = s.condemned
+                q = givers(s, c)[0]
+                return Expected(players, ("give", "no_card", "close"),
+                                "{p} has no card: someone may give him one ({q} holds {cards}).",
+                                {"p": s.names[c], "q": s.names[q], "cards": _cards(s.cards[q])})
             if s.show == SAVE:
                 c = s.names[s.condemned]
                 msg = {WATER: "{p} may still escape the verdict with a water card or a shot.",
@@ -1428,6 +1464,9 @@ class GalerapagosRules(Rules):
                             "The raft has {places} for {survivors}: play water or food cards, or shoot, before it leaves.",
                             {"places": Plural("{n} place", "{n} places", max(0, _capacity(s))),
                              "survivors": Plural("{n} survivor", "{n} survivors", len(_living(s)))})
+        if s.phase == END and not s.hurricane and embark_problem(s) is None:
+            # « Scénario 1 »: the raft can take every survivor; leaving is the step, not the next card
+            return Expected((), ("embark", "weather"), "The raft can leave now: embark?")
         if s.phase == WEATHER or s.phase == END:
             acts = ("weather", "embark") if s.phase == END and self._may_embark(s) else ("weather",)
             return Expected((), acts, "Turn the next weather card.")
@@ -1442,7 +1481,15 @@ class GalerapagosRules(Rules):
         if s.tie:
             return Expected((first,), ("tiebreak",), "{p} breaks the tie.", {"p": first})
         waiting = self.waiting(s)
-        acts = ("vote", "debate") if s.debate else ("vote",)
+        if s.debate:  # « Les joueurs peuvent jouer des cartes Eau pour augmenter la ration. Si après
+            # l'utilisation des cartes la ration ne suffit toujours pas, procédez à un vote »
+            msg = {WATER: "Water is short by {n}: play water cards, then {f} ends the debate and everyone votes.",
+                   FOOD: "Food is short by {n}: play food cards, then {f} ends the debate and everyone votes.",
+                   DEPART: "The raft lacks {n}: play cards, then {f} ends the debate and everyone votes."}
+            short = _shortfall(s)
+            return Expected(tuple(dict.fromkeys([*waiting, first])), ("resource", "vote", "debate"), msg[s.phase],
+                            {"n": Plural("{n} place", "{n} places", short) if s.phase == DEPART else short, "f": first})
+        acts = ("vote",)
         topic = Term("places on the raft") if s.phase == DEPART else Term(s.phase)  # not the phase's id « depart »
         return Expected(tuple(waiting), acts, "Vote ({phase}): {names}.",
                         {"phase": topic, "names": ", ".join(waiting)})

@@ -185,8 +185,9 @@ def _population(state: PocketState, now: str | None, lang: str) -> Form:
         change = mv.pick("change", words.t("Change", lang), [
             mv.choice(n, f"{n:+d}", _level(state, species, n, now, lang)) for n in CHANGES])
         choices.append(_species_choice(species, state, lang, [change]))
+    # an ability's effect: legal whenever a card says so, never the turn's own step
     return _form(state, "population", "Change a population", [mv.pick("species", words.t("Species", lang), choices)],
-                 lang)
+                 lang, step="also")
 
 
 def _move(state: PocketState, now: str | None, lang: str) -> Form | None:
@@ -221,7 +222,8 @@ def _move(state: PocketState, now: str | None, lang: str) -> Form | None:
             species, state, lang, None if disabled else [mv.pick("from", words.t("From", lang), sources)], disabled))
     if not mv.enabled(species_choices):
         return None
-    return _form(state, "move", "Move a card", [mv.pick("species", words.t("Species", lang), species_choices)], lang)
+    return _form(state, "move", "Move a card", [mv.pick("species", words.t("Species", lang), species_choices)], lang,
+                 step="also")
 
 
 def _target(lifted: PocketState, species: str, target: str, now: str | None, lang: str) -> dict[str, Any]:
