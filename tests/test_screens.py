@@ -17,9 +17,9 @@ from PIL import Image, ImageChops
 
 from companion import screens
 from companion.cli import main
+from companion.games.galerapagos.oled import snake_odds
 from companion.screens import ScreenContext, choose, context_for, render
 from companion.screens.canvas import latin1
-from companion.games.galerapagos.oled import snake_odds
 from tests.hw.screen_states import (
     AUCTION,
     AUCTION_ACTIONS,
@@ -72,7 +72,15 @@ CASES = {
     "qr": ("qr", lambda: (replay(POCKET).output, ScreenContext(url=URL))),
     "error": ("error", lambda: (replay(AUCTION).output, ScreenContext(message="Cy has £1500 and cannot bid £1600."))),
     "error_long": ("error", lambda: (galerapagos(), ScreenContext(message="Cy is sick this turn and cannot fish, fetch water, gather wood or search the wreck until the next turn."))),
+    "error_long_scrolled": ("error", lambda: (galerapagos(), ScreenContext(elapsed=4.0, message="Cy is sick this turn and cannot fish, fetch water, gather wood or search the wreck until the next turn."))),
+    "confirm": ("confirm", lambda: (replay(AUCTION).output, ScreenContext(question="Ann bids £300 on South? £1200 left."))),
+    "prompt_long_toast": ("prompt", lambda: (galerapagos(), ScreenContext(status=LONG_TOAST))),
+    "prompt_long_toast_scrolled": ("prompt", lambda: (galerapagos(), ScreenContext(status=LONG_TOAST, elapsed=3.5))),
 }
+
+
+#: a story longer than the prompt's three lines: its end (who gets the cards) must be reached
+LONG_TOAST = "Gus draws a snake and falls sick: no extra wood. Dan dies of thirst. Deal Dan's 4 cards: 2 to Ann, 2 to Cleo."
 
 
 def lit_pixels(image: Image.Image) -> int:
