@@ -74,11 +74,19 @@ CASES = {
     "error_long": ("error", lambda: (galerapagos(), ScreenContext(message="Cy is sick this turn and cannot fish, fetch water, gather wood or search the wreck until the next turn."))),
     "error_long_scrolled": ("error", lambda: (galerapagos(), ScreenContext(elapsed=4.0, message="Cy is sick this turn and cannot fish, fetch water, gather wood or search the wreck until the next turn."))),
     "confirm": ("confirm", lambda: (replay(AUCTION).output, ScreenContext(question="Ann bids £300 on South? £1200 left."))),
+    "lobby_game": ("lobby", lambda: ({}, ScreenContext(data={"lobby": LOBBY_GAME}))),
+    "lobby_players_fr": ("lobby", lambda: ({}, ScreenContext(lang="fr", data={"lobby": LOBBY_PLAYERS}))),
     "prompt_long_toast": ("prompt", lambda: (galerapagos(), ScreenContext(status=LONG_TOAST))),
     "prompt_long_toast_scrolled": ("prompt", lambda: (galerapagos(), ScreenContext(status=LONG_TOAST, elapsed=3.5))),
 }
 
 
+#: what the lobby (no game on the table) draws: the game being chosen, then its players
+LOBBY_GAME = {"stage": "game", "title": "Galèrapagos", "index": 3, "games": 4, "players_range": (3, 12),
+              "hint": "Turn to choose the game, OK to go on; Back: the phones' QR code"}
+LOBBY_PLAYERS = {"stage": "players", "title": "Galèrapagos", "count": 5,
+                 "names": ["Place 1", "Place 2", "Place 3", "Place 4", "Place 5"],
+                 "hint": "Tournez ou appuyez sur le bouton de votre place, puis OK pour commencer"}
 #: a story longer than the prompt's three lines: its end (who gets the cards) must be reached
 LONG_TOAST = "Gus draws a snake and falls sick: no extra wood. Dan dies of thirst. Deal Dan's 4 cards: 2 to Ann, 2 to Cleo."
 

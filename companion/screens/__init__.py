@@ -14,7 +14,7 @@ from typing import Any
 
 from PIL import Image
 
-from companion.screens import common
+from companion.screens import common, lobby
 from companion.screens.canvas import Canvas
 from companion.screens.common import reading_seconds
 from companion.screens.context import ScreenContext
@@ -28,6 +28,7 @@ SCREENS: dict[str, Screen] = {
     "qr": common.qr,
     "error": common.error,
     "confirm": common.confirm,
+    "lobby": lobby.lobby,
 }
 
 
