@@ -263,3 +263,18 @@ class TestOledCommand:
         out = tmp_path / "none.png"
         code, report = self.run(capsys, str(tmp_path / "missing.jsonl"), "--out", str(out))
         assert code == 2 and "Cannot read" in report["error"]["message"] and not out.exists()
+
+
+@pytest.mark.parametrize("screen, make, rows", [
+    ("rations", lambda: galerapagos(), (41, 52)),
+    ("timer", lambda: dict(dice(12.4), timer="running"), (37, 49)),
+])
+def test_each_games_status_screen_says_whose_turn_it_is(screen, make, rows):
+    """Issue 21: the Galèrapagos status screen never said whose turn it was."""
+    state = make()
+    names = list(state["expected"]["players"])
+    other = dict(state, expected={**state["expected"], "players": ["Zed"]})
+    a, b = render(screen, state), render(screen, other)
+    diff = ImageChops.difference(a.convert("L"), b.convert("L")).getbbox()
+    assert names != ["Zed"] and diff is not None
+    assert rows[0] <= diff[1] and diff[3] <= rows[1] + 1, f"only the line saying who acts changes: {diff}"
