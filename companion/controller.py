@@ -407,11 +407,12 @@ class TableController:
         entry = self.entry
         if entry is None or entry.confirming is None:
             return ""
-        return dial_screen.question(entry, lambda action: self.package.describe(action, self.lang))
+        return dial_screen.question(entry, lambda action: self.package.describe(action, self.lang), self._t)
 
     def context(self) -> screens.ScreenContext:
         entry = self.entry
         editing = bool(entry and entry.touched)
+        timer = self.session.timer
         ctx = screens.context_for(
             self.session.rules,
             self.session.state,
@@ -425,6 +426,8 @@ class TableController:
             status=(self.toast if self.toast and not editing
                     else self.package.prompt(self.session.state, self.lang)),
             question=self.question(),
+            # the story of the last action comes forward, but a running sand timer keeps its countdown
+            toasting=bool(self.toast and not editing and not (timer is not None and timer.running)),
         )
         # what is on screen changed: its text starts again from the left / the first line
         key = (ctx.message, ctx.entry, ctx.heading, ctx.preview, ctx.status, ctx.question, self.screen)

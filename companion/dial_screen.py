@@ -57,7 +57,7 @@ def preview(entry: Entry | None) -> str:
     return ""  # nothing chosen yet: the value line asks for the field ("Direction?")
 
 
-def question(entry: Entry, describe: Callable[[dict[str, Any]], str]) -> str:
+def question(entry: Entry, describe: Callable[[dict[str, Any]], str], t: Callable[..., str]) -> str:
     """What the second OK will do, in words: an override's own question, else the move and its previews.
 
     « The sand is still running (29 s): end planning for everyone? » for an override;
@@ -68,10 +68,10 @@ def question(entry: Entry, describe: Callable[[dict[str, Any]], str]) -> str:
     if form.get("ask"):
         return str(form["ask"])
     action = entry.confirming or entry.action()
-    line = describe(action).rstrip(" .") + "?"
+    line = t("{line}?", line=describe(action).rstrip(" ."))
     extra = [str((form.get("preview") or {}).get("text") or "")]
-    for f in entry.fields():
-        if f["name"] in entry.values and moves.kind_of(f) != "items":
+    for f in entry.fields():  # what each value chosen brings (a range's preview tells the range: left out)
+        if f["name"] in entry.values and moves.kind_of(f) == "choices":
             extra.append(choice_label(f, entry.values[f["name"]])[1])
     seen: list[str] = []
     for text in extra:

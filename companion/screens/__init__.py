@@ -80,7 +80,7 @@ def choose(state: dict[str, Any], ctx: ScreenContext | None = None) -> str:
     picked = pkg.choose_screen(state, ctx) if pkg is not None else None
     if state.get("over"):
         return picked or "scores"
-    if ctx.editing:
+    if ctx.editing or ctx.toasting:  # the move being dialled, or what just happened (a snake bite, a death)
         return "prompt"
     return picked or "prompt"
 

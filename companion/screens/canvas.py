@@ -55,8 +55,8 @@ def latin1(text: str) -> str:
 class Canvas:
     """A blank frame plus the few primitives the screens share."""
 
-    def __init__(self) -> None:
-        self.image = Image.new("1", (WIDTH, HEIGHT), 0)
+    def __init__(self, width: int = WIDTH, height: int = HEIGHT) -> None:
+        self.image = Image.new("1", (width, height), 0)
         self.draw = ImageDraw.Draw(self.image)
 
     # -- text ---------------------------------------------------------------
@@ -122,20 +122,19 @@ class Canvas:
         Where a line is cut the key fact is usually at its end (« Ann bids £300 on North »),
         so a line that does not fit is never cut: it moves (``elapsed``: seconds it has been shown).
         """
-        text = latin1(text)
         self.strip(x, y, room, font_height(size), self.width(text, size), elapsed,
-                   lambda d, dx, dy: d.text((dx, dy), text, font=font(size), fill=fill))
+                   lambda c, dx, dy: c.text(dx, dy, text, size, fill=fill))
 
     def strip(self, x: int, y: int, room: int, height: int, total: int, elapsed: float, draw_at: Any) -> None:
-        """Draw ``draw_at(draw, dx, dy)`` (``total`` pixels wide) into a window of ``room`` pixels at (x, y),
-        scrolled by :func:`marquee_offset`."""
-        off = marquee_offset(total - room, elapsed)
+        """Draw ``draw_at(canvas, dx, dy)`` (``total`` pixels wide) into a window of ``room`` pixels at
+        (x, y), scrolled by :func:`marquee_offset`; the window is a canvas of its own, so that
+        everything is drawn through :meth:`text`."""
         if total <= room:
-            draw_at(self.draw, x, y)
+            draw_at(self, x, y)
             return
-        window = Image.new("1", (room, height), 0)
-        draw_at(ImageDraw.Draw(window), -off, 0)
-        self.image.paste(window, (x, y))
+        window = Canvas(room, height)
+        draw_at(window, -marquee_offset(total - room, elapsed), 0)
+        self.image.paste(window.image, (x, y))
 
     def scrolled(self, x: int, y: int, text: str, size: str, room: int, rows: int, step: int, elapsed: float) -> None:
         """``text`` wrapped into ``rows`` lines of ``room`` pixels; more lines scroll up one at a time,
@@ -187,17 +186,17 @@ class Canvas:
         total = sum(self.width(t, size) + gap for t, _ in parts) - gap + 1
         h = font_height(size)
 
-        def draw_at(draw: ImageDraw.ImageDraw, dx: int, dy: int) -> None:
+        def draw_at(c: Canvas, dx: int, dy: int) -> None:
             at = dx + 1
             for text, selected in parts:
                 w = self.width(text, size)
                 if selected:
-                    draw.rectangle((at - 1, dy, at + w, dy + h - 1), fill=1)
-                draw.text((at, dy), text, font=font(size), fill=0 if selected else 1)
+                    c.draw.rectangle((at - 1, dy, at + w, dy + h - 1), fill=1)
+                c.text(at, dy, text, size, fill=0 if selected else 1)
                 at += w + gap
 
         if room is None:
-            draw_at(self.draw, x - 1, y)
+            draw_at(self, x - 1, y)
             return
         self.strip(x - 1, y, room + 1, h, total + 1, elapsed, draw_at)
 

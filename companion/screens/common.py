@@ -67,7 +67,7 @@ def prompt(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
     text = ctx.status or (s.get("expected") or {}).get("prompt", "")
     if ctx.entry and ctx.editing:  # what the choice under the dial does ("£1000", "food 5→8"), or nothing
         text = ctx.preview
-    if ctx.entry:
+    if ctx.entry and (ctx.editing or not ctx.toasting):  # a story told takes the whole text area
         # the preview and the value sit on whole display pages (rows 32-47 and 48-63), so a
         # turn or a press sends only those pages' changed columns over the bus
         if text:
@@ -86,8 +86,8 @@ def confirm(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
     """The second OK: what will be sent, in words, then which button sends and which cancels."""
     c.header(texts.gettext_("Send this?", ctx.lang), round_label(s))
     c.scrolled(2, HEADER_H + 1, ctx.question, "small", WIDTH - 4, 3, 12, ctx.elapsed)
-    parts = [(texts.gettext_("OK", ctx.lang), True), (texts.gettext_("send", ctx.lang), False),
-             (texts.gettext_("Back", ctx.lang), True), (texts.gettext_("cancel", ctx.lang), False)]
+    parts = [(texts.gettext_("OK", ctx.lang), True), (texts.gettext_("yes", ctx.lang), False),
+             (texts.gettext_("Back", ctx.lang), True), (texts.gettext_("no", ctx.lang), False)]
     c.segments(2, 51, parts, "small_bold", room=WIDTH - 4, elapsed=ctx.elapsed)
 
 

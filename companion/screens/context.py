@@ -35,6 +35,8 @@ class ScreenContext:
     elapsed: float = 0.0
     #: what a second OK will send, in words (the dial waits for it); "" otherwise
     question: str = ""
+    #: ``status`` holds the story of the last action (the toast): the prompt comes forward to tell it
+    toasting: bool = False
 
     @property
     def costs(self) -> dict[str, Any] | None:
