@@ -18,6 +18,7 @@ from companion.session import Session
 from hw.events import ButtonEvent, EncoderEvent
 from hw.oled import open_oled
 from tests.clock import FakeClock
+from tests.test_dial_frames import dial_to
 
 GALERAPAGOS = [{"type": "weather", "water": 2, "hurricane": False}]
 ASK = "Correct the flow: Ann searches the wreck out of turn?"
@@ -33,14 +34,6 @@ def table(tmp_path: Path, game: str, players: list[str], actions=(), lang: str =
 
 def press(ctl: TableController, name: str) -> None:
     ctl.handle(ButtonEvent(name))
-
-
-def dial_to(ctl: TableController, kind: str) -> None:
-    for _ in range(len(ctl.entry.forms)):
-        if ctl.entry.form["type"] == kind:
-            return
-        ctl.handle(EncoderEvent(1))
-    raise AssertionError(f"no {kind!r} on the dial")
 
 
 @pytest.fixture
