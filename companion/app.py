@@ -380,13 +380,9 @@ class Companion:
     def _idle_screen(self, message: str | None = None) -> None:
         if self.devices is None:
             return
-        from companion import screens
-
-        if message is None:
-            self.lobby().show()  # which game, how many players: from the buttons alone
-            return
-        ctx = screens.ScreenContext(url=self.base_url() + "/join", message=message)
-        self.devices.oled.show(screens.render("error", {}, ctx))
+        if message:  # what start-up found, long enough to be read at the table
+            self.lobby().say(message, 60.0)
+        self.lobby().show()  # which game, how many players: from the buttons alone
 
     # -- addresses ------------------------------------------------------------
     def base_url(self) -> str:

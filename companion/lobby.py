@@ -159,9 +159,15 @@ class TableLobby:
         self.stage, self.joined, self.active = "game", set(), False
 
     def _refuse(self, message: str) -> None:
-        self.message = message
-        self._message_until = self.clock() + max(self.message_seconds, screens.reading_seconds(message, "error"))
+        self.say(message)
         self.beeper.play("error")
+
+    def say(self, message: str, seconds: float | None = None) -> None:
+        """A sentence on the screen for ``seconds`` (a refusal; what start-up found), then the lobby again."""
+        with self._lock:
+            self.message = message
+            self._message_until = self.clock() + max(seconds or self.message_seconds,
+                                                     screens.reading_seconds(message, "error"))
 
     def tick(self) -> None:
         """A few times a second: ages a refusal, scrolls what does not fit."""

@@ -160,3 +160,15 @@ def test_the_buttons_alone_put_a_game_on_the_table(tmp_path):
         assert session.game == "pocket-galapagos" and session.players == ["Seat 1"]
     finally:
         companion.close()
+
+
+def test_what_start_up_found_stays_on_the_screen_until_read(lob):
+    lob.lobby.say("The journal was damaged; 3 games were recovered.", 60.0)
+    lob.lobby.show()
+    assert lob.lobby.frame()[0] == "error"
+    lob.clock.advance(30)
+    lob.lobby.tick()
+    assert lob.lobby.frame()[0] == "error"
+    lob.clock.advance(31)
+    lob.lobby.tick()
+    assert lob.lobby.frame()[0] == "lobby"
