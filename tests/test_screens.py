@@ -278,3 +278,36 @@ def test_each_games_status_screen_says_whose_turn_it_is(screen, make, rows):
     diff = ImageChops.difference(a.convert("L"), b.convert("L")).getbbox()
     assert names != ["Zed"] and diff is not None
     assert rows[0] <= diff[1] and diff[3] <= rows[1] + 1, f"only the line saying who acts changes: {diff}"
+
+
+def test_a_line_too_long_scrolls_to_its_end_and_is_never_cut():
+    """« Ann bids £300 on ... »: the window shows the whole line, a part at a time, up to its last pixel."""
+    from companion.screens.canvas import Canvas, font_height, marquee_offset
+
+    text = "Ann bids £300 on North for the crab and the iguana"
+    room = 124
+    full = Canvas(Canvas.width(text) + 8, 16)
+    full.text(0, 0, text)
+    over = Canvas.width(text) - room
+    assert over > 0
+    offsets = set()
+    for tenth in range(0, 400):
+        c = Canvas()
+        c.marquee(2, 33, text, "small", room, tenth / 10)
+        off = marquee_offset(over, tenth / 10)
+        offsets.add(off)
+        window = c.image.crop((2, 33, 2 + room, 33 + font_height("small")))
+        expected = full.image.crop((off, 0, off + room, font_height("small")))
+        assert ImageChops.difference(window.convert("L"), expected.convert("L")).getbbox() is None
+    assert 0 in offsets and over in offsets  # it starts at the left and reaches the end
+
+
+def test_a_text_longer_than_its_rows_scrolls_up_to_its_last_line():
+    from companion.screens.canvas import Canvas, scroll_index, scroll_seconds
+
+    text = LONG_TOAST
+    lines = Canvas().wrap_all(text, "small", 121)
+    assert len(lines) > 3
+    seen = {scroll_index(len(lines), 3, t / 10) for t in range(int(scroll_seconds(len(lines), 3) * 10))}
+    assert seen == set(range(len(lines) - 2))  # every line is shown, the last one included
+    assert " ".join(lines) == latin1(text)  # wrapping loses no word
