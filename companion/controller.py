@@ -24,8 +24,11 @@ How the table is operated (also in docs/hardware.md and docs/moves.md):
 * **Tags** act where the component says it all (a species tile on a square, a
   weather card), or fill the move being dialled (an animal token, a ball drawn
   for a wood gamble).
-* **Back**: clears an edited entry, else shows the next screen; held, undoes
-  the last action (with the automatic ones after it).
+* **Back**: at the second OK's question, drops it (the move stays dialled);
+  else clears an edited entry, else shows the next screen; held, undoes the
+  last action (with the automatic ones after it).
+* **No game on the table**: the composition root hands the buttons to
+  :mod:`companion.lobby`, which starts one.
 """
 
 from __future__ import annotations
