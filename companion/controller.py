@@ -221,8 +221,7 @@ class TableController:
     def _back(self) -> None:
         entry = self.entry
         if entry is not None and entry.confirming is not None:
-            entry.confirming = None  # Back at the question: nothing is sent, the entry stays as dialled
-            self.refuse_quietly(self._t("Not sent."))
+            entry.confirming = None  # Back at the question: nothing is sent, the move stays as dialled
         elif entry is not None and entry.touched:
             self.player = None
             self._rebuild_entry(reset=True)
@@ -332,11 +331,6 @@ class TableController:
         self.beeper.play("error")
         if self.leds is not None:
             self.leds.flash("error")
-
-    def refuse_quietly(self, message: str) -> None:
-        """A short word on the screen without the error beep (a question cancelled)."""
-        self.toast = message
-        self._toast_until = self.clock() + self.message_seconds / 2
 
     def _story(self, change: Change) -> str | None:
         """What just happened, in the table's words (the narration of the action), for the toast."""
