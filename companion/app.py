@@ -375,6 +375,7 @@ class Companion:
             self.controller = TableController(
                 session, self.devices.oled, beeper=self.devices.beeper, leds=self.devices.leds,
                 registry=self.devices.registry, url=self.join_url(session.id),
+                phone_seats=lambda sid=session.id: self.seats.claimed(sid),  # acting for them asks first
             )
 
     def _idle_screen(self, message: str | None = None) -> None:

@@ -84,7 +84,7 @@ class TableController:
         self.url = url
         self.clock = clock
         self.message_seconds = message_seconds
-        #: the OLED's language, and the seats played from a phone (the dial leaves them alone)
+        #: the OLED's language, and the seats played from a phone (the dial offers their moves as overrides)
         self.lang = lang
         self.phone_seats = phone_seats or (lambda: ())
         self.message: str | None = None
@@ -363,8 +363,19 @@ class TableController:
     def table_forms(self) -> list[dict[str, Any]]:
         """The moves the dial offers: the table's and those of seats without a phone (one seat's once chosen),
         in the package's order (next, also, override), so that the dial starts on the rulebook's next step."""
-        state = self.session.state
-        forms = moves.visible(moves.for_seat(self.package.moves(state, self.lang), None, tuple(self.phone_seats() or ())))
+        pkg, state = self.package, self.session.state
+        try:
+            phones = set(self.phone_seats() or ())
+        except Exception:  # the seats cannot be read (a read-only card): every seat is the table's
+            log.exception("the seats held by phones could not be read")
+            phones = set()
+        forms = []
+        for f in moves.visible(pkg.moves(state, self.lang)):
+            if f.get("player") in phones:  # acting for a seat played on a phone corrects the flow: it asks
+                if not pkg.table_may_act({"type": f["type"], "player": f["player"]}, phone_held=True):
+                    continue  # never a secret move (a vote) for a phone's seat
+                f = moves.override(dict(f), self._t("{p} plays on a phone: act for {p} from the table?", p=f["player"]))
+            forms.append(f)
         if self.player is not None:
             forms = [f for f in forms if f.get("player") in (self.player, None)]
         return sorted(forms, key=lambda f: moves.STEPS.index(moves.step_of(f)))

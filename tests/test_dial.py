@@ -144,3 +144,40 @@ def test_a_long_story_stays_until_it_has_scrolled_through(tmp_path):
     press(ctl, "ok")
     told = ctl.toast
     assert told and ctl._toast_until - ctl.clock() >= max(ctl.message_seconds, screens.reading_seconds(told))
+
+
+def test_acting_for_a_seat_played_on_a_phone_is_an_override_that_asks(tmp_path):
+    clock = FakeClock(100.0)
+    session = Session.new(Journal(tmp_path / "phones.db"), "galerapagos", ["Ann", "Bob", "Cy"], {}, clock=clock, wall=clock)
+    session.act(GALERAPAGOS[0])
+    ctl = TableController(session, open_oled("dummy"), clock=clock, phone_seats=lambda: ["Ann"])
+    assert ctl.entry.form["player"] != "Ann" and moves.step_of(ctl.entry.form) != "override"
+    anns = [f for f in ctl.entry.forms if f.get("player") == "Ann"]
+    assert anns and all(f["step"] == "override" for f in anns)
+    dial_to(ctl, "search")
+    assert ctl.entry.form["player"] == "Ann"
+    press(ctl, "ok")
+    assert ctl.question() == "Ann plays on a phone: act for Ann from the table?" and session.version == 1
+    press(ctl, "ok")
+    assert session.history()[-1].action == {"type": "search", "player": "Ann"}
+
+
+def test_a_phones_secret_vote_is_never_on_the_dial(tmp_path):
+    """A vote is offered to the table for a seat without a phone, never for a phone's seat."""
+    import json
+
+    lines = [json.loads(x) for x in (Path(__file__).parent / "scenarios" / "galerapagos_review_5p.jsonl").read_text().splitlines() if x.strip()]
+    header, actions = lines[0], lines[1:15]  # up to the first vote
+    clock = FakeClock(100.0)
+    session = Session.new(Journal(tmp_path / "vote.db"), header["game"], header["players"], header.get("options", {}),
+                          clock=clock, wall=clock)
+    for action in actions:
+        session.act(action)
+    ctl = TableController(session, open_oled("dummy"), clock=clock)
+    voters = {f["player"] for f in ctl.entry.forms if f["type"] == "vote"}
+    assert "Ann" in voters  # no phone: the table dials Ann's vote
+    ctl.phone_seats = lambda: ["Ann"]
+    ctl._rebuild_entry(reset=True)
+    offered = ctl.entry.forms if ctl.entry else ctl.overrides
+    assert not any(f["type"] == "vote" and f["player"] == "Ann" for f in offered)
+    assert any(f["type"] == "vote" and f["player"] != "Ann" for f in offered)
