@@ -195,7 +195,7 @@ class TableController:
             return
         self.player = None if self.player == name else name  # pressed again: every seat's moves
         self._rebuild_entry(reset=True)
-        if self.entry is None:
+        if self.entry is None and not self.overrides:  # only corrections: a turn reaches them
             self.refuse(self._t("{p} has no move to make now.", p=name))
             self.player = None
             self._rebuild_entry(reset=True)

@@ -181,3 +181,12 @@ def test_a_phones_secret_vote_is_never_on_the_dial(tmp_path):
     offered = ctl.entry.forms if ctl.entry else ctl.overrides
     assert not any(f["type"] == "vote" and f["player"] == "Ann" for f in offered)
     assert any(f["type"] == "vote" and f["player"] != "Ann" for f in offered)
+
+
+def test_a_seat_whose_only_moves_are_overrides_keeps_them_on_its_button(tmp_path, marked):
+    marked({"fish", "water", "wood", "search", "resource", "shoot", "give", "place", "sick"})
+    ctl = table(tmp_path, "galerapagos", ["Ann", "Bob", "Cy"], GALERAPAGOS)
+    press(ctl, "seat1")
+    assert ctl.player == "Ann" and ctl.message is None and ctl.entry is None
+    ctl.handle(EncoderEvent(1))
+    assert ctl.entry.form["player"] == "Ann" and ctl.entry.form["step"] == "override"
