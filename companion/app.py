@@ -347,9 +347,19 @@ class Companion:
         with self._lock:
             controller = self.controller
         if controller is None:
-            self._idle_screen("Start a game on the dashboard")
+            self.lobby().handle(event)  # no game on the table: its buttons can start one
             return
         controller.handle(event)
+
+    def lobby(self) -> Any:
+        """The buttons and OLED with no game on the table (:mod:`companion.lobby`): a game started there
+        goes through the hub (``Session.new`` with the journal) and onto the table."""
+        from companion.lobby import TableLobby
+
+        if getattr(self, "_lobby", None) is None:
+            self._lobby = TableLobby(self.devices.oled, lambda g, p, o: self.hub.set_current(self.hub.new(g, p, o).id),
+                                     beeper=self.devices.beeper, url=self.base_url() + "/join")
+        return self._lobby
 
     def _follow(self, session: Session | None) -> None:
         """The table's game changed: a new controller for it (or the idle screen)."""
@@ -365,15 +375,15 @@ class Companion:
             self.controller = TableController(
                 session, self.devices.oled, beeper=self.devices.beeper, leds=self.devices.leds,
                 registry=self.devices.registry, url=self.join_url(session.id),
+                phone_seats=lambda sid=session.id: self.seats.claimed(sid),  # acting for them asks first
             )
 
     def _idle_screen(self, message: str | None = None) -> None:
         if self.devices is None:
             return
-        from companion import screens
-
-        ctx = screens.ScreenContext(url=self.base_url() + "/join", message=message)
-        self.devices.oled.show(screens.render("error" if message else "qr", {}, ctx))
+        if message:  # what start-up found, long enough to be read at the table
+            self.lobby().say(message, 60.0)
+        self.lobby().show()  # which game, how many players: from the buttons alone
 
     # -- addresses ------------------------------------------------------------
     def base_url(self) -> str:
@@ -463,6 +473,8 @@ class Companion:
                     controller = self.controller
                 if controller is not None:
                     controller.tick()
+                elif self.devices is not None:
+                    self.lobby().tick()  # what does not fit scrolls
                 if time.monotonic() - self._last_trim > TRIM_EVERY:
                     self._last_trim = time.monotonic()
                     release_free_memory()

@@ -9,11 +9,14 @@ error beep.
 
 How the table is operated (also in docs/hardware.md and docs/moves.md):
 
-* **The dial** walks the moves: cursor 0 is the move (the encoder picks it,
-  the expected player's first), Up/Down walk its fields, the encoder walks a
-  field's legal choices with their preview on the OLED, OK goes to the next
-  field still to choose and sends once none is missing. Nothing is preselected
-  but a field's only legal choice.
+* **The dial** walks the moves (:mod:`companion.dial`): cursor 0 is the move
+  (the encoder picks it; the first is the rulebook's next step, the package's
+  order next, also, override, and an override is never the one it starts on),
+  Up/Down walk its fields, the encoder walks a field's legal choices with their
+  preview on the OLED, OK goes to the next field still to choose and sends once
+  none is missing. Nothing is preselected but a field's only legal choice. A
+  move that spends, ends the turn or overrides the flow asks a second OK,
+  showing what it will do (the override's question); Back cancels.
 * **Seat buttons**: a seat's moves only (pressed again: everyone's); where the
   game says so (``lane_action``), the dice lying in that seat's lanes are sent
   (a plan, « I am done »). At the sand's end the lanes count by themselves
@@ -21,21 +24,25 @@ How the table is operated (also in docs/hardware.md and docs/moves.md):
 * **Tags** act where the component says it all (a species tile on a square, a
   weather card), or fill the move being dialled (an animal token, a ball drawn
   for a wood gamble).
-* **Back**: clears an edited entry, else shows the next screen; held, undoes
-  the last action (with the automatic ones after it).
+* **Back**: at the second OK's question, drops it (the move stays dialled);
+  else clears an edited entry, else shows the next screen; held, undoes the
+  last action (with the automatic ones after it).
+* **No game on the table**: the composition root hands the buttons to
+  :mod:`companion.lobby`, which starts one.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from companion import extras, games, moves, screens, texts
+from companion import dial_screen, extras, games, moves, screens, texts
+from companion.dial import END, Entry, first_detent  # noqa: F401  (END: older imports)
 from companion.rules import RuleError
 from companion.session import Change, Session
 from hw.events import ButtonEvent, DeviceEvent, DieEvent, EncoderEvent, StatusEvent, TagEvent
@@ -48,73 +55,6 @@ Clock = Callable[[], float]
 
 LANE = re.compile(r"^seat(\d+)\.slot(\d+)$")
 WARN_SECONDS = 5.0  # the sand timer's warning beep
-#: the candidate "end the list" of an items field on the dial
-END = object()
-
-
-# -- the move being dialled in -----------------------------------------------------
-
-@dataclass
-class Entry:
-    """The move being dialled in: which form, the values chosen so far, and the highlighted item.
-
-    ``cursor`` 0 is the form itself (the encoder picks the move); ``i`` is the
-    i-th field of the form as walked so far (a choice's own fields follow it).
-    """
-
-    forms: list[dict[str, Any]]
-    index: int = 0
-    values: dict[str, Any] = field(default_factory=dict)
-    cursor: int = 0
-    touched: bool = False
-    pending: Any = None  # the candidate item of an items field under the cursor
-
-    @property
-    def form(self) -> dict[str, Any]:
-        return self.forms[self.index]
-
-    def fields(self) -> list[dict[str, Any]]:
-        """The form's fields in order, each chosen choice's own fields right after it."""
-        out: list[dict[str, Any]] = []
-        pending = list(self.form["fields"])
-        while pending:
-            f = pending.pop(0)
-            out.append(f)
-            if moves.kind_of(f) == "choices" and f["name"] in self.values:
-                hit = next((c for c in f["choices"] if moves.same(c["value"], self.values[f["name"]])), None)
-                if hit is not None:
-                    pending = list(hit.get("fields") or []) + pending
-        return out
-
-    def current(self) -> dict[str, Any] | None:
-        fields = self.fields()
-        return fields[self.cursor - 1] if 0 < self.cursor <= len(fields) else None
-
-    def action(self) -> dict[str, Any]:
-        act: dict[str, Any] = {"type": self.form["type"]}
-        if self.form.get("player") is not None:
-            act["player"] = self.form["player"]
-        for f in self.fields():
-            if f["name"] in self.values:
-                act[f["name"]] = self.values[f["name"]]
-        return act
-
-    def missing(self) -> dict[str, Any] | None:
-        """The first field still to choose (optional ones may stay empty)."""
-        return next((f for f in self.fields() if f["name"] not in self.values and not f.get("optional")), None)
-
-
-def _choice_label(f: dict[str, Any], value: Any) -> tuple[str, str]:
-    """(label, preview text) of ``value`` in field ``f``."""
-    kind = moves.kind_of(f)
-    if kind == "choices":
-        hit = next((c for c in f["choices"] if moves.same(c["value"], value)), None)
-        if hit is not None:
-            return str(hit["label"]), str((hit.get("preview") or {}).get("text") or "")
-    if kind == "items":
-        labels = {moves._canon(c["value"]): str(c["label"]) for c in f["items"]["choices"]}
-        return ",".join(labels.get(moves._canon(v), str(v)) for v in value) or "-", ""
-    return str(value), str((f.get("preview") or {}).get("text") or "")
 
 
 # -- the controller -------------------------------------------------------------
@@ -144,7 +84,7 @@ class TableController:
         self.url = url
         self.clock = clock
         self.message_seconds = message_seconds
-        #: the OLED's language, and the seats played from a phone (the dial leaves them alone)
+        #: the OLED's language, and the seats played from a phone (the dial offers their moves as overrides)
         self.lang = lang
         self.phone_seats = phone_seats or (lambda: ())
         self.message: str | None = None
@@ -159,6 +99,11 @@ class TableController:
         self.player: str | None = None  # chosen with a seat button
         self.lanes: dict[str, Any] = {}  # dice lane point -> face up
         self._warned: object | None = None  # the timer already warned about
+        #: what the screen shows and since when (text that does not fit scrolls from then)
+        self._shown_key: Any = None
+        self._shown_since = clock()
+        #: the overrides offered when nothing else is (the dial reaches them by turning)
+        self.overrides: list[dict[str, Any]] = []
         # One lock with the session: it tells its listeners (us) while holding its lock when
         # its sand-timer alarm journals the expiry, and we call it while holding ours, so two
         # locks taken in opposite orders would freeze the table (and every page with it).
@@ -250,7 +195,7 @@ class TableController:
             return
         self.player = None if self.player == name else name  # pressed again: every seat's moves
         self._rebuild_entry(reset=True)
-        if self.entry is None:
+        if self.entry is None and not self.overrides:  # only corrections: a turn reaches them
             self.refuse(self._t("{p} has no move to make now.", p=name))
             self.player = None
             self._rebuild_entry(reset=True)
@@ -258,78 +203,26 @@ class TableController:
     def _turn(self, delta: int) -> None:
         entry = self.entry
         if entry is None:
+            if not self.overrides:
+                return
+            # only corrections of the flow are offered: the dial never rests on one, a turn reaches them
+            self.entry = Entry(self.overrides, index=first_detent(delta, len(self.overrides)), touched=True)
             return
         self.message = None
-        entry.touched = True
-        if entry.cursor == 0:
-            entry.index = (entry.index + delta) % len(entry.forms)
-            entry.values, entry.pending = {}, None
-            return
-        f = entry.current()
-        if f is None:
-            return
-        kind = moves.kind_of(f)
-        current = entry.values.get(f["name"])
-        if kind == "choices":
-            options = [c["value"] for c in moves.enabled(f["choices"])]
-            if not options:
-                return
-            i = next((k for k, v in enumerate(options) if moves.same(v, current)), None)
-            i = _first(delta, len(options)) if i is None else (i + delta) % len(options)
-            entry.values[f["name"]] = options[i]
-            self._drop_after(entry, f)
-        elif kind == "range":
-            values = list(moves.range_values(f))
-            if not values:
-                return
-            if f["name"] not in entry.values:  # the first detent lands on the default (else an end)
-                start = f.get("default")
-                i = values.index(start) if start in values else (0 if delta > 0 else len(values) - 1)
-                i += (delta - 1) if delta > 0 else (delta + 1)
-                entry.values[f["name"]] = values[max(0, min(len(values) - 1, i))]
-            else:  # numbers stop at their ends
-                i = values.index(current) if current in values else 0
-                entry.values[f["name"]] = values[max(0, min(len(values) - 1, i + delta))]
-        else:
-            options = self._item_candidates(entry, f)
-            if not options:
-                return
-            i = next((k for k, v in enumerate(options) if v is entry.pending or (v is not END and moves.same(v, entry.pending))), None)
-            i = _first(delta, len(options)) if i is None else (i + delta) % len(options)
-            entry.pending = options[i]
-
-    def _item_candidates(self, entry: Entry, f: dict[str, Any]) -> list[Any]:
-        """The values the dial offers to add to an items field (then "end" once enough are in)."""
-        spec = f["items"]
-        chosen = list(entry.values.get(f["name"], []))
-        out: list[Any] = []
-        if len(chosen) < spec["max"]:
-            for c in moves.enabled(spec["choices"]):
-                if moves._match_items({**spec, "min": 0}, chosen + [c["value"]]) is None:
-                    out.append(c["value"])
-        if len(chosen) >= spec["min"]:
-            out.append(END)
-        return out
-
-    @staticmethod
-    def _drop_after(entry: Entry, f: dict[str, Any]) -> None:
-        """A choice changed: the fields that followed the old choice no longer apply."""
-        keep = {x["name"] for x in entry.fields()}
-        for name in list(entry.values):
-            if name not in keep:
-                del entry.values[name]
+        entry.turn(delta)
 
     def _move(self, delta: int) -> None:
         entry = self.entry
         if entry is None:
             self._cycle_screen(delta)
             return
-        entry.touched = True
-        entry.pending = None
-        entry.cursor = (entry.cursor + delta) % (1 + len(entry.fields()))
+        entry.move(delta)
 
     def _back(self) -> None:
-        if self.entry is not None and self.entry.touched:
+        entry = self.entry
+        if entry is not None and entry.confirming is not None:
+            entry.confirming = None  # Back at the question: nothing is sent, the move stays as dialled
+        elif entry is not None and entry.touched:
             self.player = None
             self._rebuild_entry(reset=True)
         else:
@@ -391,31 +284,16 @@ class TableController:
 
     def _fill(self, values: dict[str, Any], comp: Any) -> None:
         """A component fills fields of the move being dialled in (switching to a move that takes them)."""
-        if self.entry is None or not self._takes(self.entry.form, values):
+        if self.entry is None or not Entry.takes(self.entry.form, values):
             self._rebuild_entry(reset=True)
-            entry = self.entry
-            hit = next((i for i, f in enumerate(entry.forms) if self._takes(f, values)), None) if entry else None
+            forms = self.entry.forms if self.entry else self.overrides
+            hit = next((i for i, f in enumerate(forms) if Entry.takes(f, values)), None)
             if hit is None:
                 return self.refuse(self._t("No move takes {what} now.", what=comp.describe()))
-            entry.index, entry.values = hit, {}
-        entry = self.entry
-        for name, value in values.items():
-            f = next((x for x in entry.fields() if x["name"] == name), None)
-            if f is not None and moves.kind_of(f) == "items" and not isinstance(value, list):
-                entry.values[name] = list(entry.values.get(name, [])) + [value]
-            else:
-                entry.values[name] = value
-        entry.touched = True
-        entry.cursor = 1 + next((i for i, f in enumerate(entry.fields()) if f["name"] in values), 0)
-
-    @staticmethod
-    def _takes(form: dict[str, Any], values: dict[str, Any]) -> bool:
-        names = {f["name"] for f in form["fields"]}
-        for f in form["fields"]:
-            if moves.kind_of(f) == "choices":
-                for c in f["choices"]:
-                    names.update(x["name"] for x in c.get("fields") or [])
-        return set(values) <= names
+            if self.entry is None:
+                self.entry = Entry(forms)
+            self.entry.index, self.entry.values = hit, {}
+        self.entry.fill(values)
 
     def _die(self, event: DieEvent) -> None:
         """A die face from a slot reader that knows faces (the firmware's table): the game names it."""
@@ -429,31 +307,13 @@ class TableController:
         entry = self.entry
         if entry is None:
             return self.refuse(self._t("Nothing to confirm: {prompt}", prompt=self.package.prompt(self.session.state, self.lang)))
-        f = entry.current()
-        if f is not None and moves.kind_of(f) == "items" and entry.pending is not None:
-            entry.touched = True
-            if entry.pending is not END:  # OK adds the item under the dial
-                entry.values[f["name"]] = list(entry.values.get(f["name"], [])) + [entry.pending]
-                entry.pending = None
-                return
-            entry.pending = None  # "end": the list is complete, on to the next field
-            entry.values.setdefault(f["name"], [])
-            if entry.cursor < len(entry.fields()):
-                entry.cursor += 1
-                return
-        missing = entry.missing()
-        while missing is not None and moves.kind_of(missing) == "choices" and len(moves.enabled(missing["choices"])) == 1:
-            entry.values[missing["name"]] = moves.enabled(missing["choices"])[0]["value"]  # the only legal one
-            missing = entry.missing()
-        if missing is not None:
-            fields = entry.fields()
-            at = fields.index(missing) + 1
-            if entry.cursor != at:
-                entry.cursor = at
-                entry.touched = True
-                return
-            return self.refuse(self._t("Turn the dial to choose: {what}.", what=missing["label"]))
-        self.act(entry.action())
+        what, value = entry.ok()
+        if what == "missing":
+            self.refuse(self._t("Turn the dial to choose: {what}.", what=value["label"]))
+        elif what == "ask":
+            self.beeper.play("tag")  # a short blip: the question is on the screen, OK again sends
+        elif what == "send":
+            self.act(value)
 
     def act(self, action: dict[str, Any]) -> bool:
         """Send ``action`` to the session; a refusal goes to the OLED with an error beep."""
@@ -467,7 +327,7 @@ class TableController:
 
     def refuse(self, message: str) -> None:
         self.message = message
-        self._message_until = self.clock() + self.message_seconds
+        self._message_until = self.clock() + max(self.message_seconds, screens.reading_seconds(message, "error"))
         self.beeper.play("error")
         if self.leds is not None:
             self.leds.flash("error")
@@ -494,95 +354,100 @@ class TableController:
             if change.action and change.action.get("type") in extras.automatic(self.session):
                 self.beeper.play("timer")
             self.toast = self._story(change)
-            self._toast_until = self.clock() + self.message_seconds
+            # a long story stays until it has scrolled through once
+            self._toast_until = self.clock() + max(self.message_seconds, screens.reading_seconds(self.toast or ""))
             self.player = None
             self._rebuild_entry(reset=True)
             self.refresh()
 
     def table_forms(self) -> list[dict[str, Any]]:
-        """The moves the dial offers: the table's and those of seats without a phone (one seat's once chosen)."""
-        pkg = self.package
-        state = self.session.state
-        forms = moves.visible(moves.for_seat(pkg.moves(state, self.lang), None, tuple(self.phone_seats() or ())))
+        """The moves the dial offers: the table's and those of seats without a phone (one seat's once chosen),
+        in the package's order (next, also, override), so that the dial starts on the rulebook's next step."""
+        pkg, state = self.package, self.session.state
+        try:
+            phones = set(self.phone_seats() or ())
+        except Exception:  # the seats cannot be read (a read-only card): every seat is the table's
+            log.exception("the seats held by phones could not be read")
+            phones = set()
+        forms = []
+        for f in moves.visible(pkg.moves(state, self.lang)):
+            if f.get("player") in phones:  # acting for a seat played on a phone corrects the flow: it asks
+                if not pkg.table_may_act({"type": f["type"], "player": f["player"]}, phone_held=True):
+                    continue  # never a secret move (a vote) for a phone's seat
+                f = moves.override(dict(f), self._t("{p} plays on a phone: act for {p} from the table?", p=f["player"]))
+            forms.append(f)
         if self.player is not None:
             forms = [f for f in forms if f.get("player") in (self.player, None)]
-        return moves.expected_first(forms, pkg.rules.expected(state).players)
+        return sorted(forms, key=lambda f: moves.STEPS.index(moves.step_of(f)))
 
     def _rebuild_entry(self, reset: bool = False) -> None:
-        """The entry offers the table's moves now; keep the move being dialled when it is still offered."""
+        """The entry offers the table's moves now; keep the move being dialled when it is still offered.
+
+        When only overrides are offered, there is no entry: the dial never rests on a
+        correction of the flow; turning it reaches them (:meth:`_turn`).
+        """
         forms = self.table_forms()
-        if not forms:
-            self.entry = None
-            return
         old = self.entry
-        if not reset and old is not None:
+        self.overrides = [f for f in forms if moves.step_of(f) == "override"]
+        if not reset and old is not None and forms:
             key = (old.form["type"], old.form.get("player"))
             hit = next((i for i, f in enumerate(forms) if (f["type"], f.get("player")) == key), None)
             if hit is not None:
                 old.forms, old.index = forms, hit
                 return
+        if not forms or len(self.overrides) == len(forms):
+            self.entry = None
+            return
         self.entry = Entry(forms)
 
     def heading(self) -> str:
         """The move being dialled, with its player: "Ann: Education"."""
-        entry = self.entry
-        if entry is None:
-            return ""
-        form = entry.form
-        return f"{form['player']}: {form['label']}" if form.get("player") and len(self.session.players) > 1 else form["label"]
+        return dial_screen.heading(self.entry, len(self.session.players))
 
     def entry_segments(self) -> tuple[tuple[str, bool], ...]:
-        """What the dial changes now, highlighted: the move itself, or the field under the cursor."""
-        entry = self.entry
-        if entry is None:
-            return ()
-        f = entry.current()
-        if f is None:
-            more = f" ({len(entry.fields())})" if entry.fields() else ""
-            return ((entry.form["label"], True), (more, False)) if more else ((entry.form["label"], True),)
-        if moves.kind_of(f) == "items":
-            chosen = _choice_label(f, entry.values.get(f["name"], []))[0] if entry.values.get(f["name"]) else ""
-            if entry.pending is None:
-                cand = "?"
-            else:
-                cand = self._t("end") if entry.pending is END else _choice_label({"choices": f["items"]["choices"]}, entry.pending)[0]
-            return ((f"{chosen}+" if chosen else "", False), (cand, True))
-        if f["name"] in entry.values:
-            return ((_choice_label(f, entry.values[f["name"]])[0], True),)
-        return ((f"{f['label']}?", True),)
+        return dial_screen.segments(self.entry, self._t)
 
     def preview(self) -> str:
-        """The preview of what is under the dial (a choice's, a range's), else the field to choose."""
+        return dial_screen.preview(self.entry)
+
+    def question(self) -> str:
+        """What the second OK will send, in words (empty when OK is not waiting)."""
         entry = self.entry
-        if entry is None:
+        if entry is None or entry.confirming is None:
             return ""
-        f = entry.current()
-        if f is None:
-            return str((entry.form.get("preview") or {}).get("text") or "")
-        if f["name"] in entry.values:
-            label, text = _choice_label(f, entry.values[f["name"]])
-            return text or f"{f['label']}: {label}"
-        return ""  # nothing chosen yet: the value line asks for the field ("Direction?")
+        return dial_screen.question(entry, lambda action: self.package.describe(action, self.lang), self._t)
 
     def context(self) -> screens.ScreenContext:
         entry = self.entry
-        return screens.context_for(
+        editing = bool(entry and entry.touched)
+        timer = self.session.timer
+        ctx = screens.context_for(
             self.session.rules,
             self.session.state,
             lang=self.lang,
             message=self.message,
             entry=self.entry_segments(),
-            editing=bool(entry and entry.touched),
-            heading=self.heading() if entry and entry.touched else "",
+            editing=editing,
+            heading=self.heading() if editing else "",
             url=self.url,
-            preview=self.preview() if entry and entry.touched else "",
-            status=(self.toast if self.toast and not (entry and entry.touched)
+            preview=self.preview() if editing else "",
+            status=(self.toast if self.toast and not editing
                     else self.package.prompt(self.session.state, self.lang)),
+            question=self.question(),
+            # the story of the last action comes forward, but a running sand timer keeps its countdown
+            toasting=bool(self.toast and not editing and not (timer is not None and timer.running)),
         )
+        # what is on screen changed: its text starts again from the left / the first line
+        key = (ctx.message, ctx.entry, ctx.heading, ctx.preview, ctx.status, ctx.question, self.screen)
+        if key != self._shown_key:
+            self._shown_key, self._shown_since = key, self.clock()
+        return dataclasses.replace(ctx, elapsed=max(0.0, self.clock() - self._shown_since))
 
     def frame_name(self, state: dict[str, Any], ctx: screens.ScreenContext) -> str:
         if ctx.message:
             return "error"
+        if ctx.question:
+            return "confirm"
         return self.screen or screens.choose(state, ctx)
 
     def refresh(self) -> bool:
@@ -599,11 +464,6 @@ class TableController:
 def _slot_order(point: str) -> int:
     m = LANE.match(point)
     return int(m.group(2)) if m else 0
-
-
-def _first(delta: int, n: int) -> int:
-    """Where ``delta`` detents land on a list of ``n`` with nothing chosen yet: the first is one detent."""
-    return (delta - 1) % n if delta > 0 else (n + delta) % n
 
 
 def _seat_of(point: str) -> int:

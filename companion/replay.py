@@ -20,7 +20,8 @@ import tempfile
 from typing import Any
 
 from companion import audit, moves
-from companion.controller import END, TableController
+from companion.controller import TableController
+from companion.dial import END
 from companion.journal import Journal
 from companion.session import Session
 from hw.events import ButtonEvent, EncoderEvent, TagEvent
@@ -62,6 +63,9 @@ class TableReplay:
     def press(self, name: str) -> None:
         self.presses += 1
         self.ctl.handle(ButtonEvent(name))
+        if name == "ok" and self.ctl.entry is not None and self.ctl.entry.confirming is not None:
+            self.presses += 1  # the screen asks (a move that spends, ends a turn, overrides): OK again sends
+            self.ctl.handle(ButtonEvent("ok"))
 
     def turn(self, delta: int) -> None:
         self.ctl.handle(EncoderEvent(delta))
@@ -82,6 +86,8 @@ class TableReplay:
         laid: list[tuple[str, str]] = []
         for point, kind, value in self.pkg.table_tags(action, self.session.state) or []:
             laid.append((point, self.lay(point, kind, value)))
+            if self.ctl.entry is not None and self.ctl.entry.confirming is not None:
+                self.press("ok")  # a component that completes a move asking first: the second OK
         if self.session.version == before and laid and action.get("player") in self.session.players:
             self._seat(action["player"])  # e.g. dice laid in a seat's lanes: its button sends them
         why = None if self.session.version > before else self._dial(action)
@@ -111,6 +117,8 @@ class TableReplay:
             self.press("back")  # an edited entry of another move: clear it
         if len(self.session.players) > 1 and action.get("player") in self.session.players and ctl.player != action["player"]:
             self._seat(action["player"])
+        if ctl.entry is None and ctl.overrides:
+            self.turn(1)  # only corrections are offered: the dial rests on none, a turn reaches them
         entry = ctl.entry
         if entry is None:
             return "the dial offers no move now"

@@ -106,7 +106,10 @@ def test_a_button_press_on_a_mock_pin_applies_an_action_and_changes_the_oled_fra
     t.turn(+1)  # N
     t.press("ok")  # on to the amount
     t.turn(+1)  # £100, the least bid
-    t.press("ok")
+    t.press("ok")  # a bid spends money: the screen asks first
+    assert t.session.version == 4 and "Ann bids £100 on North?" in t.ctl.question()
+    assert t.ctl.frame_name(t.session.public(), t.ctl.context()) == "confirm"
+    t.press("ok")  # the second OK sends it
     assert t.session.public()["bids"] == [{"player": "Ann", "direction": "N", "amount": 100}]
     assert t.session.history()[-1].source == "table"
     assert t.frame() != before and t.devices.oled.sent > sent
@@ -142,6 +145,7 @@ def test_the_encoder_and_ok_enter_a_bid(table_for):
     t.press("up")  # back on the direction
     assert t.ctl.entry_segments() == (("South", True),)
     t.press("ok")
+    t.press("ok")  # the second OK: a bid spends money
     assert t.session.public()["bids"] == [{"player": "Ann", "direction": "S", "amount": 300}]
 
 
@@ -152,6 +156,7 @@ def test_the_amount_stops_at_the_money_ann_has_so_the_dial_never_offers_a_refuse
     t.press("down")
     t.turn(+40)  # far beyond £1500
     assert t.ctl.entry.values["amount"] == 1500
+    t.press("ok")
     t.press("ok")
     assert t.session.public()["bids"] == [{"player": "Ann", "direction": "N", "amount": 1500}]
 
@@ -282,6 +287,7 @@ def test_balls_drawn_during_a_wood_entry_count_extra_wood_and_snakes(table_for):
     t.lift("scan")
     t.place("scan", "BK")
     t.press("ok")
+    t.press("ok")  # collecting wood ends Ann's turn: the second OK
     assert t.session.history()[-1].action == {"type": "wood", "player": "Ann", "extra": 1, "snake": True}
     assert t.session.public()["players"][0]["sick"]
 

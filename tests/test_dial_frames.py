@@ -98,8 +98,33 @@ def population(tmp_path, lang="en"):
     return ctl
 
 
+def bid_confirm(tmp_path, lang="en"):
+    """A bid spends money: OK shows what will be sent and waits for a second OK."""
+    ctl = table(AUCTION_CARDS[:5], tmp_path, lang)
+    dial_to(ctl, "bid")
+    ctl.handle(ButtonEvent("down"))
+    ctl.handle(EncoderEvent(3))  # N, E, S
+    ctl.handle(ButtonEvent("down"))
+    ctl.handle(EncoderEvent(3))  # £100, £200, £300
+    ctl.handle(ButtonEvent("ok"))
+    assert ctl.session.version == 4, "one OK must not spend the money"
+    return ctl
+
+
+def snake_toast(tmp_path, lang="en", after=0.0):
+    """A long story (a snake bite) on the prompt: wrapped, then scrolled to its end, never cut."""
+    ctl = table(GALERAPAGOS, tmp_path, lang)
+    ctl.session.act({"type": "wood", "player": "Ann", "extra": 2, "snake": True})
+    ctl.refresh()
+    ctl.clock.advance(after)
+    return ctl
+
+
 CASES = {"auction_education": education, "galerapagos_wood": wood, "galerapagos_fish": fish,
-         "pocket_ocean": population}
+         "pocket_ocean": population, "auction_bid_confirm": bid_confirm, "galerapagos_snake_toast": snake_toast,
+         "galerapagos_snake_toast_end": lambda tmp_path, lang="en": snake_toast(tmp_path, lang, after=6.0)}
+#: the screen each case must be on (the others: the prompt)
+SCREEN = {"auction_bid_confirm": "confirm"}
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -107,7 +132,7 @@ CASES = {"auction_education": education, "galerapagos_wood": wood, "galerapagos_
 def test_the_dial_frame_matches_its_golden(case: str, lang: str, tmp_path: Path) -> None:
     ctl = CASES[case](tmp_path, lang)
     image = frame(ctl)
-    assert ctl.frame_name(ctl.session.public(), ctl.context()) == "prompt"
+    assert ctl.frame_name(ctl.session.public(), ctl.context()) == SCREEN.get(case, "prompt")
     path = GOLDEN / f"{case}_{lang}.png"
     if os.environ.get("UPDATE_GOLDEN"):
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -119,7 +144,7 @@ def test_the_dial_frame_matches_its_golden(case: str, lang: str, tmp_path: Path)
     assert diff.getbbox() is None, f"{case} ({lang}) differs from {path}; actual in {tmp_path}"
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("case", ["auction_education", "galerapagos_wood", "galerapagos_fish", "pocket_ocean"])
 def test_the_preview_of_the_choice_under_the_dial_is_on_the_screen(case: str, tmp_path: Path) -> None:
     ctl = CASES[case](tmp_path)
     f = ctl.entry.current()
@@ -133,3 +158,32 @@ def test_education_shows_its_price_before_ok(tmp_path: Path) -> None:
     """The issue: "education · steps 4" had the £1000 missing; the dial shows the price."""
     ctl = education(tmp_path)
     assert "£" in ctl.context().preview
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_long_toast_is_read_to_its_end_before_it_goes(lang: str, tmp_path: Path) -> None:
+    """« Gus collects ... »: the snake bite sat past the third line; now the lines scroll up to it."""
+    ctl = snake_toast(tmp_path, lang)
+    start = frame(ctl).tobytes()
+    told = ctl.toast
+    assert ctl.frame_name(ctl.session.public(), ctl.context()) == "prompt" and told
+    ctl.clock.advance(6.0)
+    ctl.tick()
+    assert ctl.toast == told, "a long story stays until it has scrolled through"
+    assert frame(ctl).tobytes() != start  # its last lines are on the screen now
+    ctl.clock.advance(30.0)
+    ctl.tick()
+    assert ctl.toast is None
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_back_at_the_second_ok_sends_nothing_and_the_bid_stays_dialled(lang: str, tmp_path: Path) -> None:
+    ctl = bid_confirm(tmp_path, lang)
+    asked = ctl.question()
+    assert asked and ("300" in asked)
+    ctl.handle(ButtonEvent("back"))
+    assert ctl.session.version == 4 and ctl.question() == ""
+    assert ctl.entry.values == {"direction": "S", "amount": 300}
+    ctl.handle(ButtonEvent("ok"))
+    ctl.handle(ButtonEvent("ok"))
+    assert ctl.session.history()[-1].action == {"type": "bid", "player": "Ann", "direction": "S", "amount": 300}

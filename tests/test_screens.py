@@ -17,9 +17,9 @@ from PIL import Image, ImageChops
 
 from companion import screens
 from companion.cli import main
+from companion.games.galerapagos.oled import snake_odds
 from companion.screens import ScreenContext, choose, context_for, render
 from companion.screens.canvas import latin1
-from companion.games.galerapagos.oled import snake_odds
 from tests.hw.screen_states import (
     AUCTION,
     AUCTION_ACTIONS,
@@ -72,7 +72,23 @@ CASES = {
     "qr": ("qr", lambda: (replay(POCKET).output, ScreenContext(url=URL))),
     "error": ("error", lambda: (replay(AUCTION).output, ScreenContext(message="Cy has £1500 and cannot bid £1600."))),
     "error_long": ("error", lambda: (galerapagos(), ScreenContext(message="Cy is sick this turn and cannot fish, fetch water, gather wood or search the wreck until the next turn."))),
+    "error_long_scrolled": ("error", lambda: (galerapagos(), ScreenContext(elapsed=4.0, message="Cy is sick this turn and cannot fish, fetch water, gather wood or search the wreck until the next turn."))),
+    "confirm": ("confirm", lambda: (replay(AUCTION).output, ScreenContext(question="Ann bids £300 on South? £1200 left."))),
+    "lobby_game": ("lobby", lambda: ({}, ScreenContext(data={"lobby": LOBBY_GAME}))),
+    "lobby_players_fr": ("lobby", lambda: ({}, ScreenContext(lang="fr", data={"lobby": LOBBY_PLAYERS}))),
+    "prompt_long_toast": ("prompt", lambda: (galerapagos(), ScreenContext(status=LONG_TOAST))),
+    "prompt_long_toast_scrolled": ("prompt", lambda: (galerapagos(), ScreenContext(status=LONG_TOAST, elapsed=3.5))),
 }
+
+
+#: what the lobby (no game on the table) draws: the game being chosen, then its players
+LOBBY_GAME = {"stage": "game", "title": "Galèrapagos", "index": 3, "games": 4, "players_range": (3, 12),
+              "hint": "Turn to choose the game, OK to go on; Back: the phones' QR code"}
+LOBBY_PLAYERS = {"stage": "players", "title": "Galèrapagos", "count": 5,
+                 "names": ["Place 1", "Place 2", "Place 3", "Place 4", "Place 5"],
+                 "hint": "Tournez ou appuyez sur le bouton de votre place, puis OK pour commencer"}
+#: a story longer than the prompt's three lines: its end (who gets the cards) must be reached
+LONG_TOAST = "Gus draws a snake and falls sick: no extra wood. Dan dies of thirst. Deal Dan's 4 cards: 2 to Ann, 2 to Cleo."
 
 
 def lit_pixels(image: Image.Image) -> int:
@@ -247,3 +263,51 @@ class TestOledCommand:
         out = tmp_path / "none.png"
         code, report = self.run(capsys, str(tmp_path / "missing.jsonl"), "--out", str(out))
         assert code == 2 and "Cannot read" in report["error"]["message"] and not out.exists()
+
+
+@pytest.mark.parametrize("screen, make, rows", [
+    ("rations", lambda: galerapagos(), (41, 52)),
+    ("timer", lambda: dict(dice(12.4), timer="running"), (37, 49)),
+])
+def test_each_games_status_screen_says_whose_turn_it_is(screen, make, rows):
+    """Issue 21: the Galèrapagos status screen never said whose turn it was."""
+    state = make()
+    names = list(state["expected"]["players"])
+    other = dict(state, expected={**state["expected"], "players": ["Zed"]})
+    a, b = render(screen, state), render(screen, other)
+    diff = ImageChops.difference(a.convert("L"), b.convert("L")).getbbox()
+    assert names != ["Zed"] and diff is not None
+    assert rows[0] <= diff[1] and diff[3] <= rows[1] + 1, f"only the line saying who acts changes: {diff}"
+
+
+def test_a_line_too_long_scrolls_to_its_end_and_is_never_cut():
+    """« Ann bids £300 on ... »: the window shows the whole line, a part at a time, up to its last pixel."""
+    from companion.screens.canvas import Canvas, font_height, marquee_offset
+
+    text = "Ann bids £300 on North for the crab and the iguana"
+    room = 124
+    full = Canvas(Canvas.width(text) + 8, 16)
+    full.text(0, 0, text)
+    over = Canvas.width(text) - room
+    assert over > 0
+    offsets = set()
+    for tenth in range(0, 400):
+        c = Canvas()
+        c.marquee(2, 33, text, "small", room, tenth / 10)
+        off = marquee_offset(over, tenth / 10)
+        offsets.add(off)
+        window = c.image.crop((2, 33, 2 + room, 33 + font_height("small")))
+        expected = full.image.crop((off, 0, off + room, font_height("small")))
+        assert ImageChops.difference(window.convert("L"), expected.convert("L")).getbbox() is None
+    assert 0 in offsets and over in offsets  # it starts at the left and reaches the end
+
+
+def test_a_text_longer_than_its_rows_scrolls_up_to_its_last_line():
+    from companion.screens.canvas import Canvas, scroll_index, scroll_seconds
+
+    text = LONG_TOAST
+    lines = Canvas().wrap_all(text, "small", 121)
+    assert len(lines) > 3
+    seen = {scroll_index(len(lines), 3, t / 10) for t in range(int(scroll_seconds(len(lines), 3) * 10))}
+    assert seen == set(range(len(lines) - 2))  # every line is shown, the last one included
+    assert " ".join(lines) == latin1(text)  # wrapping loses no word

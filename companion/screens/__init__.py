@@ -14,8 +14,9 @@ from typing import Any
 
 from PIL import Image
 
-from companion.screens import common
+from companion.screens import common, lobby
 from companion.screens.canvas import Canvas
+from companion.screens.common import reading_seconds
 from companion.screens.context import ScreenContext
 
 Screen = Callable[[Canvas, dict[str, Any], ScreenContext], None]
@@ -26,6 +27,8 @@ SCREENS: dict[str, Screen] = {
     "scores": common.scores,
     "qr": common.qr,
     "error": common.error,
+    "confirm": common.confirm,
+    "lobby": lobby.lobby,
 }
 
 
@@ -71,11 +74,13 @@ def choose(state: dict[str, Any], ctx: ScreenContext | None = None) -> str:
     ctx = ctx or ScreenContext()
     if ctx.message:
         return "error"
+    if ctx.question:
+        return "confirm"
     pkg = _package(state)
     picked = pkg.choose_screen(state, ctx) if pkg is not None else None
     if state.get("over"):
         return picked or "scores"
-    if ctx.editing:
+    if ctx.editing or ctx.toasting:  # the move being dialled, or what just happened (a snake bite, a death)
         return "prompt"
     return picked or "prompt"
 
@@ -102,4 +107,5 @@ def context_for(rules: Any, state: Any, lang: str = "en", **kwargs: Any) -> Scre
     return ScreenContext(data=data, lang=lang, **kwargs)
 
 
-__all__ = ["SCREENS", "ScreenContext", "UnknownScreen", "choose", "context_for", "cycle", "render", "screens_for"]
+__all__ = ["SCREENS", "ScreenContext", "UnknownScreen", "choose", "context_for", "cycle", "reading_seconds", "render",
+           "screens_for"]

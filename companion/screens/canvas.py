@@ -12,6 +12,7 @@ import gzip
 import unicodedata
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont, PcfFontFile
 
@@ -20,6 +21,14 @@ FONT_DIR = Path(__file__).with_name("fonts")
 #: size name -> Terminus file; heights in pixels are the numbers
 FONTS = {"small": "ter-u12n", "small_bold": "ter-u12b", "medium": "ter-u16b", "large": "ter-u24b", "huge": "ter-u32b"}
 HEADER_H = 12
+
+#: how text that does not fit moves: a pause before it starts, then steps, a pause at the end, again
+PAUSE_SECONDS = 1.5
+END_PAUSE_SECONDS = 1.5
+#: a vertical scroll moves one line at a time (time to read it), a marquee a character's width
+LINE_SECONDS = 1.5
+STEP_PX = 6
+STEP_SECONDS = 0.25
 
 _REPLACE = {"→": "->", "←": "<", "…": "...", "–": "-", "—": "-", "’": "'", "‘": "'", "“": '"', "”": '"', "×": "x"}
 
@@ -46,8 +55,8 @@ def latin1(text: str) -> str:
 class Canvas:
     """A blank frame plus the few primitives the screens share."""
 
-    def __init__(self) -> None:
-        self.image = Image.new("1", (WIDTH, HEIGHT), 0)
+    def __init__(self, width: int = WIDTH, height: int = HEIGHT) -> None:
+        self.image = Image.new("1", (width, height), 0)
         self.draw = ImageDraw.Draw(self.image)
 
     # -- text ---------------------------------------------------------------
@@ -76,10 +85,10 @@ class Canvas:
         return text.rstrip() + "."
 
     def wrap_all(self, text: str, size: str, max_width: int) -> list[str]:
-        """Greedy word wrap into as many lines as it takes (a too-long word overflows)."""
+        """Greedy word wrap into as many lines as it takes (a word longer than a line is split)."""
         lines: list[str] = []
         line = ""
-        for word in latin1(text).split():
+        for word in _split_long(latin1(text).split(), size, max_width):
             trial = f"{line} {word}".strip()
             if self.width(trial, size) <= max_width:
                 line = trial
@@ -106,6 +115,43 @@ class Canvas:
             lines[-1] = " ".join(words) + " ..."
         return [self.fit(ln, size, max_width) for ln in lines]
 
+    # -- text that does not fit: it moves, never cut ---------------------------------
+    def marquee(self, x: int, y: int, text: str, size: str, room: int, elapsed: float, fill: int = 1) -> None:
+        """One line in ``room`` pixels; longer, it scrolls left a character at a time and starts again.
+
+        Where a line is cut the key fact is usually at its end (« Ann bids £300 on North »),
+        so a line that does not fit is never cut: it moves (``elapsed``: seconds it has been shown).
+        """
+        self.strip(x, y, room, font_height(size), self.width(text, size), elapsed,
+                   lambda c, dx, dy: c.text(dx, dy, text, size, fill=fill))
+
+    def strip(self, x: int, y: int, room: int, height: int, total: int, elapsed: float, draw_at: Any) -> None:
+        """Draw ``draw_at(canvas, dx, dy)`` (``total`` pixels wide) into a window of ``room`` pixels at
+        (x, y), scrolled by :func:`marquee_offset`; the window is a canvas of its own, so that
+        everything is drawn through :meth:`text`."""
+        if total <= room:
+            draw_at(self, x, y)
+            return
+        window = Canvas(room, height)
+        draw_at(window, -marquee_offset(total - room, elapsed), 0)
+        self.image.paste(window.image, (x, y))
+
+    def scrolled(self, x: int, y: int, text: str, size: str, room: int, rows: int, step: int, elapsed: float) -> None:
+        """``text`` wrapped into ``rows`` lines of ``room`` pixels; more lines scroll up one at a time,
+        with a thin bar at the right edge saying how far the reading is."""
+        lines = self.wrap_all(text, size, room)
+        if len(lines) > rows:
+            lines = self.wrap_all(text, size, room - 3)  # room for the bar
+            first = scroll_index(len(lines), rows, elapsed)
+            top, height = y, rows * step
+            self.draw.line((WIDTH - 1, top, WIDTH - 1, top + height - 1), fill=1)
+            knob = max(3, height * rows // len(lines))
+            at = top + (height - knob) * first // max(1, len(lines) - rows)
+            self.draw.rectangle((WIDTH - 2, at, WIDTH - 1, at + knob - 1), fill=1)
+            lines = lines[first:first + rows]
+        for i, line in enumerate(lines):
+            self.text(x, y + step * i, line, size)
+
     # -- shapes ---------------------------------------------------------------
     def header(self, left: str, right: str = "") -> None:
         """An inverted title bar: white band, black text."""
@@ -130,12 +176,72 @@ class Canvas:
             box = (left, y, left + size - 1, y + size - 1)
             self.draw.rectangle(box, outline=1, fill=1 if i < filled else 0)
 
-    def segments(self, x: int, y: int, parts: list[tuple[str, bool]], size: str = "medium") -> None:
-        """Text pieces side by side; a selected piece is drawn inverted (the encoder's cursor)."""
-        for text, selected in parts:
-            w = self.width(text, size)
-            h = font(size).getbbox("Ag")[3]
-            if selected:
-                self.draw.rectangle((x - 1, y, x + w, y + h - 1), fill=1)
-            self.text(x, y, text, size, fill=0 if selected else 1)
-            x += w + self.width(" ", size)
+    def segments(self, x: int, y: int, parts: list[tuple[str, bool]], size: str = "medium",
+                 room: int | None = None, elapsed: float = 0.0) -> None:
+        """Text pieces side by side; a selected piece is drawn inverted (the encoder's cursor).
+
+        With ``room``: pieces wider than it scroll (:meth:`marquee`), never cut."""
+        parts = [(latin1(t), sel) for t, sel in parts]
+        gap = self.width(" ", size)
+        total = sum(self.width(t, size) + gap for t, _ in parts) - gap + 1
+        h = font_height(size)
+
+        def draw_at(c: Canvas, dx: int, dy: int) -> None:
+            at = dx + 1
+            for text, selected in parts:
+                w = self.width(text, size)
+                if selected:
+                    c.draw.rectangle((at - 1, dy, at + w, dy + h - 1), fill=1)
+                c.text(at, dy, text, size, fill=0 if selected else 1)
+                at += w + gap
+
+        if room is None:
+            draw_at(self, x - 1, y)
+            return
+        self.strip(x - 1, y, room + 1, h, total + 1, elapsed, draw_at)
+
+
+def font_height(size: str) -> int:
+    return font(size).getbbox("Ag")[3]
+
+
+def marquee_offset(over: int, elapsed: float) -> int:
+    """How far a line ``over`` pixels too long has scrolled after ``elapsed`` seconds (0: at rest)."""
+    if over <= 0:
+        return 0
+    steps = -(-over // STEP_PX)
+    t = elapsed % (PAUSE_SECONDS + steps * STEP_SECONDS + END_PAUSE_SECONDS)
+    if t < PAUSE_SECONDS:
+        return 0
+    return min(over, STEP_PX * (1 + int((t - PAUSE_SECONDS) / STEP_SECONDS)))
+
+
+def scroll_index(lines: int, rows: int, elapsed: float) -> int:
+    """The first line shown of ``lines`` in ``rows`` after ``elapsed`` seconds."""
+    steps = lines - rows
+    if steps <= 0:
+        return 0
+    t = elapsed % (PAUSE_SECONDS + steps * LINE_SECONDS + END_PAUSE_SECONDS)
+    if t < PAUSE_SECONDS:
+        return 0
+    return min(steps, 1 + int((t - PAUSE_SECONDS) / LINE_SECONDS))
+
+
+def scroll_seconds(lines: int, rows: int) -> float:
+    """Seconds for ``lines`` in ``rows`` to be read through once (0 when they fit)."""
+    steps = lines - rows
+    return 0.0 if steps <= 0 else PAUSE_SECONDS + steps * LINE_SECONDS + END_PAUSE_SECONDS
+
+
+def _split_long(words: list[str], size: str, max_width: int) -> list[str]:
+    """Words wider than a line split into pieces that fit (a long address, a compound)."""
+    out = []
+    for word in words:
+        while Canvas.width(word, size) > max_width and len(word) > 1:
+            cut = len(word) - 1
+            while cut > 1 and Canvas.width(word[:cut], size) > max_width:
+                cut -= 1
+            out.append(word[:cut])
+            word = word[cut:]
+        out.append(word)
+    return out

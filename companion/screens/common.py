@@ -45,23 +45,63 @@ def who(state: dict[str, Any], lang: str = "en", fits: Callable[[str], bool] | N
     return texts.render("{n} players", {"n": len(names)}, lang)
 
 
+#: the rows of the prompt's text (a toast, what is expected) and of the error screen
+PROMPT_ROWS = 3
+ERROR_ROWS = 4
+
+
+def top_line(c: Canvas, y: int, text: str, elapsed: float) -> None:
+    """Who must act or the move dialled: big when it fits, smaller, else scrolling (never cut)."""
+    for size in ("medium", "small_bold"):
+        if c.width(text, size) <= WIDTH - 4:
+            c.text(2, y + (2 if size != "medium" else 0), text, size)
+            return
+    c.marquee(2, y + 2, text, "small_bold", WIDTH - 4, elapsed)
+
+
 def prompt(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
     """What the game expects now, from whom, and the entry being dialled in."""
     c.header(ctx.title or str(s.get("game", "")), round_label(s))
     top = ctx.heading or who(s, ctx.lang, fits=lambda line: c.width(line, "small_bold") <= WIDTH - 4)
-    size = "medium" if c.width(top, "medium") <= WIDTH - 4 else "small_bold"  # a long move's name still reads
-    c.text(2, HEADER_H + 1 + (2 if size != "medium" else 0), c.fit(top, size, WIDTH - 4), size)
+    top_line(c, HEADER_H + 1, top, ctx.elapsed)
     text = ctx.status or (s.get("expected") or {}).get("prompt", "")
     if ctx.entry and ctx.editing:  # what the choice under the dial does ("£1000", "food 5→8"), or nothing
         text = ctx.preview
-    if ctx.entry:
+    if ctx.entry and (ctx.editing or not ctx.toasting):  # a story told takes the whole text area
         # the preview and the value sit on whole display pages (rows 32-47 and 48-63), so a
         # turn or a press sends only those pages' changed columns over the bus
-        c.text(2, 33, c.wrap(text, "small", WIDTH - 4, 1)[0] if text else "")
-        c.segments(2, 48, list(ctx.entry), "medium")
+        if text:
+            c.marquee(2, 33, text, "small", WIDTH - 4, ctx.elapsed)
+        parts = list(ctx.entry)
+        wide = sum(c.width(t, "medium") + c.width(" ", "medium") for t, _ in parts)
+        if wide > WIDTH - 2 and sum(c.width(t, "small_bold") + c.width(" ", "small_bold") for t, _ in parts) <= WIDTH - 2:
+            c.segments(2, 50, parts, "small_bold", room=WIDTH - 4, elapsed=ctx.elapsed)
+        else:
+            c.segments(2, 48, parts, "medium", room=WIDTH - 4, elapsed=ctx.elapsed)
         return
-    for i, line in enumerate(c.wrap(text, "small", WIDTH - 4, 3)):
-        c.text(2, 30 + 11 * i, line)
+    c.scrolled(2, 30, text, "small", WIDTH - 4, PROMPT_ROWS, 11, ctx.elapsed)
+
+
+def confirm(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
+    """The second OK: what will be sent, in words, then which button sends and which cancels."""
+    c.header(texts.gettext_("Send this?", ctx.lang), round_label(s))
+    c.scrolled(2, HEADER_H + 1, ctx.question, "small", WIDTH - 4, 3, 12, ctx.elapsed)
+    parts = [(texts.gettext_("OK", ctx.lang), True), (texts.gettext_("yes", ctx.lang), False),
+             (texts.gettext_("Back", ctx.lang), True), (texts.gettext_("no", ctx.lang), False)]
+    c.segments(2, 51, parts, "small_bold", room=WIDTH - 4, elapsed=ctx.elapsed)
+
+
+def reading_seconds(text: str, screen: str = "prompt") -> float:
+    """Seconds ``text`` needs on ``screen`` ("prompt": a toast, "error": a refusal) to be read through."""
+    rows, size = (ERROR_ROWS, "small") if screen == "error" else (PROMPT_ROWS, "small")
+    if screen == "error" and Canvas().fits(text, "medium", WIDTH - 4, 3):
+        return 0.0
+    from companion.screens.canvas import scroll_seconds
+
+    lines = len(Canvas().wrap_all(text, size, WIDTH - 4))
+    if lines > rows:  # scrolling leaves room for the bar
+        lines = len(Canvas().wrap_all(text, size, WIDTH - 7))
+    return scroll_seconds(lines, rows)
 
 
 def scores(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
@@ -127,10 +167,11 @@ def address_lines(c: Canvas, url: str, width: int) -> list[str]:
 
 
 def error(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
-    """Why the last action was refused, in the biggest font that holds it."""
+    """Why the last action was refused, in the biggest font that holds it (longer: it scrolls)."""
     c.header(texts.gettext_("Not accepted", ctx.lang), round_label(s))
     message = ctx.message or ""
-    size, step, count = ("medium", 17, 3) if c.fits(message, "medium", WIDTH - 4, 3) else ("small", 12, 4)
-    lines = c.wrap(message, size, WIDTH - 4, count)
-    for i, line in enumerate(lines):
-        c.text(2, HEADER_H + 2 + step * i, line, size)
+    if c.fits(message, "medium", WIDTH - 4, 3):
+        for i, line in enumerate(c.wrap_all(message, "medium", WIDTH - 4)):
+            c.text(2, HEADER_H + 2 + 17 * i, line, "medium")
+        return
+    c.scrolled(2, HEADER_H + 2, message, "small", WIDTH - 4, ERROR_ROWS, 12, ctx.elapsed)

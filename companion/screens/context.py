@@ -31,6 +31,12 @@ class ScreenContext:
     status: str = ""
     #: the move being dialled ("Ann: Education"), shown instead of who must act
     heading: str = ""
+    #: seconds the text on screen has been shown: what does not fit scrolls with it
+    elapsed: float = 0.0
+    #: what a second OK will send, in words (the dial waits for it); "" otherwise
+    question: str = ""
+    #: ``status`` holds the story of the last action (the toast): the prompt comes forward to tell it
+    toasting: bool = False
 
     @property
     def costs(self) -> dict[str, Any] | None:

@@ -253,6 +253,8 @@ def test_the_dial_asks_for_the_bonus_tile_instead_of_sending_a_refused_exhibitio
     assert [c["value"] for c in M.enabled(field["choices"])] == ["1", "iguana"]
     ctl.handle(EncoderEvent(2))  # the second of the two: the iguana tile
     ctl.handle(ButtonEvent("ok"))
+    assert RULES.fingerprint(ctl.session.state) == before and ctl.question()  # an exhibition asks first
+    ctl.handle(ButtonEvent("ok"))
     pub = ctl.session.public()
     assert ctl.message is None
     assert next(p for p in pub["players"] if p["name"] == "Bob")["points"] == 3

@@ -107,7 +107,7 @@ def test_after_early_plans_the_oled_shows_the_mover_and_the_sand_is_silent(table
     assert table.session.public()["phase"] == "move"
     assert frame_name(table) == "prompt"  # the story of the last press first, on the prompt screen
     beeps = list(table.ctl.beeper.played)
-    let_sand_run(table, 5.0)  # the story's few seconds are over
+    let_sand_run(table, 10.0)  # the story's seconds are over (a long one stays until it has scrolled through)
     ctx = table.ctl.context()
     assert frame_name(table) == "prompt" and ctx.status == "Ann moves."
     expected = screens.render("prompt", table.session.public(), ctx)

@@ -157,7 +157,7 @@ def test_prompts_are_message_ids_rendered_per_language() -> None:
 
 def test_the_oled_speaks_french() -> None:
     s = RULES.apply(RULES.setup(["Ann", "Bob", "Cid"], {}), {"type": "weather", "water": 2})[0]
-    assert "Nourr." in oled_texts(s, "fr") and "Eau" in oled_texts(s, "fr") and "Food" in oled_texts(s, "en")
+    assert "Nourriture" in oled_texts(s, "fr") and "Eau" in oled_texts(s, "fr") and "Food" in oled_texts(s, "en")
     assert any("pluie 2" in t for t in oled_texts(s, "fr"))
 
 

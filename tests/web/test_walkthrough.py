@@ -186,9 +186,10 @@ def test_the_simulation_panel_lays_a_tile_and_presses_buttons_watching_the_oled(
     wait_text(table, ".tile", first.replace("_", " "))  # the game took the tiles, the table view shows them
     wait_text(table, ".banner", "Ann: bid or pass.")
     frames.append(sim.get_attribute("#oled", "src"))
-    # the dial: OK opens Ann's bid at its direction, the encoder picks North, OK, the encoder £100, OK sends
+    # the dial: OK opens Ann's bid at its direction, the encoder picks North, OK, the encoder £100,
+    # OK asks (a bid spends money), the second OK sends
     for control in ("button[data-press='ok']", "button[data-turn='1']", "button[data-press='ok']",
-                    "button[data-turn='1']", "button[data-press='ok']"):
+                    "button[data-turn='1']", "button[data-press='ok']", "button[data-press='ok']"):
         serial = int(sim.inner_text("#oled-serial"))
         sim.click(control)
         sim.wait_for_function(f"Number(document.getElementById('oled-serial').textContent) > {serial}")

@@ -7,7 +7,7 @@ from typing import Any
 
 from companion import texts
 from companion.screens.canvas import HEADER_H, WIDTH, Canvas
-from companion.screens.common import round_label
+from companion.screens.common import round_label, who
 from companion.screens.context import ScreenContext
 
 
@@ -43,20 +43,40 @@ def weather_label(w: Any, hurricane: bool = False, lang: str = "en") -> str:
 
 
 def rations(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
-    """galerapagos: food, water, raft, the weather card, and the snake odds of the wood gamble."""
+    """galerapagos: food, water, raft (with the wood track), whose turn it is, and the snake odds.
+
+    The three columns are as wide as their words (« Nourriture » is long), never cut;
+    the line under them says who acts now (« Now: Cy », « À jouer : Cy »), the last
+    line the odds of a snake for 1 to 5 extra balls, scrolling when it does not fit.
+    """
     lang = ctx.lang
     players = s.get("players") or []
     alive = sum(1 for p in players if p.get("alive", True))
     c.header(f"{round_label(s)} {weather_label(s.get('weather'), bool(s.get('hurricane')), lang)}",
              _t(lang, "{k}/{n} alive", k=alive, n=len(players)))
-    for i, (label, value) in enumerate((("Food", s.get("food")), ("Water", s.get("water")), ("Rafts", s.get("rafts")))):
-        x = 2 + 43 * i
-        c.text(x, HEADER_H + 1, c.fit(_t(lang, label), "small", 41), "small")
-        c.text(x, HEADER_H + 11, "?" if value is None else str(value), "large")
-    wood = s.get("wood") or 0
-    c.pips(88, 47, 5, int(wood), size=5, gap=2)
+    wood = int(s.get("wood") or 0)
+    pips = 5 * 5 + 4 * 1  # the raft track: five squares of 5 px, 1 px apart
+    cells = [(_t(lang, label), "?" if value is None else str(value))
+             for label, value in (("Food", s.get("food")), ("Water", s.get("water")), ("Rafts", s.get("rafts")))]
+    widths = [max(c.width(label), c.width(value, "medium") + (3 + pips if i == 2 else 0))
+              for i, (label, value) in enumerate(cells)]
+    gap = max(2, (WIDTH - 2 - sum(widths)) // 2)
+    x = 1
+    for i, ((label, value), w) in enumerate(zip(cells, widths, strict=True)):
+        c.text(x, HEADER_H + 1, label, "small")
+        c.text(x, HEADER_H + 12, value, "medium")
+        if i == 2:
+            c.pips(x + c.width(value, "medium") + 3, HEADER_H + 17, 5, wood, size=5, gap=1)
+        x += w + gap
+    now = who(s, lang, fits=lambda line: c.width(texts.render("Now: {who}", {"who": line}, lang), "small_bold") <= WIDTH - 4)
+    top_line_small(c, 41, texts.render("Now: {who}", {"who": now}, lang), ctx.elapsed)
     odds = " ".join(str(p) for p in snake_odds(s))
-    c.text(1, 52, c.fit(_t(lang, "Snake% {odds}", odds=odds), "small", WIDTH - 2))
+    c.marquee(2, 52, _t(lang, "Snake% {odds}", odds=odds), "small", WIDTH - 4, ctx.elapsed)
+
+
+def top_line_small(c: Canvas, y: int, text: str, elapsed: float) -> None:
+    """A bold line that scrolls when it does not fit (who acts: a long name, several players)."""
+    c.marquee(2, y, text, "small_bold", WIDTH - 4, elapsed)
 
 
 def match(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
