@@ -267,7 +267,7 @@ def test_galerapagos_two_phones_vote_in_secret_one_in_french_and_see_the_reveal(
     gid, code = start_game(table, "galerapagos", ["Ann", "Bob", "Cleo"])
     run["galerapagos"] = gid
     ann, bob = join(browser, server, code, "Ann"), join(browser, server, code, "Bob", lang="fr")
-    assert "En attente de la tablette (la table) pour retourner la prochaine carte Météo." in banner(bob)  # in French
+    assert "En attente de la tablette pour retourner la prochaine carte Météo." in banner(bob)  # in French
     assert bob.locator("form.act[data-action='weather']").count() == 0  # the table turns the weather card
     phones = {"Ann": ann, "Bob": bob}
     for _ in range(2):  # two dry rounds, everyone searching the wreck: food runs short

@@ -100,7 +100,7 @@ def test_every_games_turn_fits_in_one_and_a_half_screens(browser, server: Server
     server.act_for(gid, {"type": "start", "player": "Ann", "field": 1})
     server.act(gid, {"type": "start", "player": "Bob", "field": 19})
     synced(server, gid, ann)
-    assert "Waiting for the tablet (table) to place the first turtles." in ann.inner_text(".banner")
+    assert "Waiting for the tablet to place the first turtles." in ann.inner_text(".banner")
     server.act(gid, {"type": "place_turtles", "numbers": [2, 3, 8, 20, 36]})
     fits(server, gid, ann, "dice-roll")
     server.act_for(gid, {"type": "roll", "player": "Ann", "dice": ["white", "red", "red", "blue", "black"]})

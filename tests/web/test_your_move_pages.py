@@ -39,8 +39,8 @@ def seat_html(table: Table, gid: str, seat: str, token: str, lang: str = "en") -
 
 # -- the sentence ------------------------------------------------------------------------------
 @pytest.mark.parametrize(("game", "players", "lines", "seat", "lang", "said"), [
-    ("galapagos-auction", ["Ann", "Bob"], [], "Ann", "en", "Waiting for the tablet (table) to lay a species tile"),
-    ("galapagos-auction", ["Ann", "Bob"], [], "Ann", "fr", "En attente de la tablette (la table) pour poser"),
+    ("galapagos-auction", ["Ann", "Bob"], [], "Ann", "en", "Waiting for the tablet to lay a species tile"),
+    ("galapagos-auction", ["Ann", "Bob"], [], "Ann", "fr", "En attente de la tablette pour poser"),
     ("galapagos-auction", ["Ann", "Bob"], "tiles", "Ann", "en", "You must bid or pass."),
     ("galapagos-auction", ["Ann", "Bob"], "tiles", "Ann", "fr", "À vous d'enchérir ou de passer."),
     ("galapagos-auction", ["Ann", "Bob"], "tiles", "Bob", "en", "Ann: bid or pass."),

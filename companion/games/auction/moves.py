@@ -65,7 +65,7 @@ PROMPT_FOR_YOU = {
 #: the rules' prompts for the table's own move, as a phone waiting for the tablet says them
 PROMPT_FOR_TABLE = {
     "Lay a species tile on the {squares} square.":
-        "Waiting for the tablet (table) to lay a species tile on the {squares} square.",
+        "Waiting for the tablet to lay a species tile on the {squares} square.",
 }
 
 

@@ -61,9 +61,9 @@ PROMPT_FOR_YOU = {
 }
 #: the rules' prompts for the table's own move, as a phone waiting for the tablet says them
 PROMPT_FOR_TABLE = {
-    "Place the pawns and the first turtles.": "Waiting for the tablet (table) to place the first turtles.",
-    "Draw the last turtle and place it.": "Waiting for the tablet (table) to draw the last turtle and place it.",
-    "Draw {count} turtles and place them.": "Waiting for the tablet (table) to draw {count} turtles and place them.",
+    "Place the pawns and the first turtles.": "Waiting for the tablet to place the first turtles.",
+    "Draw the last turtle and place it.": "Waiting for the tablet to draw the last turtle and place it.",
+    "Draw {count} turtles and place them.": "Waiting for the tablet to draw {count} turtles and place them.",
 }
 
 

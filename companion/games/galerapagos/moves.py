@@ -59,13 +59,18 @@ PROMPT_FOR_YOU = {
 }
 #: the rules' prompts for the table's own move, as a phone waiting for the tablet says them
 PROMPT_FOR_TABLE = {
-    "Turn the next weather card.": "Waiting for the tablet (table) to turn the next weather card.",
+    "Turn the next weather card.": "Waiting for the tablet to turn the next weather card.",
     "The raft can leave now: embark?": "You can leave now: embark? (at the tablet)",
 }
 
 
 def _t(lang: str, msgid: str, **params: Any) -> str:
     return texts.render(msgid, params, lang, DOMAIN)
+
+
+def _drops(lang: str, n: int) -> str:
+    """« 1 drop », « 3 drops » (« 0 goutte », « 2 gouttes »)."""
+    return texts.render_n("{n} drop", "{n} drops", n, None, lang, DOMAIN)
 
 
 def _dec(lang: str, value: float) -> str:
@@ -157,7 +162,7 @@ def _weather_forms(s: R.State, lang: str) -> list[Form]:
         else:
             pv = preview(_t(lang, "not expected: the deck will be corrected"), cards_left=0, water_per_action=w,
                          warning=True)
-        cards.append(choice(w, _t(lang, "{n} drops", n=w), pv, fields=no))
+        cards.append(choice(w, _drops(lang, w), pv, fields=no))
     out.append(form("weather", None, _t(lang, "Turn the weather card"),
                     [pick("water", _t(lang, "Drops on the card"), cards)],
                     round=nxt, player_optional=True))
@@ -166,7 +171,7 @@ def _weather_forms(s: R.State, lang: str) -> list[Form]:
         early = nxt < base.opts.hurricane_from
         text = (_t(lang, "earlier than the deck allows: the deck will be corrected") if early
                 else _t(lang, "the raft must leave at the end of this round"))
-        drops = [choice(w, _t(lang, "{n} drops", n=w),
+        drops = [choice(w, _drops(lang, w),
                         None if w == hw else preview(_t(lang, "not the hurricane's {h} drops", h=hw), warning=True))
                  for w in range(0, R.MAX_DROPS + 1)]
         out.append(form(
@@ -220,7 +225,7 @@ def _action_forms(s: R.State, i: int, lang: str) -> list[Form]:
     p = s.names[i]
     out: list[Form] = []
     top = max(s.opts.bag)
-    fish = [choice(n, _t(lang, "{n} fish", n=n), preview(_arrow(lang, "food", s.food, s.food + n), food=s.food + n))
+    fish = [choice(n, texts.render_n("{n} fish", "{n} fish", n, None, lang, DOMAIN), preview(_arrow(lang, "food", s.food, s.food + n), food=s.food + n))
             for n in range(0, top + 1)]
     out.append(form("fish", p, _t(lang, "Fish"), [pick("fish", _t(lang, "Fish caught"), fish)], ends_turn=True,
                     preview=preview(_t(lang, "about {x} fish a ball", x=_dec(lang, R.expected_fish(s.opts.bag))),
@@ -263,6 +268,14 @@ def _action_forms(s: R.State, i: int, lang: str) -> list[Form]:
     return out
 
 
+def _amount(lang: str, label: str, kind: str, before: int) -> Field:
+    """How much a card adds (1-9, 1 when left out): each value says the track after (« water 3→5 »)."""
+    out = number("amount", _t(lang, label), 1, 9, default=1, optional=True,
+                 preview=preview(_arrow(lang, kind, before, before + 1), before=before))
+    out["previews"] = {str(n): _arrow(lang, kind, before, before + n) for n in range(1, 10)}
+    return out
+
+
 def _resource_preview(st: R.State, i: int, kind: str, lang: str) -> dict[str, Any]:
     """What one card of ``kind`` does: shown at 0 it saves its owner, for the condemned it saves or not."""
     name = st.names[i]
@@ -293,9 +306,7 @@ def _resource_form(s: R.State, i: int, lang: str) -> Form | None:
         if not _resource_ok(s, i, kind):
             continue
         before = R._track(s, kind)
-        amount = number("amount", _t(lang, "Rations on the card"), 1, 9, default=1, optional=True,
-                        preview=preview(_t(lang, "{what} {a}→{a}+n", what=_t(lang, kind), a=before),
-                                        before=before))
+        amount = _amount(lang, "Rations on the card", kind, before)
         baskets = [choice(False, _t(lang, "no"))]
         if kind == R.FOOD:
             baskets.append(choice(True, _t(lang, "yes: not for the voyage")))
@@ -384,9 +395,7 @@ def _card_forms(s: R.State, i: int, lang: str) -> list[Form]:
         for c in effects:
             kind = R.EFFECTS[c]
             before = s.wood if kind == "wood" else R._track(s, kind)
-            amount = number("amount", _t(lang, "How much"), 1, 9, default=1, optional=True,
-                            preview=preview(_t(lang, "{what} {a}→{a}+n", what=_t(lang, kind), a=before),
-                                            before=before))
+            amount = _amount(lang, "How much", kind, before)
             choices.append(choice(c, _t(lang, CARD_LABELS[c]),
                                   preview(_t(lang, "{what} +1", what=_t(lang, kind)), resource=kind), fields=[amount]))
         out.append(form("effect", p, _t(lang, "A permanent card's effect"), [pick("card", _t(lang, "Card"), choices)]))
