@@ -8,11 +8,15 @@ with the code the OLED shows (or its QR code).
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
 from typing import Any
 
-from companion.cli import UsageError, command, subcommands
+from companion.cli import UsageError, command, fail, subcommands
+
+#: exit statuses of ``companion run``: 2 is only a bad command line or config file (the unit's
+#: RestartPreventExitStatus); a port taken is EX_TEMPFAIL, a crash EX_SOFTWARE, both restarted
+EXIT_RETRY = 75
+EXIT_CRASH = 70
 
 
 @subcommands
@@ -44,10 +48,23 @@ def limit_malloc_arenas(arenas: int = 2) -> None:
         pass
 
 
+def listen_error(host: str, port: int, exc: OSError) -> str:
+    """One sentence for a port the server cannot take, naming both ways to pick another."""
+    import errno
+
+    if exc.errno == errno.EADDRINUSE:
+        return (f"Port {port} on {host} is already in use (another companion or server holds it): "
+                f"pick another with `companion run --port N` or `make run PORT=N`.")
+    if exc.errno == errno.EACCES:
+        return (f"Port {port} needs root on this system: pick one above 1023 with `companion run --port N` "
+                f"or `make run PORT=N`.")
+    return f"Cannot listen on {host}:{port} ({exc.strerror or exc}): pick another port with `--port N` or `make run PORT=N`."
+
+
 @command("run")
 def cmd_run(args: argparse.Namespace) -> int:
     from companion import config
-    from companion.app import build, raise_open_files_limit
+    from companion.app import build, exit_now, raise_open_files_limit
     from companion.journal import default_db_path
 
     try:
@@ -63,22 +80,18 @@ def cmd_run(args: argparse.Namespace) -> int:
     from hw.pins import PinFactoryError
     from hw.rfid import ReaderError
 
+    companion.install_signal_handlers()  # before start: a SIGTERM during start-up stops it cleanly
     try:
         companion.start()
     except (DisplayError, PinFactoryError, ReaderError) as exc:
         companion.close()
         reason = str(exc).rstrip(".")
         raise UsageError(f"{reason}; `companion doctor` checks every device, `companion run --sim` needs none.") from None
-    except OSError as exc:
+    except OSError as exc:  # not a configuration mistake: systemd tries again (a port freed)
         companion.close()
-        raise UsageError(f"Cannot listen on {companion.host}:{companion.port}: {exc.strerror or exc}.") from None
+        fail(listen_error(companion.host, companion.port, exc))
+        return EXIT_RETRY
 
-    def stop(signum: int, frame: Any) -> None:
-        companion.hub.stop()  # end the live streams first, so no worker thread holds the exit
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
     mode = "simulated devices" if companion.sim else f"devices from {cfg.source}"
     out = sys.stdout
     out.write(f"Galapagos Table Companion — {mode}, journal {companion.db_path}\n")
@@ -89,8 +102,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     out.write(f"Phones join at {companion.base_url()}/join with the code on the OLED.\n")
     out.write("Press Ctrl-C to stop.\n")
     out.flush()
-    try:
-        companion.serve()
-    except KeyboardInterrupt:
-        pass
+    companion.serve()  # returns once everything is closed (the journal last)
+    exit_now(0)
     return 0

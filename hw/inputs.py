@@ -68,6 +68,17 @@ class Panel:
         return send
 
     def close(self) -> None:
+        """Close every button; their hold threads are told to stop first, all at once.
+
+        gpiozero's ``close`` joins each button's hold thread, which looks at its stop flag
+        every 0.1 s: one after the other, eight buttons took most of a second of the
+        shutdown systemd and Ctrl-C wait for (issue 22: stopped within 1 s of the signal).
+        """
+        for button in self.buttons.values():
+            thread = getattr(button, "_hold_thread", None)
+            if thread is not None:
+                thread.stopping.set()
+                thread.holding.set()  # its wait ends now, not at the next 0.1 s
         for button in self.buttons.values():
             button.close()
         if self.encoder is not None:
