@@ -37,15 +37,15 @@ from typing import Any
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from bench.common import emit, median, metric, percentile
+from bench.common import emit, median, metric, percentile, size
 from hw.busmodel import BITS_PER_BYTE, I2CBusModel
 from hw.events import ButtonEvent, EncoderEvent
 from hw.oled import Oled, open_device
 
 RATE_HZ = 400_000
-PRESSES = 1000
-TICKS = 40
-TURNS = 40
+PRESSES = size(1000, 5)
+TICKS = size(40, 4)
+TURNS = size(40, 8)
 TILES = {"N": ["crab", "iguana"], "E": ["sea_lion", "booby"], "S": ["tortoise", "penguin"], "W": ["crab", "booby"]}
 
 

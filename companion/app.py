@@ -353,9 +353,15 @@ class Companion:
         with self._lock:
             controller = self.controller
         if controller is None:
-            self._idle_screen("Start a game on the dashboard")
+            failing = self._failing_devices()
+            self._idle_screen(failing[-1] if failing else "Start a game on the dashboard")
             return
         controller.handle(event)
+
+    def _failing_devices(self) -> list[str]:
+        """The sentences of the devices failing now (each with its fix)."""
+        status = getattr(self.devices, "status", None) or {}
+        return [s.message for s in status.values() if not s.ok and s.message]
 
     def _follow(self, session: Session | None) -> None:
         """The table's game changed: a new controller for it (or the idle screen)."""

@@ -26,6 +26,17 @@ log = logging.getLogger(__name__)
 Listener = Callable[[DeviceEvent], None]
 
 
+def _claimed(pin: int) -> bool:
+    """Whether ``pin`` can be claimed now (so the other pin of a pair is the busy one)."""
+    from gpiozero import InputDevice
+
+    try:
+        InputDevice(pin).close()
+    except Exception:  # noqa: BLE001
+        return False
+    return True
+
+
 class Panel:
     """Seat buttons, OK/Back/Up/Down and the encoder.
 
@@ -44,18 +55,48 @@ class Panel:
     ) -> None:
         self._emit = on_event
         self.errors = 0  # events whose listener raised (logged, never raised into gpiozero)
+        self.bounce_time, self.hold_time = bounce_time, hold_time
         self.buttons: dict[str, Button] = {}
-        for name, pin in buttons.items():
-            button = Button(pin, pull_up=True, bounce_time=bounce_time, hold_time=hold_time)
+        self.encoder: RotaryEncoder | None = None
+        #: inputs that could not be claimed (a busy pin): name -> (pins, the sentence with the fix)
+        self.missing: dict[str, tuple[tuple[int, ...], str]] = {}
+        self._wanted_buttons = dict(buttons)
+        self._wanted_encoder = encoder
+        self.retry()
+
+    def retry(self) -> bool:
+        """Claim every input not claimed yet; True when none is missing any more.
+
+        One busy pin (another program holds it) costs that one button, never the
+        table: the others work and this one is tried again later.
+        """
+        from hw.pins import pin_trouble
+
+        for name, pin in self._wanted_buttons.items():
+            if name in self.buttons:
+                continue
+            try:
+                button = Button(pin, pull_up=True, bounce_time=self.bounce_time, hold_time=self.hold_time)
+            except Exception as exc:  # lgpio.error('GPIO busy'), GPIOPinInUse, ...
+                self.missing[name] = ((pin,), pin_trouble(pin, f"button {name}", exc))
+                continue
             button.when_pressed = self._sender(ButtonEvent(name, "press"))
             button.when_held = self._sender(ButtonEvent(name, "hold"))
             self.buttons[name] = button
-        self.encoder: RotaryEncoder | None = None
-        if encoder is not None:
-            # max_steps=0: an unbounded counter; the controller only uses the deltas.
-            self.encoder = RotaryEncoder(encoder[0], encoder[1], max_steps=0)
-            self.encoder.when_rotated_clockwise = self._sender(EncoderEvent(+1))
-            self.encoder.when_rotated_counter_clockwise = self._sender(EncoderEvent(-1))
+            self.missing.pop(name, None)
+        if self._wanted_encoder is not None and self.encoder is None:
+            a, b = self._wanted_encoder
+            try:
+                # max_steps=0: an unbounded counter; the controller only uses the deltas.
+                self.encoder = RotaryEncoder(a, b, max_steps=0)
+            except Exception as exc:
+                bad = b if "busy" in str(exc).lower() and _claimed(a) else a
+                self.missing["encoder"] = ((a, b), pin_trouble(bad, "the encoder", exc))
+            else:
+                self.encoder.when_rotated_clockwise = self._sender(EncoderEvent(+1))
+                self.encoder.when_rotated_counter_clockwise = self._sender(EncoderEvent(-1))
+                self.missing.pop("encoder", None)
+        return not self.missing
 
     def _sender(self, event: DeviceEvent) -> Callable[[], None]:
         def send() -> None:

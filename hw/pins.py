@@ -150,6 +150,39 @@ def _name_of(factory: Factory) -> str:
     return ""
 
 
+def pin_trouble(pin: int, role: str, exc: BaseException) -> str:
+    """One sentence for a pin that cannot be claimed, naming the pin, its holder and the fix.
+
+    Another process holding the line makes lgpio raise ``lgpio.error('GPIO busy')``
+    (the kernel's EBUSY); gpiozero's own check says ``GPIOPinInUse`` for a pin two of
+    our devices claim. The holder is the line's consumer label, when the OS tells it
+    (lgpio's ``gpio_get_line_info``).
+    """
+    text = str(exc)
+    kind = type(exc).__name__
+    if "busy" in text.lower() or kind == "GPIOPinInUse":
+        holder = line_holder(pin)
+        who = f", held by « {holder} »" if holder else ""
+        return (f"GPIO{pin} ({role}) is busy{who}: stop the program that holds it "
+                f"(gpioinfo lists the lines in use) or wire {role} to a free pin and change the config.")
+    return f"GPIO{pin} ({role}) cannot be used ({kind}: {text}); check the pin number in the config."
+
+
+def line_holder(pin: int) -> str | None:
+    """The consumer label of a GPIO line another process holds (lgpio factories only), or None."""
+    factory = Device.pin_factory
+    handle = getattr(factory, "_handle", None)
+    if handle is None:
+        return None
+    try:
+        import lgpio
+
+        _offset, _flags, _name, user = lgpio.gpio_get_line_info(handle, pin)
+    except Exception:  # noqa: BLE001 - an older kernel or library: no holder to name
+        return None
+    return str(user) or None
+
+
 def reset_mock() -> None:
     """Clear every mock pin and reservation (tests call it between cases)."""
     from gpiozero.pins.mock import MockFactory
