@@ -16,6 +16,7 @@ no I2C push or game logic ever runs on gpiozero's thread.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Mapping
 
 from gpiozero import Button, RotaryEncoder
@@ -56,6 +57,9 @@ class Panel:
         self._emit = on_event
         self.errors = 0  # events whose listener raised (logged, never raised into gpiozero)
         self.bounce_time, self.hold_time = bounce_time, hold_time
+        self.bounces = 0  # press edges dropped as contact bounce
+        self._accepted: dict[str, float] = {}
+        self._released_at: dict[str, float] = {}
         self.buttons: dict[str, Button] = {}
         self.encoder: RotaryEncoder | None = None
         #: inputs that could not be claimed (a busy pin): name -> (pins, the sentence with the fix)
@@ -75,12 +79,13 @@ class Panel:
         for name, pin in self._wanted_buttons.items():
             if name in self.buttons:
                 continue
-            try:
-                button = Button(pin, pull_up=True, bounce_time=self.bounce_time, hold_time=self.hold_time)
+            try:  # no debounce in gpiozero/lgpio: ours acts on the leading edge (see _press)
+                button = Button(pin, pull_up=True, bounce_time=None, hold_time=self.hold_time)
             except Exception as exc:  # lgpio.error('GPIO busy'), GPIOPinInUse, ...
                 self.missing[name] = ((pin,), pin_trouble(pin, f"button {name}", exc))
                 continue
-            button.when_pressed = self._sender(ButtonEvent(name, "press"))
+            button.when_pressed = self._press(name)
+            button.when_released = self._released(name)
             button.when_held = self._sender(ButtonEvent(name, "hold"))
             self.buttons[name] = button
             self.missing.pop(name, None)
@@ -97,6 +102,35 @@ class Panel:
                 self.encoder.when_rotated_counter_clockwise = self._sender(EncoderEvent(-1))
                 self.missing.pop("encoder", None)
         return not self.missing
+
+    def _press(self, name: str) -> Callable[[], None]:
+        """A leading-edge debounce: the first edge of a press acts at once, bounces are ignored.
+
+        lgpio's own debounce (``bounce_time`` handed to gpiozero) reports a level only once
+        it has been stable for the whole window, so every press reached the glass 20 ms late
+        at the least (issue 22). Here the press acts on its first edge; a press edge within
+        ``bounce_time`` of the last accepted press, or of a release edge (the contacts
+        chattering as they open), is contact bounce and is dropped.
+        """
+        send = self._sender(ButtonEvent(name, "press"))
+        window = self.bounce_time or 0.0
+
+        def pressed() -> None:
+            now = time.monotonic()
+            last = max(self._accepted.get(name, -1e9), self._released_at.get(name, -1e9))
+            if window and now - last < window:
+                self.bounces += 1
+                return
+            self._accepted[name] = now
+            send()
+
+        return pressed
+
+    def _released(self, name: str) -> Callable[[], None]:
+        def released() -> None:
+            self._released_at[name] = time.monotonic()
+
+        return released
 
     def _sender(self, event: DeviceEvent) -> Callable[[], None]:
         def send() -> None:
