@@ -28,12 +28,15 @@ each other's tags) and no two chip selects are ever low together.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
 from typing import Any
 
 from hw.rfid.base import Reader, ReaderError
+
+log = logging.getLogger(__name__)
 
 #: one lock per SPI bus number: a poll holds it from field on to field off
 _BUS_LOCKS: dict[int, threading.Lock] = {}
@@ -115,6 +118,7 @@ class Backend(Reader):
     _spi: Any = None
     _cs: Any = None
     _rst_pin: int | None = None
+    _warned = False
 
     @property
     def cs_pin(self) -> int:
@@ -162,6 +166,10 @@ class Backend(Reader):
             self.close()
             raise ReaderError(f"Reader {self.point}: no MFRC522 answers on {where} (its version register reads "
                               f"{seen:#04x}); check MISO/MOSI/SCK, 3.3 V, the chip select and RST.")
+        if driver.unknown_version and not self._warned:
+            self._warned = True  # a clone board: it may well work; said once, in the log and by doctor
+            log.warning("reader %s: VersionReg reads %#04x, not a version this driver knows (0x91/0x92 genuine, "
+                        "0x88/0x89/0x90/0x12/0xB2 clones); trying it anyway", self.point, driver.version_read)
         self.driver = driver
 
     def _claim_reset(self, pin: int) -> None:
