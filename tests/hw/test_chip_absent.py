@@ -132,3 +132,13 @@ def test_gain_keeps_rfcfgregs_reserved_bits(wiring) -> None:  # noqa: F811
         assert chip.regs[0x26] == (0x8A | 0x70)
     finally:
         r.close()
+
+
+def test_a_failed_open_leaves_its_gpio_select_driven_inactive(wiring) -> None:  # noqa: F811
+    wiring.chip(("gpio", 22), present=False)
+    r = reader("p22", cs_pin=22)
+    with pytest.raises(ReaderError):
+        r.open()
+    pin = wiring.factory.pin(22)
+    assert pin.function == "output" and pin.state == 1  # driven high, not released to float
+    r.close()
