@@ -9,7 +9,6 @@ transfer, the GPIO (and not CE) when ``cs_pin`` is set.
 from __future__ import annotations
 
 import errno
-
 import threading
 
 import pytest
