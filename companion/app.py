@@ -350,6 +350,11 @@ class Companion:
         return str(copy)
 
     def _device_event(self, event: Any) -> None:
+        from hw.events import StatusEvent
+
+        if isinstance(event, StatusEvent):  # a device down or back: every open page redraws its banner now
+            for channel in {"games", getattr(self.hub, "current", None)} - {None}:
+                self.hub.broadcast(channel)
         with self._lock:
             controller = self.controller
         if controller is None:

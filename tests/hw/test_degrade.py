@@ -186,3 +186,22 @@ def test_a_pin_factory_that_cannot_load_starts_the_table_on_mock_pins_and_says_t
         if Device.pin_factory is not None and Device.pin_factory is not previous:
             Device.pin_factory.close()
         Device.pin_factory = previous
+
+
+def test_a_device_going_down_wakes_every_open_page_at_once(tmp_path) -> None:
+    """The banner is on every page within 2 s: a status event wakes the live streams itself."""
+    from companion.app import build
+    from hw.events import StatusEvent
+
+    companion = build(Config(), tmp_path / "j.db", sim=True, port=0)
+    try:
+        companion.open_devices()
+        feed = companion.hub.feed("games")
+        assert feed is not None
+        feed.wait(0.05)  # a new feed starts woken (the page's first state)
+        assert not feed.wait(0.3)
+        companion.devices.emit(StatusEvent("reader scan", False, "reader scan stopped answering; retrying"))
+        assert feed.wait(1.0)
+        assert "reader scan stopped answering; retrying" in companion.devices.health()["failing"]
+    finally:
+        companion.close()
