@@ -7,11 +7,14 @@ import signal
 import urllib.request
 from pathlib import Path
 
+from test_signals import start
+
 
 def test_run_without_its_display_serves_the_dashboard_and_names_the_device_and_fix(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
     config.write_text('[gpio]\nfactory = "mock"\n[display]\ntype = "ssd1306"\ni2c_port = 9\n', encoding="utf-8")
-    proc, base, token = _start_real(tmp_path / "j.db", config)
+    proc, base, token = start(tmp_path / "j.db", "--config", str(config), "--host", "127.0.0.1", "--port", "0",
+                              sim=False)
     try:
         req = urllib.request.Request(base + "/api/games", data=json.dumps(
             {"game": "galapagos-auction", "players": ["Ann", "Bob", "Cid"], "options": {}}).encode(), method="POST",
@@ -23,32 +26,3 @@ def test_run_without_its_display_serves_the_dashboard_and_names_the_device_and_f
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=10)
     assert proc.returncode == 0
-
-
-def _start_real(db: Path, config: Path):  # type: ignore[no-untyped-def]
-    """``companion run`` (not --sim) with ``config``."""
-    import os
-    import re
-    import subprocess
-    import sys
-    import time
-
-    from test_signals import ROOT
-
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--config", str(config), "--host", "127.0.0.1",
-                             "--port", "0", "--db", str(db)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, env=env, cwd=ROOT)
-    assert proc.stdout is not None
-    lines = []
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        m = re.search(r"(http://[\d.]+:(\d+))/\?token=([0-9a-f]+)", line)
-        if m:
-            return proc, m.group(1), m.group(3)
-    proc.kill()
-    raise AssertionError("companion run did not start:\n" + "".join(lines))

@@ -23,6 +23,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+#: every process start() began (conftest kills those still alive after each test)
+STARTED: list[subprocess.Popen] = []
 
 
 def free_port() -> int:
@@ -31,11 +33,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(db: Path, *args: str) -> tuple[subprocess.Popen, str, str]:
+def start(db: Path, *args: str, sim: bool = True) -> tuple[subprocess.Popen, str, str]:
+    """``companion run`` (``--sim`` unless ``sim`` is False) with ``args``; its process, address and token."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     env.pop("COMPANION_CONFIG", None)
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--sim", "--db", str(db), *args],
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "run", *(["--sim"] if sim else []), "--db", str(db),
+                             *args],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)
+    STARTED.append(proc)
     assert proc.stdout is not None
     lines = []
     deadline = time.monotonic() + 30
@@ -105,6 +110,7 @@ def test_a_signal_during_start_up_stops_it(tmp_path: Path) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--sim", "--port", "0", "--db",
                              str(tmp_path / "j.db")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, env=env, cwd=ROOT)
+    STARTED.append(proc)
     assert proc.stdout is not None
     proc.stdout.readline()  # the first line: handlers installed, the server bound
     for _ in range(5):
