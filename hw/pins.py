@@ -177,10 +177,11 @@ def line_holder(pin: int) -> str | None:
     try:
         import lgpio
 
-        _offset, _flags, _name, user = lgpio.gpio_get_line_info(handle, pin)
+        info = lgpio.gpio_get_line_info(handle, pin)  # (status,) offset, flags, name, user: the user last
+        user = info[-1] if isinstance(info, (list, tuple)) and info else None
     except Exception:  # noqa: BLE001 - an older kernel or library: no holder to name
         return None
-    return str(user) or None
+    return str(user) if user else None
 
 
 def reset_mock() -> None:

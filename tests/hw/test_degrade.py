@@ -205,3 +205,17 @@ def test_a_device_going_down_wakes_every_open_page_at_once(tmp_path) -> None:
         assert "reader scan stopped answering; retrying" in companion.devices.health()["failing"]
     finally:
         companion.close()
+
+
+def test_a_busy_pin_names_its_holder_when_lgpio_tells(monkeypatch) -> None:
+    """lgpio's gpio_get_line_info gives the line's consumer label (the kernel's line info)."""
+    import sys
+    from types import SimpleNamespace
+
+    from hw.pins import pin_trouble
+
+    monkeypatch.setitem(sys.modules, "lgpio", SimpleNamespace(
+        gpio_get_line_info=lambda handle, gpio: (0, gpio, 1, f"GPIO{gpio}", "gpioset")))
+    monkeypatch.setattr(Device, "pin_factory", SimpleNamespace(_handle=3), raising=False)
+    message = pin_trouble(16, "button ok", error("GPIO busy"))
+    assert message.startswith("GPIO16 (button ok) is busy, held by « gpioset »: ")
