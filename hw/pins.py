@@ -95,6 +95,9 @@ def make_factory(name: str, chip: int | None = None) -> Factory:
         module = exc.name or str(exc)
         raise PinFactoryError(f"The {name} pin factory needs the {module} module, which is not installed.",
                               _install_fix(name, module)) from None
+    except Exception as exc:  # a module that imports but is not the one gpiozero expects (too old, a stand-in)
+        raise PinFactoryError(f"The {name} pin factory cannot load ({type(exc).__name__}: {exc}).",
+                              _install_fix(name, name)) from None
     kwargs: dict[str, int] = {}
     if name == "lgpio":
         found = header_chip() if chip is None else chip

@@ -33,13 +33,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(db: Path, *args: str, sim: bool = True) -> tuple[subprocess.Popen, str, str]:
+def start(db: Path, *args: str, sim: bool = True, cwd: Path = ROOT) -> tuple[subprocess.Popen, str, str]:
     """``companion run`` (``--sim`` unless ``sim`` is False) with ``args``; its process, address and token."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     env.pop("COMPANION_CONFIG", None)
     proc = subprocess.Popen([sys.executable, "-m", "companion", "run", *(["--sim"] if sim else []), "--db", str(db),
                              *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=cwd)
     STARTED.append(proc)
     assert proc.stdout is not None
     lines = []
