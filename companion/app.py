@@ -298,6 +298,9 @@ class Companion:
         #: set by :meth:`request_stop` (the signal number); :meth:`serve` stops when it is
         self.stop_requested = 0
         self._wake: tuple[int, int] | None = None
+        self._previous_wakeup = -1
+        self._closed = False
+        self._previous_handlers: dict[int, Any] = {}
         self.dashboard = Dashboard(self.hub, self.keys, self.seats)
         self.dashboard.extra["notices"] = self.notices
         self.dashboard.keepalive = LIVE_KEEPALIVE
@@ -520,9 +523,8 @@ class Companion:
             os.set_blocking(read_end, False)
             os.set_blocking(write_end, False)
             self._wake = (read_end, write_end)
-        signal.set_wakeup_fd(self._wake[1], warn_on_full_buffer=False)
-        signal.signal(signal.SIGTERM, self.request_stop)
-        signal.signal(signal.SIGINT, self.request_stop)
+        self._previous_wakeup = signal.set_wakeup_fd(self._wake[1], warn_on_full_buffer=False)
+        self._previous_handlers = {sig: signal.signal(sig, self.request_stop) for sig in (signal.SIGTERM, signal.SIGINT)}
 
     def serve(self) -> None:
         """Serve until :meth:`request_stop` (Ctrl-C or SIGTERM), then close everything.
@@ -548,7 +550,10 @@ class Companion:
             self.close()
 
     def close(self) -> None:
-        """Stop the loops, the live pages, the server, the devices; close the journal last."""
+        """Stop the loops, the live pages, the server, the devices; close the journal last (once)."""
+        if self._closed:
+            return
+        self._closed = True
         self._stop.set()
         self.hub.stop()
         if self.server is not None:
@@ -579,8 +584,10 @@ class Companion:
         if self._wake is not None:
             import signal
 
-            if threading.current_thread() is threading.main_thread():
-                signal.set_wakeup_fd(-1)
+            if threading.current_thread() is threading.main_thread():  # as before install_signal_handlers
+                signal.set_wakeup_fd(self._previous_wakeup)
+                for sig, handler in self._previous_handlers.items():
+                    signal.signal(sig, handler)
             for fd in self._wake:
                 os.close(fd)
             self._wake = None
