@@ -28,8 +28,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# `make run PORT=8091` listens on another port (the default is 8080, or the config's)
 run: $(STAMP)
-	$(VENV)/bin/companion run --sim
+	$(VENV)/bin/companion run --sim $(if $(PORT),--port $(PORT))
 
 # two workers: the machines (a Pi 4, CI) have two cores or more, and half the suite waits on
 # browsers and servers in other processes

@@ -19,13 +19,13 @@ from typing import Any
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from bench.common import emit, median, metric, percentile
+from bench.common import emit, median, metric, percentile, size
 from companion.config import Config
 from companion.controller import TableController, open_devices
 from companion.journal import Journal
 from companion.session import Session
 
-PRESSES = 2000
+PRESSES = size(2000, 5)
 TILES = {"N": ["crab", "iguana"], "E": ["sea_lion", "booby"], "S": ["tortoise", "penguin"], "W": ["crab", "booby"]}
 
 

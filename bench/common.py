@@ -3,9 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import sys
 from typing import Any
+
+#: ``BENCH_SMOKE=1``: every benchmark on tiny inputs (the normal test suite runs them so, so
+#: ``make bench`` cannot rot unseen); the figures then mean nothing, only that the code runs
+SMOKE = os.environ.get("BENCH_SMOKE") == "1"
+
+
+def size(full: float, smoke: float) -> Any:
+    """``full`` for ``make bench``, ``smoke`` under ``BENCH_SMOKE=1``."""
+    return smoke if SMOKE else full
 
 
 def percentile(samples: list[float], pct: float) -> float:

@@ -12,8 +12,9 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from bench.common import emit, median, metric, percentile
-from companion.games.dice import COLOURS, DiceRules, DiceState, hint
+from bench.common import emit, median, metric, percentile, size
+from companion.games.dice.island import COLOURS
+from companion.games.dice.rules import DiceRules, DiceState, hint
 
 RULES = DiceRules()
 
@@ -35,7 +36,7 @@ def position(rng: random.Random) -> DiceState:
     )
 
 
-def run(positions: int = 1000, seed: int = 2) -> dict[str, Any]:
+def run(positions: int = size(1000, 5), seed: int = 2) -> dict[str, Any]:
     rng = random.Random(seed)
     times: list[float] = []
     for _ in range(positions):

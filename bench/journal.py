@@ -13,12 +13,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.common import emit, median, metric
+from bench.common import emit, median, metric, size
 from companion import games
 from companion.journal import Journal
 from companion.session import Session
 
-APPENDS = 300
+APPENDS = size(300, 5)
 
 
 def journal_append_ms(folder: Path) -> list[float]:
@@ -81,7 +81,7 @@ def long_game(journal: Journal, length: int = 1000) -> str:
     raise RuntimeError("no 1,000-action game found")
 
 
-def resume_ms(folder: Path, repeats: int = 7) -> tuple[list[float], str]:
+def resume_ms(folder: Path, repeats: int = size(7, 1)) -> tuple[list[float], str]:
     path = folder / "resume.db"
     game_id = long_game(Journal(path))
     samples = []
@@ -102,7 +102,7 @@ def slowest_replay_per_1000_ms() -> dict[str, float]:
         rules = games.get(gid)
         players = ["Ann", "Bob", "Cy", "Dee"][: max(rules.min_players, min(4, rules.max_players))]
         longest: list[dict[str, Any]] = []
-        for seed in range(20):
+        for seed in range(size(20, 1)):
             rng, state, actions = random.Random(seed), rules.setup(players, {}), []
             while (cands := rules.candidates(state)) and len(actions) < 1000:
                 action = rng.choice(cands)
@@ -110,7 +110,7 @@ def slowest_replay_per_1000_ms() -> dict[str, float]:
                 actions.append(action)
             longest = max(longest, actions, key=len)
         times = []
-        for _ in range(5):
+        for _ in range(size(5, 1)):
             start = time.perf_counter()
             state = rules.setup(players, {})
             for action in longest:

@@ -12,7 +12,7 @@ import random
 import time
 from typing import Any
 
-from bench.common import emit, median, metric
+from bench.common import emit, median, metric, size
 from companion import games
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
@@ -23,7 +23,7 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def timings(game_id: str, games_played: int = 8, max_actions: int = 400) -> list[float]:
+def timings(game_id: str, games_played: int = size(8, 1), max_actions: int = size(400, 10)) -> list[float]:
     pkg = games.package(game_id)
     rules = pkg.rules
     out: list[float] = []

@@ -10,7 +10,7 @@ import random
 import time
 from typing import Any
 
-from bench.common import emit, median, metric
+from bench.common import emit, median, metric, size
 from companion import games
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
@@ -32,7 +32,7 @@ def playout(game_id: str, seed: int, max_actions: int = 5000) -> tuple[int, floa
     return actions, time.perf_counter() - start
 
 
-def run(seconds_per_game: float = 1.5) -> dict[str, Any]:
+def run(seconds_per_game: float = size(1.5, 0.05)) -> dict[str, Any]:
     rates: dict[str, float] = {}
     for gid in games.ids():
         samples: list[float] = []

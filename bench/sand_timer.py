@@ -13,12 +13,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.common import emit, median, metric
+from bench.common import emit, median, metric, size
 from companion.journal import Journal
 from companion.session import Session
 
 SECONDS = 0.5
-RUNS = 10
+RUNS = size(10, 1)
 
 
 def one_run(folder: Path, n: int) -> float:

@@ -24,10 +24,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.common import emit, median, metric, percentile
+from bench.common import emit, median, metric, percentile, size
 from bench.harness import LiveClient, Server, open_clients, population_action
 
-ACTIONS = {12: 200, 100: 100}
+ACTIONS = {12: size(200, 2), 100: size(100, 2)}
+CLIENTS = {12: 12, 100: size(100, 4)}
+STARTS = size(5, 1)
+MEMORY_SECONDS = size(120.0, 1.0)
 
 
 def fan_out_ms(server: Server, game_id: str, clients: int, actions: int) -> list[float]:
@@ -120,7 +123,7 @@ def run() -> dict[str, Any]:
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         starts = []
-        for n in range(5):
+        for n in range(STARTS):
             server = Server(Path(tmp) / f"start{n}.db")
             starts.append(server.start())
             server.kill()
@@ -140,12 +143,12 @@ def run() -> dict[str, Any]:
             for client in live:
                 client.close()
             for clients, target in ((12, "<= 50"), (100, "<= 150")):
-                samples = fan_out_ms(server, game_id, clients, ACTIONS[clients])
+                samples = fan_out_ms(server, game_id, CLIENTS[clients], ACTIONS[clients])
                 out[f"sse_{clients}_p99_ms"] = metric(percentile(samples, 99), "ms", target,
                                                       median_ms=round(median(samples), 3), actions=len(samples))
         finally:
             server.kill()
-        out.update(memory_run(Path(tmp)))
+        out.update(memory_run(Path(tmp), clients=CLIENTS[100], seconds=MEMORY_SECONDS))
     return out
 
 

@@ -17,6 +17,7 @@ import logging
 import os
 import socket
 import sqlite3
+import sys
 import threading
 import time
 from pathlib import Path
@@ -50,6 +51,8 @@ IDLE_TIMEOUT = 30
 #: seconds between two comment lines on a quiet live stream: with TCP_USER_TIMEOUT (10 s) a
 #: page whose Wi-Fi vanished frees its slot within ~15 s
 LIVE_KEEPALIVE = 5.0
+#: seconds close() waits for a thread (server workers, the table loop) before going on
+SHUTDOWN_WAIT = 0.3
 #: seconds between two returns of freed heap memory to the system (malloc_trim)
 TRIM_EVERY = 10.0
 
@@ -292,6 +295,12 @@ class Companion:
         self._threads: list[threading.Thread] = []
         self._oled_serial = -1
         self.server: Any = None
+        #: set by :meth:`request_stop` (the signal number); :meth:`serve` stops when it is
+        self.stop_requested = 0
+        self._wake: tuple[int, int] | None = None
+        self._previous_wakeup = -1
+        self._closed = False
+        self._previous_handlers: dict[int, Any] = {}
         self.dashboard = Dashboard(self.hub, self.keys, self.seats)
         self.dashboard.extra["notices"] = self.notices
         self.dashboard.keepalive = LIVE_KEEPALIVE
@@ -344,9 +353,18 @@ class Companion:
         return str(copy)
 
     def _device_event(self, event: Any) -> None:
+        from hw.events import StatusEvent
+
+        if isinstance(event, StatusEvent):  # a device down or back: every open page redraws its banner now
+            for channel in {"games", getattr(self.hub, "current", None)} - {None}:
+                self.hub.broadcast(channel)
         with self._lock:
             controller = self.controller
         if controller is None:
+            if isinstance(event, StatusEvent):  # a device down or back: say it on the empty table
+                failing = self._failing_devices()
+                self._idle_screen(failing[-1] if failing else None)
+                return
             self.lobby().handle(event)  # no game on the table: its buttons can start one
             return
         controller.handle(event)
@@ -360,6 +378,11 @@ class Companion:
             self._lobby = TableLobby(self.devices.oled, lambda g, p, o: self.hub.set_current(self.hub.new(g, p, o).id),
                                      beeper=self.devices.beeper, url=self.base_url() + "/join")
         return self._lobby
+
+    def _failing_devices(self) -> list[str]:
+        """The sentences of the devices failing now (each with its fix)."""
+        status = getattr(self.devices, "status", None) or {}
+        return [s.message for s in status.values() if not s.ok and s.message]
 
     def _follow(self, session: Session | None) -> None:
         """The table's game changed: a new controller for it (or the idle screen)."""
@@ -492,21 +515,68 @@ class Companion:
             except Exception:
                 log.exception("table loop")
 
+    # -- signals and serving ------------------------------------------------------
+    def request_stop(self, signum: int = 0, frame: Any = None) -> None:
+        """The SIGTERM/SIGINT handler: it only records the request.
+
+        A signal handler runs between two bytecodes of the main thread, possibly inside a
+        lock that thread holds (``Event.set`` → ``Condition.__enter__``): taking any lock here
+        can deadlock when a second signal arrives during the first (issue 22). So it sets a
+        plain attribute; the byte :func:`signal.set_wakeup_fd` writes wakes the server's poll,
+        and :meth:`serve` does the stopping, outside any handler.
+        """
+        self.stop_requested = signum or -1
+
+    def install_signal_handlers(self) -> None:
+        """SIGTERM and SIGINT ask :meth:`serve` to stop; the wake-up pipe ends its poll at once."""
+        import signal
+
+        if threading.current_thread() is not threading.main_thread():
+            return  # signals are delivered to the main thread only (tests build a Companion elsewhere)
+        if self._wake is None:
+            read_end, write_end = os.pipe()
+            os.set_blocking(read_end, False)
+            os.set_blocking(write_end, False)
+            self._wake = (read_end, write_end)
+        self._previous_wakeup = signal.set_wakeup_fd(self._wake[1], warn_on_full_buffer=False)
+        self._previous_handlers = {sig: signal.signal(sig, self.request_stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+
     def serve(self) -> None:
-        """Serve until interrupted (Ctrl-C or SIGTERM)."""
+        """Serve until :meth:`request_stop` (Ctrl-C or SIGTERM), then close everything.
+
+        The server's own ``run`` loops until its map empties; here the loop goes one poll at a
+        time and looks at the stop request after each, the wake-up pipe being one of the polled
+        files so a signal ends the current poll (``asyncore_loop_timeout`` is the longest wait
+        without one).
+        """
+        from waitress import wasyncore
+
+        socket_map = getattr(self.server, "map", None) or self.server._map
+        waker = None
+        if self._wake is not None:
+            waker = _drain(self._wake[0], socket_map)
         try:
-            self.server.run()
+            while not self.stop_requested and socket_map:
+                wasyncore.loop(timeout=self.server.adj.asyncore_loop_timeout, map=socket_map,
+                               use_poll=True, count=1)
         finally:
+            if waker is not None:
+                waker.close()
             self.close()
 
     def close(self) -> None:
+        """Stop the loops, the live pages, the server, the devices; close the journal last (once)."""
+        if self._closed:
+            return
+        self._closed = True
         self._stop.set()
         self.hub.stop()
         if self.server is not None:
-            try:
-                self.server.close()
+            try:  # worker threads are daemons: a page still streaming does not hold the exit
+                self.server.task_dispatcher.shutdown(timeout=SHUTDOWN_WAIT)
+                wasyncore_close_all(self.server)
             except Exception:
-                pass
+                log.exception("closing the server")
         with self._lock:
             if self.controller is not None:
                 self.controller.close()
@@ -516,6 +586,70 @@ class Companion:
                 self.devices.close()
             except Exception:
                 log.exception("closing devices")
+        for thread in self._threads:
+            thread.join(timeout=SHUTDOWN_WAIT)
+        ticker = getattr(self.hub, "_ticker", None)  # its last poll may still read the journal
+        if ticker is not None and ticker is not threading.current_thread():
+            ticker.join(timeout=SHUTDOWN_WAIT)
+        for part in (self.seats, self.journal):  # last: a session's final write has finished under its lock
+            try:
+                part.close()
+            except Exception:
+                log.exception("closing %r", part)
+        if self._wake is not None:
+            import signal
+
+            if threading.current_thread() is threading.main_thread():  # as before install_signal_handlers
+                signal.set_wakeup_fd(self._previous_wakeup)
+                for sig, handler in self._previous_handlers.items():
+                    signal.signal(sig, handler)
+            for fd in self._wake:
+                os.close(fd)
+            self._wake = None
+
+
+def _drain(fd: int, socket_map: dict[int, Any]) -> Any:
+    """The wake-up pipe's read end in the server's poll: it empties the pipe, nothing more."""
+    from waitress import wasyncore
+
+    class Drain(wasyncore.file_dispatcher):
+        def writable(self) -> bool:
+            return False
+
+        def handle_read(self) -> None:
+            try:
+                while self.recv(512):
+                    pass
+            except OSError:  # EAGAIN: emptied
+                pass
+
+    return Drain(fd, socket_map)
+
+
+def exit_now(status: int) -> None:
+    """End the process once :meth:`Companion.close` has closed everything.
+
+    The exit handlers run (gpiozero's among them) and the output is flushed; what is left,
+    the interpreter freeing every module and object one by one, took 0.7 to 1.2 s on a
+    busy two-core machine — longer than the whole shutdown may take (issue 22: within 1 s
+    of the signal). The kernel frees that memory at once.
+    """
+    import atexit
+
+    try:
+        atexit._run_exitfuncs()
+        logging.shutdown()
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+    finally:
+        os._exit(status)
+
+
+def wasyncore_close_all(server: Any) -> None:
+    """Close the server's sockets (waitress's ``close`` also waits 5 s for its threads)."""
+    from waitress import wasyncore
+
+    wasyncore.close_all(getattr(server, "map", None) or server._map)
 
 
 # -- the HTTP server -------------------------------------------------------------------------

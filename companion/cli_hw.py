@@ -16,6 +16,8 @@ def _parsers(sub: Any) -> None:
     p.add_argument("--config", help="TOML config file (default: $COMPANION_CONFIG, then the user's, else simulation)")
     p.add_argument("--json", action="store_true", help="one JSON object per check instead of a table")
     p.add_argument("--bridge-timeout", type=float, default=5.0, help="seconds to wait for the bridge handshake")
+    p.add_argument("--tags", action="store_true", help="then wait for a tag on each reader in turn and print its UID")
+    p.add_argument("--tag-wait", type=float, default=20.0, help="seconds --tags waits on each reader (20)")
 
     p = sub.add_parser("oled", help="render the OLED frame for the state after a script (simulated display)")
     p.add_argument("script")
@@ -42,7 +44,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
     cfg = _config(args.config)
     checks = doctor_checks(cfg, Path(cfg.tags_db) if cfg.tags_db else default_db_path(getattr(args, "db", None)),
-                           bridge_timeout=args.bridge_timeout)
+                           bridge_timeout=args.bridge_timeout, tags=args.tags, tag_wait=args.tag_wait)
     if args.json:
         for c in checks:
             emit(c.to_json())
@@ -54,7 +56,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return 0 if all(c.ok for c in checks) else 1
 
 
-def doctor_checks(cfg: Any, db_path: Path, *, bridge_timeout: float = 5.0) -> list[Any]:
+def doctor_checks(cfg: Any, db_path: Path, *, bridge_timeout: float = 5.0, tags: bool = False,
+                  tag_wait: float = 20.0) -> list[Any]:
     """Every check for the devices ``cfg`` names, in table order.
 
     A group of checks that fails in an unforeseen way becomes one failed row
@@ -79,10 +82,74 @@ def doctor_checks(cfg: Any, db_path: Path, *, bridge_timeout: float = 5.0) -> li
         group(f"display {d.type}", doctor.i2c, f"display {d.type}", d.i2c_port, d.address)
     for r in cfg.readers:
         group(f"reader {r.point}", reader_checks, r)
+    wired = [r for r in cfg.readers if r.backend in CHIP_BACKENDS
+             and all(c.ok for c in checks if c.device == f"reader {r.point}")]
+    if wired:
+        group("readers", chip_checks, cfg, wired, tags, tag_wait)
     if any(r.backend == "bridge" for r in cfg.readers) or cfg.bridge.buttons or cfg.bridge.dice:
         group("bridge", bridge_checks, cfg, bridge_timeout)
     group("tag registry", doctor.writable, "tag registry", db_path)
     group("dashboard", doctor.tcp_port_free, "dashboard", cfg.web_host, cfg.web_port)
+    return checks
+
+
+#: backends whose chip doctor talks to (the bridge's readers are the firmware's to check)
+CHIP_BACKENDS = ("mfrc522", "pn532")
+#: what an MFRC522's VersionReg says about the chip
+MFRC522_VERSIONS = {0x91: "MFRC522 v1.0", 0x92: "MFRC522 v2.0", 0x88: "FM17522 clone", 0x89: "FM17522E clone",
+                    0x90: "clone", 0x12: "clone", 0xB2: "clone"}
+
+
+def chip_checks(cfg: Any, readers: list[Any], tags: bool, wait: float) -> list[Any]:
+    """Talk to each reader's chip: its version register (an unwired or clone reader shows here),
+    then, with ``tags``, a tag on each reader in turn, its UID printed as it is read."""
+    import time
+
+    from hw import doctor
+    from hw.pins import use_factory
+    from hw.rfid import ReaderError, load_backend
+
+    use_factory(cfg.pin_factory, getattr(cfg, "gpio_chip", None))
+    opened = [load_backend(r.backend)(r.point, r.options) for r in readers]
+    for kind in {type(o) for o in opened}:
+        kind.prepare([o for o in opened if type(o) is kind])  # every chip select high before the first transfer
+    checks: list[Any] = []
+    try:
+        for reader in opened:
+            name = f"reader {reader.point}"
+            try:
+                reader.open()
+            except ReaderError as exc:
+                checks.append(doctor.Check(name, "the chip answers", False, str(exc), "see docs/hardware.md"))
+                continue
+            version = getattr(getattr(reader, "driver", None), "version_read", None)
+            if version is None:
+                checks.append(doctor.Check(name, "the chip answers", True, f"{reader.backend} configured"))
+            else:
+                known = MFRC522_VERSIONS.get(version)
+                detail = (f"VersionReg {version:#04x}: {known}" if known else
+                          f"VersionReg {version:#04x}: not a version this driver knows; it may be a clone that works")
+                checks.append(doctor.Check(name, "the chip answers", True, detail))
+            if tags:
+                print(f"Hold a tag on reader {reader.point} (waiting up to {wait:g} s)...", flush=True)
+                uid, deadline = None, time.monotonic() + wait
+                while uid is None and time.monotonic() < deadline:
+                    try:
+                        raw = reader.read_uid()
+                    except Exception:  # noqa: BLE001 - a bad read: try again until the deadline
+                        raw = None
+                    uid = bytes(raw).hex().upper() if raw else None
+                    time.sleep(0.05)
+                if uid:
+                    print(f"    reader {reader.point}: {uid}", flush=True)
+                checks.append(doctor.Check(name, "reads a tag", uid is not None, uid or f"no tag in {wait:g} s",
+                                           "hold the tag flat on the antenna; check the antenna gain and wiring"))
+    finally:
+        for reader in opened:
+            try:
+                reader.close()
+            except Exception:  # noqa: BLE001
+                pass
     return checks
 
 

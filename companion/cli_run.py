@@ -8,11 +8,17 @@ with the code the OLED shows (or its QR code).
 from __future__ import annotations
 
 import argparse
-import signal
+import dataclasses
+import os
 import sys
 from typing import Any
 
-from companion.cli import UsageError, command, subcommands
+from companion.cli import UsageError, command, fail, subcommands
+
+#: exit statuses of ``companion run``: 2 is only a bad command line or config file (the unit's
+#: RestartPreventExitStatus); a port taken is EX_TEMPFAIL, a crash EX_SOFTWARE, both restarted
+EXIT_RETRY = 75
+EXIT_CRASH = 70
 
 
 @subcommands
@@ -44,10 +50,23 @@ def limit_malloc_arenas(arenas: int = 2) -> None:
         pass
 
 
+def listen_error(host: str, port: int, exc: OSError) -> str:
+    """One sentence for a port the server cannot take, naming both ways to pick another."""
+    import errno
+
+    if exc.errno == errno.EADDRINUSE:
+        return (f"Port {port} on {host} is already in use (another companion or server holds it): "
+                f"pick another with `companion run --port N` or `make run PORT=N`.")
+    if exc.errno == errno.EACCES:
+        return (f"Port {port} needs root on this system: pick one above 1023 with `companion run --port N` "
+                f"or `make run PORT=N`.")
+    return f"Cannot listen on {host}:{port} ({exc.strerror or exc}): pick another port with `--port N` or `make run PORT=N`."
+
+
 @command("run")
 def cmd_run(args: argparse.Namespace) -> int:
     from companion import config
-    from companion.app import build, raise_open_files_limit
+    from companion.app import build, exit_now, raise_open_files_limit
     from companion.journal import default_db_path
 
     try:
@@ -58,27 +77,27 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError(f"The port must be between 0 and 65535, not {args.port}.")
     limit_malloc_arenas()
     raise_open_files_limit()
-    companion = build(cfg, default_db_path(args.db), sim=args.sim, host=args.host, port=args.port, url=args.url)
-    from hw.oled import DisplayError
-    from hw.pins import PinFactoryError
+    # absolute before anything loads lgpio: importing it chdirs to $LG_WD (tmpfs under systemd),
+    # and a relative --db would then put the journal, tags and backups there
+    db_path = default_db_path(args.db).absolute()
+    if cfg.tags_db:
+        cfg = dataclasses.replace(cfg, tags_db=os.path.abspath(cfg.tags_db))
+    companion = build(cfg, db_path, sim=args.sim, host=args.host, port=args.port, url=args.url)
     from hw.rfid import ReaderError
 
+    companion.install_signal_handlers()  # before start: a SIGTERM during start-up stops it cleanly
     try:
         companion.start()
-    except (DisplayError, PinFactoryError, ReaderError) as exc:
+    except ReaderError as exc:  # a reader the config cannot describe (a bridged one without [bridge])
         companion.close()
-        reason = str(exc).rstrip(".")
-        raise UsageError(f"{reason}; `companion doctor` checks every device, `companion run --sim` needs none.") from None
-    except OSError as exc:
+        raise UsageError(f"{str(exc).rstrip('.')}; `companion doctor` checks every device.") from None
+    except OSError as exc:  # not a configuration mistake: systemd tries again (a port freed)
         companion.close()
-        raise UsageError(f"Cannot listen on {companion.host}:{companion.port}: {exc.strerror or exc}.") from None
+        fail(listen_error(companion.host, companion.port, exc))
+        return EXIT_RETRY
+    except Exception as exc:  # a bug of ours: restarted by systemd (never status 2)
+        return crashed(companion, exc)
 
-    def stop(signum: int, frame: Any) -> None:
-        companion.hub.stop()  # end the live streams first, so no worker thread holds the exit
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
     mode = "simulated devices" if companion.sim else f"devices from {cfg.source}"
     out = sys.stdout
     out.write(f"Galapagos Table Companion — {mode}, journal {companion.db_path}\n")
@@ -90,7 +109,27 @@ def cmd_run(args: argparse.Namespace) -> int:
     out.write("Press Ctrl-C to stop.\n")
     out.flush()
     try:
-        companion.serve()
-    except KeyboardInterrupt:
-        pass
+        companion.serve()  # returns once everything is closed (the journal last)
+    except Exception as exc:
+        return crashed(companion, exc)
+    exit_now(0)
     return 0
+
+
+def crashed(companion: Any, exc: BaseException) -> int:
+    """A crash: the details in the log (systemd's journal), one sentence, a status systemd restarts."""
+    import traceback
+
+    report = companion.db_path.with_name(companion.db_path.name + ".crash.txt")
+    try:
+        report.write_text("".join(traceback.format_exception(exc)), encoding="utf-8")
+        where = f"the details are in {report}"
+    except OSError:
+        where = "the details could not be written"
+    try:
+        companion.close()
+    except Exception:  # noqa: BLE001 - closing what is left is best effort now
+        pass
+    fail(f"The table stopped on an internal error ({type(exc).__name__}: {exc}); the journal is kept and {where}; "
+         "under systemd it starts again by itself.")
+    return EXIT_CRASH

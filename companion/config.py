@@ -473,7 +473,42 @@ class _Reader:
         dup = next((p for p in names if names.count(p) > 1), None)
         if dup:
             raise self.fail("[[readers]]", f"names the point {dup!r} twice")
+        self.spi_mix(out)
         return tuple(out)
+
+    def spi_mix(self, readers: list[ReaderConfig]) -> None:
+        """Refuse the SPI wirings that cannot work, in one sentence each (issue 22).
+
+        SPI_NO_CS, which a GPIO-selected reader needs, is a mode of the spidev *node*
+        (Linux spidev.c keeps it per device, not per open file): a GPIO-selected reader on
+        the node of a CE-selected one stops that reader's CE line. And a PN532 on SPI goes
+        through Blinka, which toggles CE0 and shares no lock with the MFRC522s.
+        """
+        nodes: dict[tuple[int, int], tuple[list[str], list[str]]] = {}
+        for r in readers:
+            if r.backend != "mfrc522":
+                continue
+            node = (int(r.options.get("spi_bus", 0)), int(r.options.get("spi_device", 0)))
+            gpio, ce = nodes.setdefault(node, ([], []))
+            (gpio if r.options.get("cs_pin") else ce).append(r.point)
+        for (bus, dev), (gpio, ce) in nodes.items():
+            if gpio and ce:
+                raise self.fail(
+                    f"[[readers]] {gpio[0]!r}",
+                    f"has a cs_pin on /dev/spidev{bus}.{dev}, the node of CE reader {ce[0]!r}: SPI_NO_CS belongs to "
+                    f"the node, so its CE{dev} would stop; give the GPIO-selected readers a node no CE reader uses "
+                    f"(spi_device = {1 - dev if bus == 0 else dev + 1}, or dtoverlay=spi{bus}-0cs with every "
+                    "reader on a cs_pin; docs/hardware.md)")
+            if len(ce) > 1:
+                raise self.fail(f"[[readers]] {ce[1]!r}", f"shares /dev/spidev{bus}.{dev}'s CE line with {ce[0]!r}: "
+                                "give one of them another spi_device or a cs_pin")
+        spi_pn532 = [r.point for r in readers if r.backend == "pn532" and r.options.get("interface") == "spi"]
+        spi0_mfrc = [p for (bus, _), (gpio, ce) in nodes.items() if bus == 0 for p in gpio + ce]
+        if spi_pn532 and spi0_mfrc:
+            raise self.fail(f"[[readers]] {spi_pn532[0]!r}",
+                            f"is a PN532 on SPI beside MFRC522 reader {spi0_mfrc[0]!r} on SPI0: Blinka toggles CE0 and "
+                            "takes no bus lock, so it would talk over them; wire the PN532 to the UART or I2C "
+                            "(interface = \"uart\" or \"i2c\")")
 
 
 def interfaces(cfg: Config) -> list[str]:

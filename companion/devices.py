@@ -41,6 +41,9 @@ Listener = Callable[[DeviceEvent], None]
 #: events waiting for the worker; beyond this the oldest is dropped (and counted)
 QUEUE_SIZE = 1024
 _STOP = object()
+#: seconds before a device that failed at start is tried again, doubling up to RETRY_MAX
+RETRY_FIRST = 2.0
+RETRY_MAX = 60.0
 
 
 @dataclass
@@ -62,10 +65,17 @@ class TableDevices:
     listener_errors: int = 0
     #: the last StatusEvent of each device that reported one (the dashboard shows the failing ones)
     status: dict[str, StatusEvent] = field(default_factory=dict)
+    #: devices that failed at start, each with the attempt that brings it back (True: it is back)
+    retries: dict[str, Callable[[TableDevices], bool]] = field(default_factory=dict)
+    #: the buzzer pin, its polarity and the LED pins (to open them again on a new pin factory)
+    outputs: tuple[Any, bool, dict[str, int]] = (None, True, {})
+    panel_settings: tuple[Any, ...] = ()
 
     def __post_init__(self) -> None:
         self._queue: queue.Queue[Any] = queue.Queue(maxsize=QUEUE_SIZE)
         self._worker: threading.Thread | None = None
+        self._retrier: threading.Thread | None = None
+        self._stopping = threading.Event()
         self._count_lock = threading.Lock()
 
     # -- events ------------------------------------------------------------------
@@ -145,11 +155,131 @@ class TableDevices:
         if self._worker is None:
             self._worker = threading.Thread(target=self._work, name="device-events", daemon=True)
             self._worker.start()
+        for event in [e for e in self.status.values() if not e.ok]:
+            self.emit(event)  # what failed at start: the controller puts it on the OLED too
+        if self.retries and self._retrier is None:
+            self._retrier = threading.Thread(target=self._retry_loop, name="device-retry", daemon=True)
+            self._retrier.start()
         self.readers.start()
         if self.bridge is not None:
             self.bridge.start()
 
+    # -- devices that failed at start: said on every screen, tried again -----------------
+    def open_outputs(self) -> bool:
+        """(Re)open the buzzer and the LEDs on the current pin factory; False if a pin refused."""
+        from hw.pins import pin_trouble
+
+        pin, active_high, leds = self.outputs
+        ok = True
+        if pin is not None and self.beeper.buzzer is None:
+            try:
+                beeper = Beeper(pin, active_high=active_high)
+            except Exception as exc:  # a busy pin: the table plays silent until it is free
+                self.status["buzzer"] = StatusEvent("buzzer", False, pin_trouble(pin, "the buzzer", exc))
+                ok = False
+            else:
+                self.beeper.close()
+                self.beeper.buzzer = beeper.buzzer
+                self._back("buzzer")
+        for name, led_pin in leds.items():
+            if name in self.leds.leds:
+                continue
+            try:
+                self.leds.add(name, led_pin)
+            except Exception as exc:
+                self.status[f"LED {name}"] = StatusEvent(f"LED {name}", False,
+                                                         pin_trouble(led_pin, f"LED {name}", exc))
+                ok = False
+            else:
+                self._back(f"LED {name}")
+        return ok
+
+    def note_inputs(self) -> None:
+        """Say which buttons (or the encoder) could not be claimed."""
+        for name, (_pins, message) in (self.panel.missing if self.panel is not None else {}).items():
+            device = "encoder" if name == "encoder" else f"button {name}"
+            self.status[device] = StatusEvent(device, False, message)
+
+    def retry_inputs(self) -> bool:
+        before = set(self.panel.missing)
+        done = self.panel.retry()
+        for name in before - set(self.panel.missing):
+            self._back("encoder" if name == "encoder" else f"button {name}")
+        self.note_inputs()
+        return done
+
+    def reopen_display(self, d: Any) -> bool:
+        """Try the configured display again; when it answers, it takes over from the stand-in."""
+        from hw.oled import DisplayError, open_device
+
+        try:
+            device = open_device(d.type, port=d.i2c_port, address=d.address, rotate=d.rotate)
+        except DisplayError as exc:
+            self.status["display"] = StatusEvent("display", False, str(exc))
+            return False
+        self.oled.attach(device, contrast=d.contrast, refresh_every=d.refresh_every)
+        self._back("display")
+        return True
+
+    def reopen_gpio(self, cfg: Any) -> bool:
+        """Try the configured pin factory again; when it starts, the inputs and outputs move onto it."""
+        from hw.inputs import Panel
+        from hw.pins import PinFactoryError, make_factory
+
+        try:
+            factory = make_factory(cfg.pin_factory, getattr(cfg, "gpio_chip", None))
+        except PinFactoryError:
+            return False
+        from gpiozero import Device
+
+        for part in (self.panel, self.beeper, self.leds):
+            if part is not None:
+                part.close()
+        old, Device.pin_factory = Device.pin_factory, factory
+        if old is not None:
+            old.close()
+        self.beeper.buzzer = None
+        self.leds.leds = {}
+        self.open_outputs()
+        buttons, encoder, bounce, hold = self.panel_settings
+        self.panel = Panel(buttons, encoder, self.emit, bounce_time=bounce, hold_time=hold)
+        if self.panel.missing:
+            self.retries["inputs"] = lambda devices: devices.retry_inputs()
+            self.note_inputs()
+        self._back("GPIO")
+        return True
+
+    def _back(self, device: str) -> None:
+        """A device that was failing works now: say so (the pages and the OLED drop its warning)."""
+        if device in self.status and not self.status[device].ok:
+            self.emit(StatusEvent(device, True, f"{device} works again"))
+
+    def _retry_loop(self) -> None:
+        """Each failing device tried again, 2 s after start then backing off to a minute."""
+        pauses = {name: RETRY_FIRST for name in self.retries}
+        due = {name: time.monotonic() + RETRY_FIRST for name in self.retries}
+        while not self._stopping.wait(0.2):
+            for name in list(self.retries):
+                if name not in due:
+                    pauses[name], due[name] = RETRY_FIRST, time.monotonic() + RETRY_FIRST
+                if time.monotonic() < due[name]:
+                    continue
+                try:
+                    back = self.retries[name](self)
+                except Exception:  # a retry that breaks is tried again later, never the end of the table
+                    log.exception("retrying %s", name)
+                    back = False
+                if back:
+                    self.retries.pop(name, None)
+                    due.pop(name, None)
+                    continue
+                pauses[name] = min(pauses[name] * 2, RETRY_MAX)
+                due[name] = time.monotonic() + pauses[name]
+
     def close(self) -> None:
+        self._stopping.set()
+        if self._retrier is not None:
+            self._retrier.join(timeout=1)
         self.readers.stop()
         if self.bridge is not None:
             self.bridge.stop()
@@ -175,22 +305,40 @@ def open_devices(cfg: Any, *, db_path: str | None = None, clock: Clock = time.mo
     (tests call ``readers.step()`` instead, and get every event at once).
     """
     from hw.inputs import Panel
-    from hw.oled import open_oled
-    from hw.pins import use_factory
+    from hw.oled import DisplayError, open_oled
+    from hw.pins import PinFactoryError, use_factory
     from hw.rfid import DebounceSettings, ReaderGroup, load_backend
 
-    use_factory(cfg.pin_factory, getattr(cfg, "gpio_chip", None))
+    faults: dict[str, str] = {}
+    retries: dict[str, Callable[[TableDevices], bool]] = {}
+    chip = getattr(cfg, "gpio_chip", None)
+    try:
+        use_factory(cfg.pin_factory, chip)
+    except PinFactoryError as exc:  # the table starts on mock pins: the dashboard works, inputs come later
+        faults["GPIO"] = f"GPIO: {str(exc).rstrip('.')}; {exc.fix}."
+        use_factory("mock")
+        retries["GPIO"] = lambda devices: devices.reopen_gpio(cfg)
     d = cfg.display
+    try:
+        oled = open_oled(d.type, port=d.i2c_port, address=d.address, rotate=d.rotate, contrast=d.contrast,
+                         dim_after=d.dim_after, dim_contrast=d.dim_contrast, saver_after=d.saver_after,
+                         refresh_every=d.refresh_every)
+    except DisplayError as exc:  # a dummy in its place: the frames still reach the dashboard's mirror
+        faults["display"] = str(exc)
+        oled = open_oled("dummy", dim_after=d.dim_after, dim_contrast=d.dim_contrast, saver_after=d.saver_after)
+        if d.type != "dummy" and not str(exc).startswith(("Unknown display", "rotate")):
+            retries["display"] = lambda devices: devices.reopen_display(d)
     devices = TableDevices(
-        oled=open_oled(d.type, port=d.i2c_port, address=d.address, rotate=d.rotate, contrast=d.contrast,
-                       dim_after=d.dim_after, dim_contrast=d.dim_contrast, saver_after=d.saver_after,
-                       refresh_every=d.refresh_every),
-        beeper=Beeper(cfg.buzzer, active_high=cfg.buzzer_active_high),
-        leds=StatusLeds(cfg.leds),
+        oled=oled,
+        beeper=Beeper(None),
+        leds=StatusLeds({}),
         readers=None,
         registry=TagRegistry(cfg.tags_db or db_path) if (cfg.tags_db or db_path) else None,
     )
     devices.oled.on_status = devices.emit
+    devices.outputs = (cfg.buzzer, cfg.buzzer_active_high, dict(cfg.leds))
+    if not devices.open_outputs():
+        retries["outputs"] = lambda devices: devices.open_outputs()
     debounce = DebounceSettings(hold=cfg.tag_hold, misses=cfg.tag_misses)
     readers = [load_backend(r.backend)(r.point, r.options, debounce=debounce, clock=clock) for r in cfg.readers]
     devices.readers = ReaderGroup(readers, interval=cfg.poll_interval)
@@ -201,6 +349,13 @@ def open_devices(cfg: Any, *, db_path: str | None = None, clock: Clock = time.mo
         devices.bridge, devices.simulator = _open_bridge(cfg, bridged, devices.emit)
     devices.panel = Panel(cfg.buttons(), cfg.encoder, devices.emit,
                           bounce_time=cfg.bounce_ms / 1000 or None, hold_time=cfg.hold_ms / 1000)
+    devices.panel_settings = (cfg.buttons(), cfg.encoder, cfg.bounce_ms / 1000 or None, cfg.hold_ms / 1000)
+    if devices.panel.missing:
+        retries["inputs"] = lambda devices: devices.retry_inputs()
+        devices.note_inputs()
+    for device, message in faults.items():
+        devices.status[device] = StatusEvent(device, False, message)
+    devices.retries = retries
     return devices
 
 

@@ -201,6 +201,8 @@ class MFRC522Chip:
         self.tags = list(tags or [])
         self.version = version
         self.present = present
+        #: a MISO line stuck at this level (0x00: pulled down or floating low, 0xFF: pulled up), or None
+        self.stuck: int | None = None
         self.clock = clock or VirtualClock()
         self.regs: dict[int, int] = {}
         self.fifo: list[int] = []
@@ -238,12 +240,18 @@ class MFRC522Chip:
         if was_on:
             self._field_changed()
 
+    def brown_out(self) -> None:
+        """A dip in the supply: the chip comes back with its reset values (TModeReg 0x00, no timer)."""
+        self.reset()
+
     # -- the SPI interface (datasheet 8.1.2) -----------------------------------------------------
     def transaction(self, mosi: bytes) -> bytes:
         """One chip-select-low period: address bytes and data in, the MISO bytes out."""
         self.transfers += 1
         if not self.present:
             return bytes(len(mosi))
+        if self.stuck is not None:  # a lost MISO wire: pulled to one level, whatever the chip says
+            return bytes([self.stuck]) * len(mosi)
         miso = bytearray(len(mosi))
         if not mosi:
             return bytes(miso)

@@ -40,11 +40,21 @@ class PortFinder:
     list_ports: Callable[[], Iterable[Any]] = _comports
 
     def __call__(self) -> str | None:
-        if self.symlink and os.path.exists(self.symlink):
+        """The bridge's device now; with ``serial_number`` set, only a port with that USB serial.
+
+        Every way of finding it is filtered (issue 22): the udev link and the by-id links too,
+        or with two Picos plugged in the link could name the other one's port.
+        """
+        wanted = self._ports_with_serial() if self.serial_number else None
+
+        def ok(path: str) -> bool:
+            return wanted is None or os.path.realpath(path) in wanted
+
+        if self.symlink and os.path.exists(self.symlink) and ok(self.symlink):
             return os.path.realpath(self.symlink)
         if self.by_id:
             for link in sorted(glob.glob(self.by_id)):
-                if os.path.exists(link):
+                if os.path.exists(link) and ok(link):
                     return os.path.realpath(link)
         if self.vid_pid:
             vid, pid = self.vid_pid
@@ -55,6 +65,11 @@ class PortFinder:
                     continue
                 return port.device
         return None
+
+    def _ports_with_serial(self) -> set[str]:
+        """The real device paths of the ports whose USB serial number is ``serial_number``."""
+        return {os.path.realpath(p.device) for p in self.list_ports()
+                if getattr(p, "serial_number", None) == self.serial_number}
 
 
 def resolve(port: str | Callable[[], str | None]) -> str | None:

@@ -121,18 +121,25 @@ def open_device(kind: str = "dummy", *, port: int = 1, address: int = 0x3C, rota
     except DevicePermissionError:
         raise DisplayError(f"No permission on /dev/i2c-{port}: add the user to group i2c "
                            "(sudo usermod -aG i2c $USER), then log in again.") from None
-    except DeviceNotFoundError:
-        raise DisplayError(f"/dev/i2c-{port} does not exist: enable I2C (sudo raspi-config nonint do_i2c 0), "
-                           "then reboot.") from None
+    except DeviceNotFoundError as exc:
+        # luma says « not found » both for a missing /dev/i2c-N (ENOENT) and for a NAK at the
+        # address (EREMOTEIO/EIO during its init): only the first is about enabling I2C
+        if "on address" not in str(exc):
+            raise DisplayError(f"/dev/i2c-{port} does not exist: enable I2C (sudo raspi-config nonint do_i2c 0), "
+                               "then reboot.") from None
+        raise DisplayError(_no_answer(address, port)) from None
     except OSError as exc:
         if exc.errno in (errno.EREMOTEIO, errno.ENXIO, errno.EIO):
-            raise DisplayError(f"No display answers at I2C address {address:#04x} on bus {port}: set the address "
-                               f"printed on the module (i2cdetect -y {port} lists those that answer) or check "
-                               "SDA, SCL and power.") from None
+            raise DisplayError(_no_answer(address, port)) from None
         raise DisplayError(f"The display on I2C bus {port} cannot be opened ({exc.strerror or exc}); "
                            "check the wiring and the address.") from None
     meter.stop_recording()
     return device
+
+
+def _no_answer(address: int, port: int) -> str:
+    return (f"No display answers at {address:#04X} on /dev/i2c-{port}: set the address printed on the module "
+            f"(i2cdetect -y {port} lists those that answer) or check SDA, SCL and power.").replace("0X", "0x")
 
 
 def page_bytes(image: Image.Image) -> list[bytes]:
@@ -187,14 +194,7 @@ class Oled:
         self.saver_after, self.refresh_every = saver_after, refresh_every
         self.retry_pause = retry_pause
         self.on_status: Callable[[StatusEvent], None] | None = None
-        self.bus: BusMeter | None = None
-        if self.kind != "dummy":
-            serial = getattr(device, "_serial_interface", None)
-            if not isinstance(serial, BusMeter):
-                serial = BusMeter(serial)
-                serial.stop_recording()
-                device._serial_interface = serial
-            self.bus = serial
+        self.bus: BusMeter | None = self._meter(device)
         self.contrast = contrast if contrast is not None else self._driver_contrast()
         self.frame: Image.Image | None = None
         self.sent = 0
@@ -224,6 +224,44 @@ class Oled:
         if self.threaded:
             self._thread = threading.Thread(target=self._run, name="oled", daemon=True)
             self._thread.start()
+
+    @staticmethod
+    def _meter(device: Any) -> BusMeter | None:
+        if _kind(device) == "dummy":
+            return None
+        serial = getattr(device, "_serial_interface", None)
+        if not isinstance(serial, BusMeter):
+            serial = BusMeter(serial)
+            serial.stop_recording()
+            device._serial_interface = serial
+        return serial
+
+    def attach(self, device: Any, *, contrast: int | None = None, refresh_every: float | None = None) -> None:
+        """Put ``device`` (the real display, answering at last) in place of the stand-in dummy.
+
+        The table started on a dummy because the display did not answer (issue 22: degrade,
+        never die); the frames went on being drawn, so the latest one goes to the glass now.
+        """
+        with self._bus_lock:
+            self.device = device
+            self.kind = _kind(device)
+            self.bus = self._meter(device)
+            self._glass = [None] * PAGES
+        if refresh_every is not None:
+            self.refresh_every = refresh_every
+        self.contrast = contrast if contrast is not None else self._driver_contrast()
+        if contrast is not None:
+            self._command_safely(lambda: self.device.contrast(contrast))
+        with self._cond:
+            if self.frame is not None:
+                self._pending, self._pending_seq = self.frame, self.sent
+            if self.kind != "dummy" and self._thread is None and not self._closed:
+                self.threaded = True
+                self._thread = threading.Thread(target=self._run, name="oled", daemon=True)
+                self._thread.start()
+            self._cond.notify_all()
+        if not self.threaded:
+            self._push_pending()
 
     # -- what callers use -----------------------------------------------------------
     def show(self, image: Image.Image) -> bool:
@@ -304,7 +342,7 @@ class Oled:
         if self.kind == "dummy":
             self._glass = [None] * PAGES
         else:
-            setup = [c for c in (self.bus.init_commands if self.bus else ()) if c != (0xAE,)]  # not DISPLAYOFF
+            setup = without_displayoff(self.bus.init_commands if self.bus else ())
             contrast = self.dim_contrast if self.dimmed else self.contrast
 
             def replay() -> None:
@@ -491,6 +529,23 @@ class Oled:
                 self.on_status(StatusEvent("display", ok, message))
             except Exception:
                 log.exception("display status listener")
+
+
+def without_displayoff(commands: Any) -> list[tuple[int, ...]]:
+    """luma's recorded set-up without DISPLAYOFF (0xAE), so a refresh never blanks the glass.
+
+    luma sends its whole init as one command transaction starting with 0xAE (22 bytes on
+    an SSD1306): the opcode is dropped wherever a transaction starts with it (a command's
+    first byte is always an opcode), the rest of the transaction is kept.
+    """
+    out = []
+    for cmd in commands:
+        cmd = tuple(cmd)
+        while cmd and cmd[0] == 0xAE:
+            cmd = cmd[1:]
+        if cmd:
+            out.append(cmd)
+    return out
 
 
 def _changed_runs(old: bytes | None, new: bytes, overhead: int) -> list[tuple[int, int]]:

@@ -62,6 +62,10 @@ class StatusLeds:
     def __init__(self, pins: Mapping[str, int]) -> None:
         self.leds = {name: LED(pin) for name, pin in pins.items()}
 
+    def add(self, name: str, pin: int) -> None:
+        """One more LED (a pin that was busy at start and is free now)."""
+        self.leds[name] = LED(pin)
+
     def set(self, name: str, on: bool) -> None:
         led = self.leds.get(name)
         if led is not None:

@@ -95,6 +95,9 @@ def make_factory(name: str, chip: int | None = None) -> Factory:
         module = exc.name or str(exc)
         raise PinFactoryError(f"The {name} pin factory needs the {module} module, which is not installed.",
                               _install_fix(name, module)) from None
+    except Exception as exc:  # a module that imports but is not the one gpiozero expects (too old, a stand-in)
+        raise PinFactoryError(f"The {name} pin factory cannot load ({type(exc).__name__}: {exc}).",
+                              _install_fix(name, name)) from None
     kwargs: dict[str, int] = {}
     if name == "lgpio":
         found = header_chip() if chip is None else chip
@@ -148,6 +151,40 @@ def _name_of(factory: Factory) -> str:
         if ep.value.split(":")[-1] == type(factory).__name__:
             return ep.name
     return ""
+
+
+def pin_trouble(pin: int, role: str, exc: BaseException) -> str:
+    """One sentence for a pin that cannot be claimed, naming the pin, its holder and the fix.
+
+    Another process holding the line makes lgpio raise ``lgpio.error('GPIO busy')``
+    (the kernel's EBUSY); gpiozero's own check says ``GPIOPinInUse`` for a pin two of
+    our devices claim. The holder is the line's consumer label, when the OS tells it
+    (lgpio's ``gpio_get_line_info``).
+    """
+    text = str(exc)
+    kind = type(exc).__name__
+    if "busy" in text.lower() or kind == "GPIOPinInUse":
+        holder = line_holder(pin)
+        who = f", held by « {holder} »" if holder else ""
+        return (f"GPIO{pin} ({role}) is busy{who}: stop the program that holds it "
+                f"(gpioinfo lists the lines in use) or wire {role} to a free pin and change the config.")
+    return f"GPIO{pin} ({role}) cannot be used ({kind}: {text}); check the pin number in the config."
+
+
+def line_holder(pin: int) -> str | None:
+    """The consumer label of a GPIO line another process holds (lgpio factories only), or None."""
+    factory = Device.pin_factory
+    handle = getattr(factory, "_handle", None)
+    if handle is None:
+        return None
+    try:
+        import lgpio
+
+        info = lgpio.gpio_get_line_info(handle, pin)  # (status,) offset, flags, name, user: the user last
+        user = info[-1] if isinstance(info, (list, tuple)) and info else None
+    except Exception:  # noqa: BLE001 - an older kernel or library: no holder to name
+        return None
+    return str(user) if user else None
 
 
 def reset_mock() -> None:

@@ -35,7 +35,7 @@ class Table:
         self.mono, self.wall = FakeClock(50.0), FakeClock(10_000.0)
         db = tmp_path / "companion.db"
         self.session = Session.new(Journal(db, clock=self.wall), game, players, options or {}, clock=self.mono, wall=self.wall)
-        self.devices = open_devices(Config(), db_path=str(db), clock=self.mono)
+        self.devices = open_devices(Config(bounce_ms=0), db_path=str(db), clock=self.mono)
         self.registry = self.devices.registry
         self.ctl = TableController(self.session, self.devices.oled, beeper=self.devices.beeper, leds=self.devices.leds,
                                    registry=self.registry, clock=self.mono)

@@ -90,7 +90,8 @@ def test_a_reader_raising_runtime_error_never_stops_polling_of_itself_or_the_oth
         group.stop()
     assert bad.errors >= 2 * Reader.reopen_after and "RuntimeError" in bad.last_error
     assert bad.opens >= 2, "after repeated errors the reader is opened again"
-    assert StatusEvent("reader bag", False, "reader bag stopped answering; retrying") in status
+    assert any(e.device == "reader bag" and not e.ok and e.message.startswith("reader bag stopped answering (RuntimeError")
+               and e.message.endswith("; retrying") for e in status), status
     assert not bad.healthy
 
 
@@ -144,7 +145,8 @@ def test_a_reader_raising_inside_the_table_still_lets_buttons_through(table):
     press(factory, "back")
     assert wait_until(lambda: ButtonEvent("back") in got)
     assert wait_until(lambda: any(isinstance(e, StatusEvent) and e.device == "reader bag" and not e.ok for e in got))
-    assert devices.health()["failing"] == ["reader bag stopped answering; retrying"]
+    (failing,) = devices.health()["failing"]
+    assert failing.startswith("reader bag stopped answering (") and failing.endswith("); retrying")
 
 
 def test_device_callbacks_only_enqueue_so_a_slow_listener_does_not_hold_gpiozeros_thread(table):
@@ -184,7 +186,7 @@ def test_before_start_events_are_delivered_at_once_and_guarded(mock_factory):  #
 
 def test_a_flood_of_events_drops_the_oldest_and_counts_them(mock_factory, monkeypatch):  # noqa: F811
     monkeypatch.setattr(devices_module, "QUEUE_SIZE", 4)
-    devices = open_devices(Config())
+    devices = open_devices(Config(bounce_ms=0))  # ten presses in a row, faster than any debounce window
     gate = threading.Event()
     got = []
     devices.listeners.append(lambda e: (gate.wait(2), got.append(e)))

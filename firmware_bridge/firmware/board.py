@@ -10,7 +10,7 @@ import machine
 import micropython
 
 from . import config, proto
-from .mfrc522 import MFRC522
+from .mfrc522 import MFRC522, ChipGone
 
 try:
     import neopixel
@@ -102,7 +102,7 @@ class Board:
                 return reader.read_uid()
             finally:
                 reader.antenna(False)
-        except OSError:  # an SPI error: this reader only, retried later
+        except (OSError, ChipGone):  # an SPI error, a chip gone or reset: this reader only, re-initialised later
             self.present[index] = False
             self._retry_at[index] = self.now_ms() + config.READER_RETRY_MS
             return None

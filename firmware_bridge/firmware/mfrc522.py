@@ -60,7 +60,11 @@ PICC_HLTA = 0x50
 SELECT = (0x93, 0x95, 0x97)  # cascade levels 1, 2, 3
 CASCADE_TAG = 0x88
 SAK_INCOMPLETE = 0x04
-KNOWN_VERSIONS = (0x91, 0x92, 0x88, 0x12, 0xB2)  # v1, v2, FM17522 and common clones
+KNOWN_VERSIONS = (0x91, 0x92, 0x88, 0x89, 0x90, 0x12, 0xB2)  # v1, v2, FM17522(E) and common clones
+#: what VersionReg reads with no chip behind the wires: MISO held low or high
+ABSENT_VERSIONS = (0x00, 0xFF)
+T_MODE_SET = 0x80  # TAuto, as init writes it; a chip reset by a brown-out reads 0x00
+CHECK_EVERY = 5  # polls between two checks of VersionReg and TModeReg
 SETTLE_MS = 5  # ISO/IEC 14443-3: a tag listens at most 5 ms after the field is on
 TIMER_TICK_US = 25  # TPrescaler 0xA9: 13.56 MHz / (2 * 169 + 1) ~ 40 kHz
 
@@ -97,6 +101,12 @@ def uid_from_levels(levels):
     return uid + last
 
 
+class ChipGone(Exception):
+    """The chip stopped answering (MISO stuck, no TimerIRq) or was reset (a brown-out): not « no tag »."""
+
+    chip_gone = True  # the reader is down at once (hw.rfid.base), not after five misses
+
+
 class MFRC522:
     def __init__(self, spi, cs, sleep_ms=None, sleep_us=None, poll_pause_us=0):
         self.spi = spi
@@ -105,7 +115,10 @@ class MFRC522:
         self.sleep_us = sleep_us or _sleep_us
         self.poll_pause_us = poll_pause_us
         self.version_read = None
+        self.unknown_version = False
         self.field = False
+        self.max_checks = 2000
+        self._polls = 0
         cs(1)
 
     def _write(self, reg, value):
@@ -127,13 +140,21 @@ class MFRC522:
         self._write(reg, self._read(reg) & ~mask & 0xFF)
 
     def init(self, timeout_ms: int = 5, gain=None) -> bool:
-        """Reset and configure; False if no (known) chip answers on this chip-select.
+        """Reset and configure; False if no chip answers on this chip-select.
 
-        VersionReg is read first: an unwired reader (MISO floating at 0x00 or 0xFF) or another
-        chip on this select is refused here, not found to read nothing for ever."""
+        VersionReg is read first: an unwired reader (MISO stuck at 0x00 or 0xFF) is refused
+        here, not found to read nothing for ever. Any other value is a chip: clones read
+        0x88, 0x89 (FM17522E), 0x90, 0x12, 0xB2...; ``unknown_version`` tells the caller to
+        warn about a value not in :data:`KNOWN_VERSIONS`."""
         self.version_read = self.version()
-        if self.version_read not in KNOWN_VERSIONS:
+        self.unknown_version = self.version_read not in KNOWN_VERSIONS
+        if self.version_read in ABSENT_VERSIONS:
             return False
+        self._polls = 0
+        # at most ~4 timer periods of ComIrqReg checks: a chip that never raises TimerIRq (gone,
+        # or reset by a brown-out) gives up in ~25 ms instead of holding the bus for a second
+        pause = self.poll_pause_us + 50 if self.poll_pause_us else 0
+        self.max_checks = max(40, 4 * timeout_ms * 1000 // pause) if pause else 2000
         self._write(COMMAND, CMD_SOFT_RESET)
         self.field = False
         for _ in range(100):
@@ -149,14 +170,27 @@ class MFRC522:
         if gain is not None:
             self.gain(gain)
         self.antenna(False)
-        return self.version() in KNOWN_VERSIONS
+        return self.version() not in ABSENT_VERSIONS
+
+    def check(self):
+        """Raise :class:`ChipGone` if VersionReg reads no chip or TModeReg lost its setting (a reset)."""
+        version = self.version()
+        if version in ABSENT_VERSIONS:
+            raise ChipGone(f"VersionReg reads 0x{version:02X}: the chip does not answer (MISO, power, chip select)")
+        mode = self._read(T_MODE)
+        if mode != T_MODE_SET:
+            raise ChipGone(f"TModeReg reads 0x{mode:02X} instead of 0x{T_MODE_SET:02X}: "
+                           "the chip was reset (a dip in its supply?)")
 
     def version(self) -> int:
         return self._read(VERSION)
 
     def gain(self, level: int):
-        """Receiver gain step 0..7 (RFCfgReg RxGain: 18, 23, 18, 23, 33, 38, 43, 48 dB)."""
-        self._write(RF_CFG, (int(level) & 0x07) << 4)
+        """Receiver gain step 0..7 (RFCfgReg RxGain: 18, 23, 18, 23, 33, 38, 43, 48 dB).
+
+        Only bits 6..4 are RxGain; the others are reserved (the datasheet: keep them), so the
+        register is read and only the gain bits change."""
+        self._write(RF_CFG, (self._read(RF_CFG) & 0x8F) | ((int(level) & 0x07) << 4))
 
     def antenna(self, on: bool):
         """Switch the field; switching it on waits until a tag in it can listen (5 ms)."""
@@ -179,14 +213,16 @@ class MFRC522:
         self._write(BIT_FRAMING, bits)
         self._write(COMMAND, CMD_TRANSCEIVE)
         self._set(BIT_FRAMING, 0x80)  # StartSend
-        for _ in range(2000):  # a bound for a chip that never raises TimerIRq
+        for _ in range(self.max_checks):  # a bound for a chip that never raises TimerIRq
             irq = self._read(COM_IRQ)
             if irq & 0x30 or irq & 0x01:  # Rx/Idle done, or the timer ran out: nobody answered
                 break
             if self.poll_pause_us:
                 self.sleep_us(self.poll_pause_us)
         else:
-            irq = 0x01
+            self._clear(BIT_FRAMING, 0x80)
+            self.check()  # a reset or a chip gone says so
+            raise ChipGone(f"no TimerIRq after {self.max_checks} checks of ComIrqReg: the chip is not answering")
         self._clear(BIT_FRAMING, 0x80)
         if not irq & 0x30:  # the timer ran out first: no tag answered
             return None
@@ -196,7 +232,14 @@ class MFRC522:
         return bytes(self._read(FIFO_DATA) for _ in range(count))
 
     def read_uid(self):
-        """The UID bytes of the one tag on this reader, or None."""
+        """The UID bytes of the one tag on this reader, or None (an empty field).
+
+        Every :data:`CHECK_EVERY` polls the chip itself is checked (:meth:`check`): with MISO
+        stuck high every command « fails » at once and would read as an empty field for ever.
+        A chip gone or reset raises :class:`ChipGone`."""
+        self._polls += 1
+        if self._polls % CHECK_EVERY == 0:
+            self.check()
         atqa = self.transceive(bytes((PICC_WUPA,)), bits=7)
         if atqa is None or len(atqa) != 2:
             return None

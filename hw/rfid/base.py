@@ -161,9 +161,11 @@ class Reader:
             log.warning("reader %s: %s", self.point, self.last_error)
         else:
             log.debug("reader %s: %s", self.point, self.last_error)
+        if getattr(exc, "chip_gone", False) and self.failures < self.reopen_after:
+            self.failures = self.reopen_after  # the chip said it is gone or was reset: down now, re-open
         if self.failures == self.reopen_after:
             self.healthy = False
-            self._status(False, f"{self.device} stopped answering; retrying")
+            self._status(False, f"{self.device} stopped answering ({self.last_error}); retrying")
 
     def _answered(self) -> None:
         if self.failures >= self.reopen_after:
@@ -258,7 +260,7 @@ class ReaderGroup:
                 self.unopened[reader.point] = reader.last_error = _describe(exc)
                 reader.healthy = False
                 reader.failures = reader.reopen_after
-                reader._status(False, f"{reader.device} stopped answering; retrying")
+                reader._status(False, f"{reader.device}: {str(exc).rstrip('.')}; retrying")
             thread = threading.Thread(target=self._run, args=(reader, opened), name=f"rfid-{reader.point}", daemon=True)
             self._threads.append(thread)
         if pushed:

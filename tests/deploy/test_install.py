@@ -10,6 +10,7 @@ from __future__ import annotations
 import configparser
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -85,7 +86,7 @@ def test_install_is_idempotent_and_complete(tmp_path: Path) -> None:
     unit = (tmp_path / UNIT).read_text()
     assert "Restart=on-failure" in unit
     assert "After=network-online.target" in unit
-    assert "@" not in unit.replace("@.service", "")
+    assert not re.search(r"@[A-Z_]+@", unit)  # every placeholder filled (@system-service is systemd's own)
     assert f"WorkingDirectory={ROOT}" in unit and "User=pi" in unit
     assert "COMPANION_DB=/var/lib/galapagos-companion/companion.db" in unit
     assert (tmp_path / "etc/galapagos-companion/config.toml").exists()
@@ -171,12 +172,16 @@ def test_the_unit_is_hardened_and_does_not_restart_a_bad_config(tmp_path: Path) 
 
 
 def test_the_hardening_leaves_gpio_i2c_spi_and_serial_reachable(tmp_path: Path) -> None:
-    """No setting that hides or closes device nodes; the groups that own them are granted."""
+    """Device nodes closed but the table's own (issue 22); nothing hides them; the owning groups are granted."""
     assert run_install(tmp_path).returncode == 0
     service = unit_settings((tmp_path / UNIT).read_text())
-    for closes in ("PrivateDevices", "DevicePolicy", "DeviceAllow", "ProtectClock", "InaccessiblePaths",
-                   "TemporaryFileSystem", "PrivateUsers"):
-        assert closes not in service, f"{closes}= would take /dev/gpiochip*, /dev/i2c-*, /dev/spidev* away"
+    for hides in ("PrivateDevices", "InaccessiblePaths", "TemporaryFileSystem", "PrivateUsers"):
+        assert hides not in service, f"{hides}= would take /dev/gpiochip*, /dev/i2c-*, /dev/spidev* away"
+    assert service["DevicePolicy"] == ["closed"]
+    allowed = {line.split()[0]: line.split()[1] for line in service["DeviceAllow"]}
+    for node in ("char-gpiochip", "char-i2c", "char-spi", "char-ttyACM", "char-ttyAMA", "char-ttyS",
+                 "/dev/galapagos-bridge"):
+        assert allowed.get(node) == "rw", node
     assert set(service["SupplementaryGroups"][0].split()) == {"gpio", "i2c", "spi", "dialout"}
     writable = " ".join(service.get("ReadWritePaths", []))
     assert "/dev" not in writable  # devices are not files under ProtectSystem: nothing to open up

@@ -8,6 +8,7 @@ transfer, the GPIO (and not CE) when ``cs_pin`` is set.
 
 from __future__ import annotations
 
+import errno
 import threading
 
 import pytest
@@ -30,6 +31,8 @@ class Wiring:
         self.opened: list[EmulatedSpidev] = []
         self.lock = threading.Lock()
         self.strays = 0  # transfers that reached no chip
+        self.node_no_cs: dict[int, bool] = {}  # spidev.c: the mode is the node's
+        self.refuse_no_cs = False
 
     def chip(self, select: tuple[str, int], *tags: Tag, **kwargs) -> MFRC522Chip:
         chip = MFRC522Chip(list(tags), clock=self.clock, **kwargs)
@@ -49,14 +52,29 @@ class Wiring:
 
 
 class EmulatedSpidev:
-    """spidev.SpiDev's surface: xfer2, no_cs, mode, max_speed_hz, close."""
+    """spidev.SpiDev's surface: xfer2, no_cs, mode, max_speed_hz, close.
+
+    As Linux spidev.c: the mode (SPI_NO_CS among its bits) belongs to the device node, not to
+    the open file, so setting ``no_cs`` on one handle of /dev/spidev0.0 stops CE0 for every
+    handle of that node. ``wiring.refuse_no_cs`` models a controller driver that rejects the
+    flag with EINVAL (the Pi 5's RP1 may).
+    """
 
     def __init__(self, wiring: Wiring, device: int) -> None:
         self.wiring, self.device = wiring, device
-        self.no_cs = False
         self.mode = 0
         self.max_speed_hz = 0
         self.closed = False
+
+    @property
+    def no_cs(self) -> bool:
+        return self.wiring.node_no_cs.get(self.device, False)
+
+    @no_cs.setter
+    def no_cs(self, value: bool) -> None:
+        if value and self.wiring.refuse_no_cs:
+            raise OSError(errno.EINVAL, "Invalid argument")
+        self.wiring.node_no_cs[self.device] = bool(value)
 
     def xfer2(self, data: list[int]) -> list[int]:
         assert not self.closed

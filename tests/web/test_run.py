@@ -137,9 +137,9 @@ def test_run_says_so_in_one_sentence_when_the_port_is_taken(tmp_path: Path, caps
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        assert main(["run", "--sim", "--port", str(port), "--db", str(tmp_path / "j.db")]) == 2
+        assert main(["run", "--sim", "--port", str(port), "--db", str(tmp_path / "j.db")]) == 75  # retried, not 2
     err = capsys.readouterr().err
-    assert err.startswith(f"companion: Cannot listen on 127.0.0.1:{port}") and err.count("\n") == 1
+    assert err.startswith(f"companion: Port {port} on 127.0.0.1 is already in use") and err.count("\n") == 1
 
 
 def test_with_the_example_config_a_tile_reaches_the_game_through_the_simulated_firmware(tmp_path: Path) -> None:
@@ -168,19 +168,22 @@ def test_with_the_example_config_a_tile_reaches_the_game_through_the_simulated_f
             Device.pin_factory.reset()
 
 
-def test_run_with_a_display_that_is_not_there_says_so_in_one_sentence(tmp_path: Path, capsys) -> None:
+def test_run_with_a_display_that_is_not_there_starts_the_table_and_says_so(tmp_path: Path) -> None:
+    """Issue 22: a device missing at start no longer stops the table (exit 2 is a bad config only)."""
+    from companion import config as config_module
+
     config = tmp_path / "table.toml"
     config.write_text('[gpio]\nfactory = "mock"\n\n[display]\ntype = "sh1106"\ni2c_port = 99\n')
     previous = Device.pin_factory
+    companion = build(config_module.load(str(config)), tmp_path / "j.db", sim=False, host="127.0.0.1", port=0)
     try:
-        code = main(["run", "--config", str(config), "--port", "0", "--db", str(tmp_path / "j.db")])
+        companion.start()
+        (failing,) = companion.devices.health()["failing"]
+        assert failing.startswith("/dev/i2c-99 does not exist: enable I2C")
     finally:
+        companion.close()
         factory = Device.pin_factory
         if factory is not None and factory is not previous:
             factory.reset()
             factory.close()
         Device.pin_factory = previous
-    err = capsys.readouterr().err
-    assert code == 2
-    assert err.startswith("companion: /dev/i2c-99 does not exist") and err.count("\n") == 1
-    assert "companion doctor" in err

@@ -28,12 +28,16 @@ each other's tags) and no two chip selects are ever low together.
 
 from __future__ import annotations
 
+import errno
+import logging
 import os
 import threading
 import time
 from typing import Any
 
 from hw.rfid.base import Reader, ReaderError
+
+log = logging.getLogger(__name__)
 
 #: one lock per SPI bus number: a poll holds it from field on to field off
 _BUS_LOCKS: dict[int, threading.Lock] = {}
@@ -85,7 +89,15 @@ class SpidevLink:
         self.cs_pin = cs_pin  # a gpiozero DigitalOutputDevice, active low
         self._pending = bytearray()
         if cs_pin is not None:
-            spi.no_cs = True
+            try:
+                spi.no_cs = True
+            except OSError as exc:
+                if exc.errno != errno.EINVAL:
+                    raise
+                raise ReaderError(
+                    "This Pi's SPI driver refuses SPI_NO_CS (the Pi 5's RP1 may): load dtoverlay=spi0-0cs "
+                    "(a spidev node that drives no chip select at all) in /boot/firmware/config.txt, reboot, and "
+                    "keep every reader of that node on a cs_pin (docs/hardware.md).") from None
 
     def cs(self, value: int) -> None:
         if value:
@@ -115,6 +127,7 @@ class Backend(Reader):
     _spi: Any = None
     _cs: Any = None
     _rst_pin: int | None = None
+    _warned = False
 
     @property
     def cs_pin(self) -> int:
@@ -150,19 +163,37 @@ class Backend(Reader):
             with bus_lock(bus):
                 ok = driver.init(timeout_ms=5, gain=self.options.get("antenna_gain"))
         except ReaderError:
-            self.close()
+            self._failed_open()
             raise
         except Exception as exc:
-            self.close()
+            self._failed_open()
             raise ReaderError(f"Reader {self.point}: its pins cannot be claimed ({type(exc).__name__}: {exc}); "
                               "is a companion already running?") from None
         if not ok:
             where = f"SPI {bus}.{dev}" + (f" with chip select GPIO {cs_pin}" if cs_pin else "")
             seen = driver.version_read
-            self.close()
+            self._failed_open()
             raise ReaderError(f"Reader {self.point}: no MFRC522 answers on {where} (its version register reads "
                               f"{seen:#04x}); check MISO/MOSI/SCK, 3.3 V, the chip select and RST.")
+        if driver.unknown_version and not self._warned:
+            self._warned = True  # a clone board: it may well work; said once, in the log and by doctor
+            log.warning("reader %s: VersionReg reads %#04x, not a version this driver knows (0x91/0x92 genuine, "
+                        "0x88/0x89/0x90/0x12/0xB2 clones); trying it anyway", self.point, driver.version_read)
         self.driver = driver
+
+    def _failed_open(self) -> None:
+        """After a failed open: spidev closed, the chip select kept driven high (inactive).
+
+        Released, a GPIO select floats; a chip whose select drifts low answers every transfer
+        on the bus and corrupts the other readers' (issue 22). The line is held until
+        :meth:`close`; the re-open takes it as it is.
+        """
+        self._close_spi()
+        if self._cs is not None:
+            try:
+                self._cs.on()
+            except Exception:  # noqa: BLE001 - the line is already in a bad way
+                log.debug("reader %s: chip select", self.point)
 
     def _claim_reset(self, pin: int) -> None:
         """Hold RST high; the first reader to claim a shared line pulses it low once (a hard reset)."""

@@ -47,6 +47,10 @@ MAX_RETRIES_ITEM = 0x05  # CfgItem: MxRtyATR, MxRtyPSL, MxRtyPassiveActivation
 ISO14443A_106 = 0x00
 
 
+class NoAnswer(RuntimeError):
+    """The PN532 did not acknowledge or answer a command: the reader is failing, not empty."""
+
+
 def uart_port(port: str) -> str:
     """``"auto"``: the header UART of this Pi (see :mod:`hw.board`)."""
     if port != "auto":
@@ -143,10 +147,14 @@ class Backend(Reader):
             raise ReaderError(f"Reader {self.point} is not open.")
         timeout = float(self.options.get("timeout", 0.05))
         self._drain()
+        # adafruit's send_command returns False when its write raised OSError (an I2C NAK is
+        # EREMOTEIO) or the PN532 never got ready: a chip that does not answer, not « no tag »
         if not pn.send_command(INLISTPASSIVETARGET, params=[0x01, ISO14443A_106], timeout=timeout):
-            return None
+            raise NoAnswer(f"the PN532 sent no ACK within {timeout:g} s (its wiring, power or mode switches)")
         # the retries are bounded, so the answer comes within a few ms; allow for a slow UART
         response = pn.process_response(INLISTPASSIVETARGET, response_length=64, timeout=max(timeout, 0.1))
+        if response is None:  # bounded retries: a PN532 that is there always answers, NbTg = 0 at least
+            raise NoAnswer("the PN532 acknowledged InListPassiveTarget but never answered it")
         if not response or response[0] == 0:  # NbTg = 0: no tag
             return None
         # Tg, SENS_RES (2), SEL_RES, NFCIDLength, NFCID1

@@ -1,0 +1,94 @@
+"""Chip selects that work on every Pi (issue 22, point 2).
+
+SPI_NO_CS is a mode of the spidev *node* (Linux spidev.c): the emulator keeps it per node,
+so a GPIO-selected reader opened on the node of a CE-selected one stops that reader's CE
+line — the wiring docs/hardware.md used to recommend. Config and doctor refuse the mix;
+a controller that rejects SPI_NO_CS (EINVAL, the Pi 5's RP1) gets a sentence with the fix.
+"""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from companion.config import ConfigError, parse
+from firmware_bridge.chip import Tag
+from hw.rfid import ReaderError
+from tests.hw.test_mfrc522 import UID4, UID7, load_backend, reader, wiring  # noqa: F401  (fixture)
+
+
+def test_a_gpio_select_on_a_ce_readers_node_stops_that_reader(wiring) -> None:  # noqa: F811
+    """What the emulator now shows (as the kernel does): the mixed wiring loses the CE reader."""
+    wiring.chip(("ce", 0), Tag(UID4))
+    wiring.chip(("gpio", 22), Tag(UID7))
+    ce_reader, gpio_reader = reader("scan"), reader("bag", cs_pin=22)
+    load_backend("mfrc522").prepare([ce_reader, gpio_reader])
+    ce_reader.open()
+    assert ce_reader.read_uid() == UID4
+    gpio_reader.open()  # sets SPI_NO_CS on /dev/spidev0.0 ...
+    try:
+        assert gpio_reader.read_uid() == UID7
+        assert wiring.opened[0].no_cs  # ... for the CE reader's handle too
+        with pytest.raises(Exception):  # noqa: B017,PT011 - CE0 no longer selects its chip: it is gone
+            for _ in range(6):
+                ce_reader.read_uid()
+    finally:
+        gpio_reader.close()
+        ce_reader.close()
+
+
+def test_gpio_selected_readers_on_their_own_node_leave_the_ce_reader_alone(wiring) -> None:  # noqa: F811
+    wiring.chip(("ce", 0), Tag(UID4))
+    wiring.chip(("gpio", 22), Tag(UID7))
+    ce_reader, gpio_reader = reader("scan"), reader("bag", spi_device=1, cs_pin=22)
+    load_backend("mfrc522").prepare([ce_reader, gpio_reader])
+    ce_reader.open()
+    gpio_reader.open()
+    try:
+        for _ in range(6):
+            assert (ce_reader.read_uid(), gpio_reader.read_uid()) == (UID4, UID7)
+    finally:
+        gpio_reader.close()
+        ce_reader.close()
+
+
+MIX = """
+[[readers]]
+point = "scan"
+backend = "mfrc522"
+
+[[readers]]
+point = "bag"
+backend = "mfrc522"
+cs_pin = 22
+"""
+
+
+def loads(text: str):  # type: ignore[no-untyped-def]
+    return parse(tomllib.loads(text))
+
+
+def test_config_refuses_the_mix_in_one_sentence() -> None:
+    with pytest.raises(ConfigError) as caught:
+        loads(MIX)
+    message = str(caught.value)
+    assert "'bag'" in message and "'scan'" in message and "/dev/spidev0.0" in message and "spi_device = 1" in message
+    assert message.count(". ") == 0 and message.endswith(".")
+    assert loads(MIX.replace("cs_pin = 22", "spi_device = 1\ncs_pin = 22")).readers[1].options["cs_pin"] == 22
+
+
+def test_a_pn532_on_spi_beside_mfrc522s_is_refused() -> None:
+    text = MIX.replace("cs_pin = 22", "spi_device = 1") + '\n[[readers]]\npoint = "N"\nbackend = "pn532"\ninterface = "spi"\ncs_pin = 5\n'
+    with pytest.raises(ConfigError, match="Blinka toggles CE0"):
+        loads(text)
+
+
+def test_einval_on_spi_no_cs_says_what_to_do(wiring) -> None:  # noqa: F811
+    wiring.refuse_no_cs = True
+    wiring.chip(("gpio", 22), Tag(UID7))
+    r = reader("bag", spi_device=1, cs_pin=22)
+    with pytest.raises(ReaderError, match="refuses SPI_NO_CS.*dtoverlay=spi0-0cs"):
+        r.open()
+    assert wiring.factory.pin(22).state == 1  # the select stays driven inactive
+    r.close()

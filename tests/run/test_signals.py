@@ -1,0 +1,119 @@
+"""Signals against a live ``companion run --sim`` (issue 22, point 5).
+
+The old handler called ``Hub.stop`` → ``Event.set`` inside the signal handler; a second
+signal arriving while the first held the condition's lock deadlocked the process for good.
+Now the handler only records the request and the wake-up pipe ends the server's poll: the
+table stops within a second of the first signal, however many follow, with the journal
+closed (SQLite removes the WAL file when the last connection closes cleanly).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+#: every process start() began (conftest kills those still alive after each test)
+STARTED: list[subprocess.Popen] = []
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(db: Path, *args: str, sim: bool = True, cwd: Path = ROOT) -> tuple[subprocess.Popen, str, str]:
+    """``companion run`` (``--sim`` unless ``sim`` is False) with ``args``; its process, address and token."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    env.pop("COMPANION_CONFIG", None)
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "run", *(["--sim"] if sim else []), "--db", str(db),
+                             *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=cwd)
+    STARTED.append(proc)
+    assert proc.stdout is not None
+    lines = []
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        m = re.search(r"(http://[\d.]+:(\d+))/\?token=([0-9a-f]+)", line)
+        if m:
+            return proc, m.group(1), m.group(3)
+    proc.kill()
+    raise AssertionError("companion run did not print its URL:\n" + "".join(lines))
+
+
+def open_live_page(base: str, token: str) -> socket.socket:
+    """A live stream held open (a worker thread busy in it), as a tablet keeps one."""
+    req = urllib.request.Request(base + "/api/games", data=json.dumps({"game": "galapagos-auction", "players": ["Ann", "Bob", "Cid"],
+                                 "options": {}}).encode(), method="POST",
+                                 headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    game_id = json.loads(urllib.request.urlopen(req, timeout=10).read())["id"]
+    host, port = base.removeprefix("http://").split(":")
+    sock = socket.create_connection((host, int(port)), timeout=5)
+    sock.sendall(f"GET /api/games/{game_id}/events HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
+                 "Accept: text/event-stream\r\n\r\n".encode())
+    assert b"200" in sock.recv(200)  # the stream is open, a worker thread is in it
+    return sock
+
+
+@pytest.mark.parametrize("burst", [
+    [signal.SIGTERM],
+    [signal.SIGINT],
+    [signal.SIGTERM] * 10 + [signal.SIGINT] * 10,
+    [signal.SIGINT, signal.SIGTERM] * 15,
+], ids=["term", "int", "term-burst-then-int", "interleaved"])
+def test_a_burst_of_signals_stops_the_table_within_a_second(tmp_path: Path, burst: list[int]) -> None:
+    db = tmp_path / "journal.db"
+    proc, base, token = start(db, "--port", "0")
+    live = open_live_page(base, token)
+    try:
+        time.sleep(0.3)
+        first = time.monotonic()
+        for signum in burst:
+            if proc.poll() is not None:
+                break
+            proc.send_signal(signum)
+            time.sleep(0.002)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise AssertionError("companion run still alive 10 s after the signals") from None
+        took = time.monotonic() - first
+    finally:
+        live.close()
+    out = proc.stdout.read() if proc.stdout else ""
+    assert proc.returncode == 0, out
+    assert "Traceback" not in out, out
+    assert took <= 1.0, f"stopped {took:.2f} s after the first signal"
+    assert db.exists() and not Path(str(db) + "-wal").exists(), "the journal was not closed cleanly"
+
+
+def test_a_signal_during_start_up_stops_it(tmp_path: Path) -> None:
+    """A SIGTERM while the table is still starting (systemd stopping a unit it just started)."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    env.pop("COMPANION_CONFIG", None)
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--sim", "--port", "0", "--db",
+                             str(tmp_path / "j.db")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, env=env, cwd=ROOT)
+    STARTED.append(proc)
+    assert proc.stdout is not None
+    proc.stdout.readline()  # the first line: handlers installed, the server bound
+    for _ in range(5):
+        proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=10)
+    assert proc.returncode == 0, proc.stdout.read()
