@@ -120,7 +120,8 @@ def test_when_the_raft_can_leave_embark_is_next_and_every_screen_says_so() -> No
     pkg, s = script_state((SCENARIOS / "galerapagos_review_5p.jsonl").read_text().splitlines()[:-1])
     forms = forms_of(pkg, s)
     assert forms[0]["type"] == "embark" and forms[0]["step"] == "next"
-    assert {f["step"] for f in of_type(forms, "weather")} == {"also"}
+    plain = [f for f in of_type(forms, "weather") if "correct the deck" not in (f.get("ask") or "")]
+    assert plain and {f["step"] for f in plain} == {"also"}
     assert pkg.prompt(s) == "The raft can leave now: embark?"
     assert pkg.prompt(s, "fr") == "Le radeau peut partir maintenant : embarquer ?"
 
@@ -207,3 +208,16 @@ def test_companion_moves_lists_next_also_override(tmp_path) -> None:
     forms = json.loads(out.stdout)["moves"]
     steps = [f["step"] for f in forms]
     assert steps == sorted(steps, key=STEPS.index) and steps[-1] == "override"
+
+
+def test_a_card_the_deck_does_not_hold_is_a_correction_that_asks() -> None:
+    """« Mélangez la carte Ouragan et les 5 cartes Météo »: the hurricane cannot come up in round 1,
+    and a card the deck does not hold corrects the companion's idea of the deck: both are overrides."""
+    s = RULES.setup(FIVE, {})
+    forms = forms_of(GALERAPAGOS, s)
+    assert forms[0]["type"] == "weather" and forms[0]["step"] == "next"
+    held = {c["value"] for c in forms[0]["fields"][0]["choices"]}
+    assert held == {int(k) for k in RULES.view(s)["deck"]}
+    weather_overrides = [f for f in of_type(forms, "weather") if f["step"] == "override"]
+    assert weather_overrides and all(f["ask"].endswith("correct the deck?") for f in weather_overrides)
+    assert any(f["fields"][0]["name"] == "hurricane" for f in weather_overrides), "the early hurricane"

@@ -155,17 +155,24 @@ def _weather_forms(s: R.State, lang: str) -> list[Form]:
     living = len(R._living(base))
     left = {w: base.deck.count(w) for w in sorted(set(base.deck))}
     no = [pick("hurricane", _t(lang, "Hurricane"), [choice(False, _t(lang, "no"))], default=False, optional=True)]
-    cards = []
+    cards, others = [], []  # the cards the deck holds; a card it does not hold corrects it
     for w in range(0, R.MAX_DROPS + 1):
         if w in left:
             pv = preview(texts.render_n("{k} such card left", "{k} such cards left", left[w], {"k": left[w]}, lang, DOMAIN), cards_left=left[w], water_per_action=w)
+            cards.append(choice(w, _drops(lang, w), pv, fields=no))
         else:
             pv = preview(_t(lang, "not expected: the deck will be corrected"), cards_left=0, water_per_action=w,
                          warning=True)
-        cards.append(choice(w, _drops(lang, w), pv, fields=no))
-    out.append(form("weather", None, _t(lang, "Turn the weather card"),
-                    [pick("water", _t(lang, "Drops on the card"), cards)],
-                    round=nxt, player_optional=True))
+            others.append(choice(w, _drops(lang, w), pv, fields=no))
+    if cards:
+        out.append(form("weather", None, _t(lang, "Turn the weather card"),
+                        [pick("water", _t(lang, "Drops on the card"), cards)],
+                        round=nxt, player_optional=True))
+    if others:
+        out.append(form("weather", None, _t(lang, "A weather card the deck does not hold"),
+                        [pick("water", _t(lang, "Drops on the card"), others)],
+                        round=nxt, player_optional=True,
+                        correction=_t(lang, "The deck holds no such card: turn it anyway and correct the deck?")))
     if base.hurricane_left:
         hw = base.opts.hurricane_water
         early = nxt < base.opts.hurricane_from
@@ -182,6 +189,9 @@ def _weather_forms(s: R.State, lang: str) -> list[Form]:
             confirm=True, round=nxt, player_optional=True,
             preview=preview(_t(lang, "hurricane next: {pct}%", pct=round(100 * R.hurricane_next(base))),
                             chance=R.hurricane_next(base))))
+        if early:  # « Mélangez la carte Ouragan et les 5 cartes Météo »: it cannot come up yet
+            out[-1]["correction"] = _t(lang, "The hurricane cannot come up yet by the deck: turn it anyway and "
+                                             "correct the deck?")
     return out
 
 
@@ -493,6 +503,8 @@ def _step(s: R.State, f: Form, lang: str) -> tuple[str, str | None]:
     i = s.names.index(who) if who in s.names else -1
     if f.get("implies") == "survival" or (s.phase == R.ACTED and kind in ("weather", "embark")):
         return "override", _t(lang, SKIPS_PAUSE)
+    if f.get("correction"):  # a card the deck does not hold: the table corrects the companion's deck
+        return "override", f.pop("correction")
     if kind == "weather":
         if s.show:
             return "override", _t(lang, SKIPS_MOMENT)
