@@ -12,8 +12,8 @@ from __future__ import annotations
 from tests.games.test_galerapagos_show_cards import THREE, hurricane_round_three, water_on_zero
 from tests.games.test_galerapagos_support import (
     FIVE,
-    RULES,
     FOUR,
+    RULES,
     alive,
     close,
     fish,
