@@ -24,7 +24,7 @@ _lock = Lock()
 def told(session: Any, lang: str = "en") -> list[dict[str, Any]]:
     """Every action in play, oldest first: ``{"seq", "at", "source", "from", "round", "action", "events", "sentences"}``.
 
-    ``source`` is the first word of the journal's source (``web``, ``table``); ``from`` says where the
+    ``source`` is the journal's one word for the way it came (``web``, ``table``); ``from`` says where the
     action came from in the reader's words (« from Ann's phone », « at the table »); ``round`` is the
     round it belongs to (the package's ``round_of``); ``events`` what the rules said it did (secrets
     included: for the results and the narration, never sent to a page as they are).
@@ -44,8 +44,8 @@ def told(session: Any, lang: str = "en") -> list[dict[str, Any]]:
         try:
             after, events = rules.apply(state, entry.action)
         except RuleError as err:  # a line the rules no longer take (an old journal): said, and the story goes on
-            out.append({"seq": entry.seq, "at": entry.at, "source": entry.source.split(":")[0],
-                        "from": source_text(entry.source, lang), "round": out[-1]["round"] if out else None,
+            out.append({"seq": entry.seq, "at": entry.at, "source": entry.source,
+                        "from": source_text(entry.author, lang), "round": out[-1]["round"] if out else None,
                         "action": entry.action, "events": [],
                         "sentences": [texts.render("Not played: {why}", {"why": pkg.error_text(err, lang)}, lang)]})
             continue
@@ -60,8 +60,8 @@ def told(session: Any, lang: str = "en") -> list[dict[str, Any]]:
             rnd = pkg.round_of(state, entry.action, after)
         except Exception:  # a round the package cannot tell goes with the one before
             rnd = out[-1]["round"] if out else None
-        out.append({"seq": entry.seq, "at": entry.at, "source": entry.source.split(":")[0],
-                    "from": source_text(entry.source, lang), "round": rnd,
+        out.append({"seq": entry.seq, "at": entry.at, "source": entry.source,
+                    "from": source_text(entry.author, lang), "round": rnd,
                     "action": entry.action, "events": events, "sentences": sentences})
         state = after
     with _lock:
@@ -77,33 +77,24 @@ def recent(session: Any, lang: str = "en", viewer: str | None = None, limit: int
     return [{"seq": e["seq"], "text": " ".join(e["sentences"]), "source": e["source"]} for e in reversed(lines)]
 
 
-def source_text(source: str, lang: str = "en") -> str:
-    """Where an action came from, in the reader's words, from its journal source.
+def source_text(author: Any, lang: str = "en") -> str:
+    """Where an action came from, in the reader's words, from its author (:class:`companion.authorship.Author`).
 
-    ``web:Ann`` is Ann's phone, ``web:table`` the tablet, ``web:table:act-for:Ann`` the tablet
-    acting for Ann's phone, ``...:digital:SEED`` a digital draw, ``table`` the board's buttons and
-    readers, ``lanes`` the dice lying in a seat's lanes at the sand's end.
+    A phone's seat is a field of its own: a player named « table » is still « from table's phone ».
     """
     t = texts.translator(lang)
-    head, _, rest = (source or "").partition(":")
-    if head == "web":
-        seat, _, tail = rest.partition(":")
-        if seat == "table":
-            if tail.startswith("act-for:"):
-                return t("at the table, for {p}", p=tail[len("act-for:"):])
-            if tail.startswith("digital"):
-                return t("drawn at the table")
-            return t("at the table")
-        seat = rest.split(":digital:")[0] if ":digital:" in rest else rest
-        if ":digital:" in rest:
-            return t("drawn on {p}'s phone", p=seat)
-        return t("from {p}'s phone", p=seat) if seat else t("from a phone")
-    return {
-        "table": t("on the board"),
-        "lanes": t("dice left in the lanes"),
-        "terminal": t("at the terminal"),
-        "cli": t("from the command line"),
-    }.get(head, "")
+    via = getattr(author, "via", None)
+    if via == "phone":
+        return t("drawn on {p}'s phone", p=author.seat) if author.seed is not None else t("from {p}'s phone", p=author.seat)
+    if via == "table":
+        if author.for_ is not None:
+            return t("at the table, for {p}", p=author.for_)
+        if author.seed is not None:
+            return t("drawn at the table")
+        return t("at the table")
+    if via == "buttons":
+        return t("dice left in the lanes") if author.auto else t("on the board")
+    return {"terminal": t("at the terminal"), "cli": t("from the command line")}.get(via or "", "")
 
 
 def by_round(session: Any, lang: str = "en", limit: int = 14) -> list[dict[str, Any]]:
