@@ -221,7 +221,8 @@ def _machine(entry: Any) -> bool:
 def history(session: Session, lang: str = "en") -> list[dict[str, Any]]:
     """Every action in play, oldest first, as the tablet lists it for editing.
 
-    Each row: ``seq``, ``n`` (its place, 1 = the first), ``text`` (the package's line, secrets
+    Each row: ``seq``, ``n`` (its place, 1 = the first), ``round`` and its ``heading`` (« Round 2 »: the
+    tablet's list is grouped by rounds), ``text`` (the package's line, secrets
     hidden), ``source``, and ``edit`` / ``remove``: None when allowed, else the one sentence
     saying why not (a revealed ballot after it, a phone's secret move, the sand's expiry).
     """
@@ -233,7 +234,13 @@ def history(session: Session, lang: str = "en") -> list[dict[str, Any]]:
     for n, entry in enumerate(entries, start=1):
         after, _ = rules.apply(state, entry.action)
         reveals.append(pkg.undo_refusal(state, entry.action, after, False, lang))
-        rows.append({"seq": entry.seq, "n": n, "text": describe(pkg, entry.action, None, lang),
+        try:
+            rnd = pkg.round_of(state, entry.action, after)
+        except Exception:  # a round the package cannot tell goes with the one before
+            rnd = rows[-1]["round"] if rows else None
+        rows.append({"seq": entry.seq, "n": n, "round": rnd,
+                     "heading": pkg.round_heading(rnd, lang) if isinstance(rnd, int) else "",
+                     "text": describe(pkg, entry.action, None, lang),
                      "source": entry.source, "author": entry.author.to_json(), "edit": None, "remove": None})
         state = after
     blocked = None

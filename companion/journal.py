@@ -91,6 +91,7 @@ CREATE TABLE IF NOT EXISTS edits (
     source    TEXT NOT NULL DEFAULT '',
     at        REAL NOT NULL,
     author    TEXT,
+    note      TEXT,
     PRIMARY KEY (game_id, id)
 );
 """
@@ -423,19 +424,21 @@ class Journal:
     # -- edits from the tablet (call inside transaction()) ---------------------------
     def rewrite(self, db: sqlite3.Connection, game_id: str, target: JournalEntry, replacement: dict[str, Any] | None,
                 kept: list[JournalEntry], aside: list[tuple[JournalEntry, dict[str, Any]]],
-                dropped: list[tuple[JournalEntry, dict[str, Any]]], source: Author | str) -> int:
+                dropped: list[tuple[JournalEntry, dict[str, Any]]], source: Author | str,
+                note: dict[str, Any] | None = None) -> int:
         """Edit (``replacement``) or remove (None) the active action ``target``; returns the edit's id.
 
         Nothing is deleted: ``target`` becomes ``replaced`` (or ``removed``), every active
         action after it ``replaced`` — or ``aside`` / ``dropped`` with the rules' refusal
         when it no longer applies — and new rows carry the corrected action and copies of
         ``kept`` (their time and author unchanged, ``origin`` = the row each stands for).
-        ``source`` is the correction's author: the corrected row's, and the edit's.
+        ``source`` is the correction's author: the corrected row's, and the edit's; ``note`` what the
+        story says of it (public figures only, :func:`companion.story.corrections`).
         The caller's transaction makes it all or nothing.
         """
         source = author_of(source)
         db.execute("UPDATE actions SET status = 'discarded' WHERE game_id = ? AND status = 'undone'", (game_id,))
-        edit = self._edit_row(db, game_id, "edit" if replacement is not None else "remove", target.seq, source)
+        edit = self._edit_row(db, game_id, "edit" if replacement is not None else "remove", target.seq, source, note)
         db.execute("UPDATE actions SET status = ?, edit = ? WHERE game_id = ? AND seq = ? AND status = 'active'",
                    ("replaced" if replacement is not None else "removed", edit, game_id, target.seq))
         db.execute("UPDATE actions SET status = 'replaced', edit = ? WHERE game_id = ? AND seq > ? AND status = 'active'",
@@ -462,11 +465,13 @@ class Journal:
             (game_id, seq, _dumps(entry.action), entry.source, entry.at, edit, entry.seq, entry.author.dumps()),
         )
 
-    def _edit_row(self, db: sqlite3.Connection, game_id: str, kind: str, seq: int, source: Author | str) -> int:
+    def _edit_row(self, db: sqlite3.Connection, game_id: str, kind: str, seq: int, source: Author | str,
+                  note: dict[str, Any] | None = None) -> int:
         author = author_of(source)
         (top,) = db.execute("SELECT COALESCE(MAX(id), 0) FROM edits WHERE game_id = ?", (game_id,)).fetchone()
-        db.execute("INSERT INTO edits (game_id, id, kind, seq, source, at, author) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   (game_id, int(top) + 1, kind, seq, author.transport, self._clock(), author.dumps()))
+        db.execute("INSERT INTO edits (game_id, id, kind, seq, source, at, author, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                   (game_id, int(top) + 1, kind, seq, author.transport, self._clock(), author.dumps(),
+                    _dumps(note) if note is not None else None))
         return int(top) + 1
 
     def set_aside(self, game_id: str, db: sqlite3.Connection | None = None) -> list[tuple[JournalEntry, dict[str, Any]]]:
@@ -491,6 +496,23 @@ class Journal:
         self._edit_row(db, game_id, "reenter" if status == "reentered" else "drop", seq, source)
         self._bump(db, game_id)
         return True
+
+    def corrections(self, game_id: str, db: sqlite3.Connection | None = None) -> list[dict[str, Any]]:
+        """The edits and removals that left a note for the story, oldest first: ``{"id", "kind", "at", "note"}``."""
+        conn = db or self._db
+        with self._lock:
+            try:
+                rows = conn.execute("SELECT id, kind, at, note FROM edits WHERE game_id = ? AND note IS NOT NULL "
+                                    "ORDER BY id", (game_id,)).fetchall()
+            except sqlite3.OperationalError:  # a read-only journal from before notes
+                return []
+        out = []
+        for eid, kind, at, note in rows:
+            try:
+                out.append({"id": eid, "kind": kind, "at": at, "note": json.loads(note)})
+            except ValueError:  # a damaged note: the story goes on without that line
+                continue
+        return out
 
     def versions(self, game_id: str, db: sqlite3.Connection | None = None) -> list[dict[str, Any]]:
         """Every row of the game, whatever its status, oldest first: both versions of an edited history."""
@@ -572,6 +594,8 @@ def _migrate_authors(db: sqlite3.Connection) -> None:
     The old texts are read as the old version read them (:func:`companion.authorship.from_legacy`);
     from then on nothing reads the source. One transaction: a power cut leaves the old rows whole.
     """
+    if not any(r[1] == "note" for r in db.execute("PRAGMA table_info(edits)")):  # the story's corrections
+        db.execute("ALTER TABLE edits ADD COLUMN note TEXT")
     missing = [table for table in ("actions", "edits")
                if not any(r[1] == "author" for r in db.execute(f"PRAGMA table_info({table})"))]
     todo = db.execute("SELECT 1 FROM actions WHERE author IS NULL LIMIT 1").fetchone() if not missing else True

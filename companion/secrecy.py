@@ -87,12 +87,12 @@ def needs_them() -> RuleError:
 
 
 def replay_tail(pkg: Any, rules: Any, before: Any, old: dict[str, Any], new: dict[str, Any] | None,
-                tail: list[Any], hidden: set[int], note: Any) -> tuple[list[Any], list[Any], list[Any]]:
+                tail: list[Any], hidden: set[int], note: Any) -> tuple[list[Any], list[Any], list[Any], Any]:
     """Play ``tail`` (the entries after the one corrected) onto the corrected history.
 
     ``before``: the state before the corrected action; ``old`` it, ``new`` its correction (None: removed);
     ``hidden``: the entries whose secret is still hidden (:func:`hidden_seqs`); ``note(err)``: the journal's
-    note of a refusal. Returns (kept, aside, dropped) as :meth:`Session.edit` journals them; raises
+    note of a refusal. Returns (kept, aside, dropped, the corrected state) as :meth:`Session.edit` journals them; raises
     RuleError (nothing changes) when the replay would reveal a hidden secret.
     """
     state = before
@@ -123,4 +123,4 @@ def replay_tail(pkg: Any, rules: Any, before: Any, old: dict[str, Any], new: dic
             then, events = rules.apply(then, entry.action)
             if now_reveals and not reveals(events):
                 raise needs_them()
-    return kept, aside, dropped
+    return kept, aside, dropped, state

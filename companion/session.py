@@ -354,11 +354,14 @@ class Session:
                     raise RuleError("There is no action {seq} in play.", seq=seq)
                 pkg = games.package(self.game)
                 hidden = secrecy.hidden_seqs(pkg, self.rules, self.players, self.options, entries)
-                kept, aside, dropped = secrecy.replay_tail(pkg, self.rules, self._replay(entries[:index]),
-                                                           entries[index].action, action, entries[index + 1:],
-                                                           hidden, _note)
+                kept, aside, dropped, after = secrecy.replay_tail(pkg, self.rules, self._replay(entries[:index]),
+                                                                  entries[index].action, action, entries[index + 1:],
+                                                                  hidden, _note)
+                told = {"before": self.rules.public_state(self.state, None), "after": self.rules.public_state(after, None),
+                        "old": pkg.redact(entries[index].action, None),
+                        "new": pkg.redact(action, None) if action is not None else None}  # public views only
                 self.journal.rewrite(db, self.id, entries[index], action, kept, aside, dropped,
-                                     entries[index].author.again("edit", by))
+                                     entries[index].author.again("edit", by), note=told)
                 entries = self.journal.active(self.id, db)
                 state = self._replay(entries)
                 self._record_result(db, state)
