@@ -327,7 +327,7 @@ def reenter_action(game_id: str, seq: int):
     who = require(game_id)
     session = open_game(game_id)
     found = next((e for e, _ in session.set_aside() if e.seq == seq), None)
-    if found is not None and not who.is_table and not found.author.phone_of(who.seat):
+    if not who.is_table and (found is None or not found.author.phone_of(who.seat)):
         raise ApiError(403, f"{who.seat} may only make their own moves again.")
     if found is not None and who.is_table and any(a["seq"] == seq and a["phone"] for a in amend.set_aside(session)):
         raise ApiError(403, f"Only {found.author.seat}'s phone can make this move again.")
