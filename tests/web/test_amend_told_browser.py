@@ -10,27 +10,17 @@ does not, and the next move puts it away. Screenshots: docs/screenshots/amend-co
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from tests.web.runner import Server, start_server
+from tests.web.runner import Server
+from tests.web.test_amend_browser import SCRIPT, server  # noqa: F401,F811 - the same server fixture, one per module
 from tests.web.test_phone_moves import SHOTS, TABLET, join_phone
 
 pytestmark = pytest.mark.browser
 
-SCRIPT = Path(__file__).parents[1] / "scenarios" / "auction_full_game.jsonl"
 
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[Server]:
-    srv = start_server(tmp_path_factory.mktemp("told") / "journal.db", 0)
-    yield srv
-    srv.stop()
-
-
-def test_a_correction_is_told_on_the_table_and_once_on_the_phone_it_changed(browser, server: Server) -> None:
+def test_a_correction_is_told_on_the_table_and_once_on_the_phone_it_changed(browser, server: Server) -> None:  # noqa: F811
     gid, code = server.new_game("galapagos-auction", ["Ann", "Bob", "Cid"])
     for line in SCRIPT.read_text().splitlines()[1:13]:
         server.act(gid, json.loads(line))
