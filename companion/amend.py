@@ -13,7 +13,7 @@ from __future__ import annotations
 from threading import Lock
 from typing import Any
 
-from companion import extras, games, texts
+from companion import extras, games, secrecy, texts
 from companion.session import Session
 
 #: public keys that are not figures a player would call « what moves back » (bookkeeping, derived odds,
@@ -213,22 +213,16 @@ def _plain(value: Any) -> bool:
 
 # -- the history the tablet edits ----------------------------------------------------------------
 
-def _author_is_a_phone(source: str) -> bool:
-    """A seat's own phone sent it (``web:<seat>``): the table never saw its secret fields."""
-    parts = source.split(":")
-    return len(parts) > 1 and parts[0] == "web" and parts[1] != "table"
-
-
-def _machine(session: Session, entry: Any) -> bool:
-    from companion.session import LANES
-
-    return entry.action.get("type") in extras.automatic(session) and entry.source != LANES
+def _machine(entry: Any) -> bool:
+    """The companion journalled it by itself (the sand's expiry, the dice in the lanes): set when written."""
+    return entry.author.auto
 
 
 def history(session: Session, lang: str = "en") -> list[dict[str, Any]]:
     """Every action in play, oldest first, as the tablet lists it for editing.
 
-    Each row: ``seq``, ``n`` (its place, 1 = the first), ``text`` (the package's line, secrets
+    Each row: ``seq``, ``n`` (its place, 1 = the first), ``round`` and its ``heading`` (« Round 2 »: the
+    tablet's list is grouped by rounds), ``text`` (the package's line, secrets
     hidden), ``source``, and ``edit`` / ``remove``: None when allowed, else the one sentence
     saying why not (a revealed ballot after it, a phone's secret move, the sand's expiry).
     """
@@ -240,8 +234,14 @@ def history(session: Session, lang: str = "en") -> list[dict[str, Any]]:
     for n, entry in enumerate(entries, start=1):
         after, _ = rules.apply(state, entry.action)
         reveals.append(pkg.undo_refusal(state, entry.action, after, False, lang))
-        rows.append({"seq": entry.seq, "n": n, "text": describe(pkg, entry.action, None, lang),
-                     "source": entry.source.split(":")[0], "edit": None, "remove": None})
+        try:
+            rnd = pkg.round_of(state, entry.action, after)
+        except Exception:  # a round the package cannot tell goes with the one before
+            rnd = rows[-1]["round"] if rows else None
+        rows.append({"seq": entry.seq, "n": n, "round": rnd,
+                     "heading": pkg.round_heading(rnd, lang) if isinstance(rnd, int) else "",
+                     "text": describe(pkg, entry.action, None, lang),
+                     "source": entry.source, "author": entry.author.to_json(), "edit": None, "remove": None})
         state = after
     blocked = None
     for i in range(len(rows) - 1, -1, -1):
@@ -249,10 +249,10 @@ def history(session: Session, lang: str = "en") -> list[dict[str, Any]]:
         entry, row = entries[i], rows[i]
         if blocked:
             row["edit"] = row["remove"] = blocked
-        elif _machine(session, entry):
+        elif _machine(entry):
             row["edit"] = row["remove"] = texts.render(
                 "The companion journals this by itself; edit the action before it.", {}, lang)
-        elif str(entry.action.get("type")) in pkg.secret_fields and _author_is_a_phone(entry.source):
+        elif str(entry.action.get("type")) in pkg.secret_fields and entry.author.is_phone:
             row["edit"] = texts.render("Only {player}'s phone knows this move: remove it, and {player} plays it again.",
                                        {"player": entry.action.get("player", "?")}, lang)
     return rows
@@ -288,8 +288,10 @@ def edit_forms(session: Session, seq: int, lang: str = "en") -> dict[str, Any]:
     same = [f for f in forms if f.get("type") == action.get("type")
             and (f.get("player") is None or f.get("player") == action.get("player"))]
     rest = [f for f in forms if f not in same]
-    prefill = {k: v for k, v in action.items() if k not in ("type", "player")}
-    return {"forms": same + rest, "first": len(same), "prefill": prefill, "action": action,
+    hidden = set(pkg.secret_fields.get(str(action.get("type", "")), ())) if entries[index].seq in secrecy.hidden_seqs(
+        pkg, rules, session.players, session.options, entries) else set()
+    prefill = {k: v for k, v in action.items() if k not in ("type", "player") and k not in hidden}  # never a secret
+    return {"forms": same + rest, "first": len(same), "prefill": prefill, "action": pkg.redact(action, None),
             "text": describe(pkg, action, None, lang)}
 
 
@@ -299,8 +301,21 @@ def set_aside(session: Session, lang: str = "en") -> list[dict[str, Any]]:
     out = []
     for entry, note in session.set_aside():
         why = note.get("message", "")
-        if note.get("msgid"):
+        if note.get("secret"):  # a secret move set aside: the interface's line, no value named, in ``lang``
+            why = texts.render(secrecy.ASIDE, {"player": str(entry.action.get("player", "?")),
+                                               "move": pkg.t(str(entry.action.get("type", "?")).replace("_", " "), lang)},
+                               lang)
+        elif note.get("msgid"):
             why = texts.render(note["msgid"], note.get("params") or {}, lang, note.get("domain") or pkg.domain)
+        phone = entry.author.seat if entry.author.is_phone and secrecy.is_secret(pkg, entry.action) else None
         out.append({"seq": entry.seq, "text": describe(pkg, entry.action, None, lang), "why": why,
-                    "action": pkg.redact(entry.action, None)})
+                    "action": pkg.redact(entry.action, None), "phone": phone})
     return out
+
+
+def mine_aside(session: Session, seat: str, lang: str = "en") -> list[dict[str, Any]]:
+    """The actions of ``seat``'s own phone that an edit set aside: its phone shows them again (its own
+    hidden values included, to confirm or change), and sending that move again settles them."""
+    pkg = games.package(session.game)
+    return [{"seq": entry.seq, "type": entry.action.get("type"), "text": describe(pkg, entry.action, seat, lang)}
+            for entry, _ in session.set_aside() if entry.author.phone_of(seat)]

@@ -88,14 +88,31 @@ def redact(game: str, action: Action, viewer: str | None) -> Action:
 def last_actions(session: Session, viewer: str | None, limit: int = 8) -> list[dict[str, Any]]:
     """The newest actions in play, newest first, redacted for ``viewer``."""
     return [
-        {"seq": e.seq, "at": e.at, "source": e.source.split(":")[0], "action": redact(session.game, e.action, viewer)}
+        {"seq": e.seq, "at": e.at, "source": e.source, "author": e.author.to_json(),
+         "action": redact(session.game, e.action, viewer)}
         for e in reversed(session.history(limit))
     ]
 
 
 def automatic(session: Session) -> tuple[str, ...]:
-    """Actions the companion journals by itself; an undo takes them back with the action before."""
+    """Action types the companion journals by itself (the package's list, for screens that name them);
+    whether one journal entry was is its author's ``auto``, set when it was written."""
     return tuple(_package(session.game).automatic)
+
+
+def last_person(session: Session) -> Any:
+    """The journal entry of the last action a person made (None when there is none)."""
+    found = _last_person(session)
+    return found[1] if found else None
+
+
+def may_undo(session: Session, seat: str | None) -> bool:
+    """Whether ``seat``'s phone may undo now (None: the table, always when there is something):
+    only an action that phone sent itself, by its author, whatever the action's ``player``."""
+    entry = last_person(session)
+    if entry is None:
+        return False
+    return seat is None or entry.author.phone_of(seat)
 
 
 def to_undo(session: Session) -> Action | None:
@@ -106,13 +123,10 @@ def to_undo(session: Session) -> Action | None:
 
 def _last_person(session: Session) -> tuple[int, Any] | None:
     """(index in the history, entry) of the last action a person made."""
-    from companion.session import LANES
-
-    auto = automatic(session)
     history = session.history()
     for i in range(len(history) - 1, -1, -1):
         entry = history[i]
-        if entry.action.get("type") not in auto and entry.source != LANES:
+        if not entry.author.auto:
             return i, entry
     return None
 
@@ -149,21 +163,13 @@ def undo_cut(session: Session, by_table: bool = True) -> int | None:
         return None
     before, after = _around(session, found[0])
     span = max(1, int(_package(session.game).undo_span(before, found[1].action, after, by_table) or 1))
-    auto = automatic(session)
     history = session.history()
     cut, people = len(history), 0
     while cut > 0 and people < span:
         cut -= 1
-        entry = history[cut]
-        if entry.action.get("type") not in auto and entry.source != _lanes():
+        if not history[cut].author.auto:
             people += 1
     return cut
-
-
-def _lanes() -> str:
-    from companion.session import LANES
-
-    return LANES
 
 
 #: game id -> what the screens say after an undo that the game explains (the version it holds for)
@@ -195,11 +201,11 @@ def undo(session: Session, by_table: bool = True, lang: str = "en") -> Action | 
         if reason:
             raise RuleError(reason)
         span = max(1, int(pkg.undo_span(before, found[1].action, after, by_table) or 1))
-    auto = automatic(session)
     undo_last = getattr(session, "undo_last", None)
     if callable(undo_last):  # one journal transaction: a power cut keeps all or nothing
-        done = undo_last(automatic=tuple(auto), count=span)
+        done = undo_last(count=span)
     else:
+        auto = automatic(session)
         with getattr(session, "_lock", nullcontext()):  # the alarm must not re-journal in between
             done = session.undo()
             while done is not None and done.get("type") in auto:
@@ -220,7 +226,7 @@ def redo(session: Session) -> Action | None:
     transaction (a plan comes back with its sand's expiry, as :func:`undo` took them back together)."""
     redo_next = getattr(session, "redo_next", None)
     if callable(redo_next):
-        return redo_next(automatic=automatic(session))
+        return redo_next()
     return session.redo()
 
 
@@ -269,7 +275,7 @@ def draw(session: Session, what: str, player: str | None = None, seed: int | Non
 
     The game's own randomiser takes an explicit ``random.Random`` (the rules stay
     pure); the result is journaled like an observed throw, so replay needs no seed.
-    The seed goes into the journal entry's source all the same (``...:digital:SEED``),
+    The seed goes into the journal entry's author all the same (its ``seed``),
     so a disputed throw can be re-drawn exactly from the same state.
     """
     specs = _package(session.game).draws() or {}

@@ -45,6 +45,10 @@ class GamePackage:
     secret_fields: ClassVar[dict[str, tuple[str, ...]]] = {}
     #: actions the companion journals by itself (an undo takes them back with the one before)
     automatic: ClassVar[tuple[str, ...]] = ()
+    #: per action type, the fields that name a seat that acts or pays (whose card is played, who gives):
+    #: a phone may send the action only when every one of them present is its own seat; a type not
+    #: listed names its acting seat in ``player`` alone
+    seat_fields: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     def __init__(self, rules: Rules, folder: str) -> None:
         self.rules = rules
@@ -146,6 +150,11 @@ class GamePackage:
         who = action.get("player")
         label = self.t(kind.replace("_", " "), lang)
         return f"{who}: {label}" if who else label
+
+    def seats_in(self, action: Action) -> dict[str, Any]:
+        """The seat-bearing fields ``action`` fills in (``seat_fields``, else ``player``): field → value."""
+        fields = self.seat_fields.get(str(action.get("type", "")), ("player",))
+        return {f: action[f] for f in fields if f in action}
 
     def redact(self, action: Action, viewer: str | None) -> Action:
         """``action`` as ``viewer`` may see it: secret fields of others' actions hidden."""

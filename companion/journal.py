@@ -47,10 +47,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.authorship import Author, from_legacy
+from companion.authorship import of as author_of
 from companion.rules import RuleError
 
 log = logging.getLogger(__name__)
@@ -77,6 +79,7 @@ CREATE TABLE IF NOT EXISTS actions (
     edit      INTEGER,
     origin    INTEGER,
     note      TEXT,
+    author    TEXT,
     PRIMARY KEY (game_id, seq)
 );
 CREATE INDEX IF NOT EXISTS actions_status ON actions (game_id, status, seq);
@@ -87,6 +90,8 @@ CREATE TABLE IF NOT EXISTS edits (
     seq       INTEGER NOT NULL,
     source    TEXT NOT NULL DEFAULT '',
     at        REAL NOT NULL,
+    author    TEXT,
+    note      TEXT,
     PRIMARY KEY (game_id, id)
 );
 """
@@ -137,8 +142,11 @@ class GameRecord:
 class JournalEntry:
     seq: int
     action: dict[str, Any]
+    #: one word for older readers (``web``, ``table``, ``timer``…); decisions read ``author``, never this
     source: str
     at: float
+    #: who sent it, as data (:mod:`companion.authorship`): consent, edit and undo rights read it
+    author: Author = field(default=Author("cli"))
 
 
 class UnknownGame(RuleError):
@@ -201,6 +209,8 @@ class Journal:
         except sqlite3.DatabaseError as exc:
             raise JournalDamaged(self.path, str(exc)) from None
         self._touched = self._has_column("games", "touched")
+        #: a read-only journal from before authors has no ``author`` column: its sources are read instead
+        self._author_col = "author" if self._has_column("actions", "author") else "NULL"
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=30)
@@ -215,6 +225,7 @@ class Journal:
                     db.execute("ALTER TABLE games ADD COLUMN touched INTEGER NOT NULL DEFAULT 0")
                     db.execute("UPDATE games SET touched = rowid")
                 _migrate_actions(db)
+                _migrate_authors(db)
         except BaseException:
             db.close()
             raise
@@ -367,22 +378,24 @@ class Journal:
         conn = db or self._db
         with self._lock:
             rows = conn.execute(
-                "SELECT seq, action, source, at FROM actions WHERE game_id = ? AND status = ? ORDER BY seq",
-                (game_id, status),
+                f"SELECT seq, action, source, at, {self._author_col} FROM actions WHERE game_id = ? AND status = ? "
+                "ORDER BY seq", (game_id, status),
             ).fetchall()
-        return [JournalEntry(seq, json.loads(a), src, at) for seq, a, src, at in rows]
+        return [_entry(*row) for row in rows]
 
-    def append(self, db: sqlite3.Connection, game_id: str, action: dict[str, Any], source: str) -> JournalEntry:
-        """Append an action; any undone actions become discarded (the redo branch is gone)."""
+    def append(self, db: sqlite3.Connection, game_id: str, action: dict[str, Any], source: Author | str) -> JournalEntry:
+        """Append an action sent by ``source`` (an :class:`Author`, or an older caller's one word);
+        any undone actions become discarded (the redo branch is gone)."""
+        author = author_of(source)
         db.execute("UPDATE actions SET status = 'discarded' WHERE game_id = ? AND status = 'undone'", (game_id,))
         (top,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game_id,)).fetchone()
         seq, at = int(top) + 1, self._clock()
         db.execute(
-            "INSERT INTO actions (game_id, seq, action, source, at) VALUES (?, ?, ?, ?, ?)",
-            (game_id, seq, _dumps(action), source, at),
+            "INSERT INTO actions (game_id, seq, action, source, at, author) VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, seq, _dumps(action), author.transport, at, author.dumps()),
         )
         self._bump(db, game_id)
-        return JournalEntry(seq, json.loads(_dumps(action)), source, at)
+        return JournalEntry(seq, json.loads(_dumps(action)), author.transport, at, author)
 
     def undo(self, db: sqlite3.Connection, game_id: str) -> JournalEntry | None:
         """The newest active action becomes undone; None when there is none."""
@@ -399,29 +412,33 @@ class Journal:
     def _flip(self, db: sqlite3.Connection, game_id: str, old: str, new: str, newest: bool) -> JournalEntry | None:
         order = "DESC" if newest else "ASC"
         row = db.execute(
-            f"SELECT seq, action, source, at FROM actions WHERE game_id = ? AND status = ? ORDER BY seq {order} LIMIT 1",
-            (game_id, old),
+            f"SELECT seq, action, source, at, {self._author_col} FROM actions WHERE game_id = ? AND status = ? "
+            f"ORDER BY seq {order} LIMIT 1", (game_id, old),
         ).fetchone()
         if row is None:
             return None
         db.execute("UPDATE actions SET status = ? WHERE game_id = ? AND seq = ?", (new, game_id, row[0]))
         self._bump(db, game_id)
-        return JournalEntry(row[0], json.loads(row[1]), row[2], row[3])
+        return _entry(*row)
 
     # -- edits from the tablet (call inside transaction()) ---------------------------
     def rewrite(self, db: sqlite3.Connection, game_id: str, target: JournalEntry, replacement: dict[str, Any] | None,
                 kept: list[JournalEntry], aside: list[tuple[JournalEntry, dict[str, Any]]],
-                dropped: list[tuple[JournalEntry, dict[str, Any]]], source: str) -> int:
+                dropped: list[tuple[JournalEntry, dict[str, Any]]], source: Author | str,
+                note: dict[str, Any] | None = None) -> int:
         """Edit (``replacement``) or remove (None) the active action ``target``; returns the edit's id.
 
         Nothing is deleted: ``target`` becomes ``replaced`` (or ``removed``), every active
         action after it ``replaced`` — or ``aside`` / ``dropped`` with the rules' refusal
         when it no longer applies — and new rows carry the corrected action and copies of
-        ``kept`` (their time and source unchanged, ``origin`` = the row each stands for).
+        ``kept`` (their time and author unchanged, ``origin`` = the row each stands for).
+        ``source`` is the correction's author: the corrected row's, and the edit's; ``note`` what the
+        story says of it (public figures only, :func:`companion.story.corrections`).
         The caller's transaction makes it all or nothing.
         """
+        source = author_of(source)
         db.execute("UPDATE actions SET status = 'discarded' WHERE game_id = ? AND status = 'undone'", (game_id,))
-        edit = self._edit_row(db, game_id, "edit" if replacement is not None else "remove", target.seq, source)
+        edit = self._edit_row(db, game_id, "edit" if replacement is not None else "remove", target.seq, source, note)
         db.execute("UPDATE actions SET status = ?, edit = ? WHERE game_id = ? AND seq = ? AND status = 'active'",
                    ("replaced" if replacement is not None else "removed", edit, game_id, target.seq))
         db.execute("UPDATE actions SET status = 'replaced', edit = ? WHERE game_id = ? AND seq > ? AND status = 'active'",
@@ -434,7 +451,8 @@ class Journal:
         seq = int(top)
         if replacement is not None:
             seq += 1
-            self._copy_row(db, game_id, seq, JournalEntry(target.seq, replacement, source, target.at), edit)
+            self._copy_row(db, game_id, seq, JournalEntry(target.seq, replacement, source.transport, target.at, source),
+                           edit)
         for entry in kept:
             seq += 1
             self._copy_row(db, game_id, seq, entry, edit)
@@ -443,14 +461,17 @@ class Journal:
 
     def _copy_row(self, db: sqlite3.Connection, game_id: str, seq: int, entry: JournalEntry, edit: int) -> None:
         db.execute(
-            "INSERT INTO actions (game_id, seq, action, source, at, edit, origin) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game_id, seq, _dumps(entry.action), entry.source, entry.at, edit, entry.seq),
+            "INSERT INTO actions (game_id, seq, action, source, at, edit, origin, author) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, seq, _dumps(entry.action), entry.source, entry.at, edit, entry.seq, entry.author.dumps()),
         )
 
-    def _edit_row(self, db: sqlite3.Connection, game_id: str, kind: str, seq: int, source: str) -> int:
+    def _edit_row(self, db: sqlite3.Connection, game_id: str, kind: str, seq: int, source: Author | str,
+                  note: dict[str, Any] | None = None) -> int:
+        author = author_of(source)
         (top,) = db.execute("SELECT COALESCE(MAX(id), 0) FROM edits WHERE game_id = ?", (game_id,)).fetchone()
-        db.execute("INSERT INTO edits (game_id, id, kind, seq, source, at) VALUES (?, ?, ?, ?, ?, ?)",
-                   (game_id, int(top) + 1, kind, seq, source, self._clock()))
+        db.execute("INSERT INTO edits (game_id, id, kind, seq, source, at, author, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                   (game_id, int(top) + 1, kind, seq, author.transport, self._clock(), author.dumps(),
+                    _dumps(note) if note is not None else None))
         return int(top) + 1
 
     def set_aside(self, game_id: str, db: sqlite3.Connection | None = None) -> list[tuple[JournalEntry, dict[str, Any]]]:
@@ -458,13 +479,13 @@ class Journal:
         conn = db or self._db
         with self._lock:
             try:
-                rows = conn.execute("SELECT seq, action, source, at, note FROM actions WHERE game_id = ? "
-                                    "AND status = 'aside' ORDER BY seq", (game_id,)).fetchall()
+                rows = conn.execute(f"SELECT seq, action, source, at, {self._author_col}, note FROM actions "
+                                    "WHERE game_id = ? AND status = 'aside' ORDER BY seq", (game_id,)).fetchall()
             except sqlite3.OperationalError:  # a read-only journal from before edits: nothing was set aside
                 return []
-        return [(JournalEntry(seq, json.loads(a), src, at), json.loads(note or "{}")) for seq, a, src, at, note in rows]
+        return [(_entry(*row[:5]), json.loads(row[5] or "{}")) for row in rows]
 
-    def settle_aside(self, db: sqlite3.Connection, game_id: str, seq: int, status: str, source: str) -> bool:
+    def settle_aside(self, db: sqlite3.Connection, game_id: str, seq: int, status: str, source: Author | str) -> bool:
         """An action set aside is ``reentered`` (played again) or ``dropped``; False when it was not aside."""
         if not 0 < seq < 2**63:  # no such row (and SQLite's integers end there)
             return False
@@ -476,14 +497,32 @@ class Journal:
         self._bump(db, game_id)
         return True
 
+    def corrections(self, game_id: str, db: sqlite3.Connection | None = None) -> list[dict[str, Any]]:
+        """The edits and removals that left a note for the story, oldest first: ``{"id", "kind", "at", "note"}``."""
+        conn = db or self._db
+        with self._lock:
+            try:
+                rows = conn.execute("SELECT id, kind, at, note FROM edits WHERE game_id = ? AND note IS NOT NULL "
+                                    "ORDER BY id", (game_id,)).fetchall()
+            except sqlite3.OperationalError:  # a read-only journal from before notes
+                return []
+        out = []
+        for eid, kind, at, note in rows:
+            try:
+                out.append({"id": eid, "kind": kind, "at": at, "note": json.loads(note)})
+            except ValueError:  # a damaged note: the story goes on without that line
+                continue
+        return out
+
     def versions(self, game_id: str, db: sqlite3.Connection | None = None) -> list[dict[str, Any]]:
         """Every row of the game, whatever its status, oldest first: both versions of an edited history."""
         conn = db or self._db
         with self._lock:
-            rows = conn.execute("SELECT seq, action, source, at, status, edit, origin, note FROM actions "
-                                "WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+            rows = conn.execute("SELECT seq, action, source, at, status, edit, origin, note, "
+                                f"{self._author_col} FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
         return [{"seq": r[0], "action": json.loads(r[1]), "source": r[2], "at": r[3], "status": r[4], "edit": r[5],
-                 "origin": r[6], "note": json.loads(r[7]) if r[7] else None} for r in rows]
+                 "origin": r[6], "note": json.loads(r[7]) if r[7] else None,
+                 "author": _author(r[2], r[8]).to_json()} for r in rows]
 
     def set_result(self, db: sqlite3.Connection, game_id: str, result: dict[str, Any] | None) -> None:
         """Record (or, after an undo, clear) the end of a game."""
@@ -547,6 +586,43 @@ def _migrate_actions(db: sqlite3.Connection) -> None:
         db.execute("ROLLBACK")
         raise
     log.info("journal migrated: actions can now be edited and removed from the tablet")
+
+
+def _migrate_authors(db: sqlite3.Connection) -> None:
+    """Give a journal from before authors its ``author`` column, filled once from each row's source text.
+
+    The old texts are read as the old version read them (:func:`companion.authorship.from_legacy`);
+    from then on nothing reads the source. One transaction: a power cut leaves the old rows whole.
+    """
+    if not any(r[1] == "note" for r in db.execute("PRAGMA table_info(edits)")):  # the story's corrections
+        db.execute("ALTER TABLE edits ADD COLUMN note TEXT")
+    missing = [table for table in ("actions", "edits")
+               if not any(r[1] == "author" for r in db.execute(f"PRAGMA table_info({table})"))]
+    todo = db.execute("SELECT 1 FROM actions WHERE author IS NULL LIMIT 1").fetchone() if not missing else True
+    if not todo:
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for table in missing:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN author TEXT")
+        for table in ("actions", "edits"):
+            for (source,) in db.execute(f"SELECT DISTINCT source FROM {table} WHERE author IS NULL").fetchall():
+                db.execute(f"UPDATE {table} SET author = ? WHERE author IS NULL AND source = ?",
+                           (from_legacy(source).dumps(), source))
+        db.execute("COMMIT")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    log.info("journal migrated: every action records who sent it")
+
+
+def _author(source: str, author: str | None) -> Author:
+    """A row's author; a row never migrated (a read-only card from before authors) by its source text."""
+    return Author.from_json(author) if author else from_legacy(source)
+
+
+def _entry(seq: int, action: str, source: str, at: float, author: str | None) -> JournalEntry:
+    return JournalEntry(seq, json.loads(action), source, at, _author(source, author))
 
 
 def backups_dir(path: Path) -> Path:

@@ -20,7 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion import games, jsoncheck
+from companion import authorship, games, jsoncheck, secrecy
+from companion.authorship import Author
 from companion.journal import GameRecord, Journal, JournalEntry
 from companion.rules import Action, Event, Expected, RuleError, Rules
 from companion.timers import Clock, SandTimer
@@ -57,9 +58,15 @@ class _NothingToUndo(Exception):
     """Raised inside :meth:`Session.undo_last`'s transaction to roll it back."""
 
 
-#: the journal source of actions the table sends by itself at the sand's end (dice lying in a seat's lanes);
-#: an undo takes them back with the expiry that follows them
-LANES = "lanes"
+#: the author of the actions the table sends by itself at the sand's end (dice lying in a seat's lanes);
+#: automatic, so an undo takes them back with the expiry that follows them
+LANES = authorship.LANES
+
+
+def is_automatic(entry: JournalEntry, types: tuple[str, ...] = ()) -> bool:
+    """Whether the companion journalled ``entry`` by itself (set on the entry when written; ``types``: a
+    caller's own list of action types to treat so as well)."""
+    return entry.author.auto or entry.action.get("type") in types
 
 
 class ReplayError(RuleError):
@@ -189,8 +196,12 @@ class Session:
             return list(self.entries if limit is None else self.entries[-limit:])
 
     # -- writing ------------------------------------------------------------
-    def act(self, action: Action, source: str = "cli") -> list[Event]:
+    def act(self, action: Action, source: Author | str = "cli", settles: tuple[int, ...] = ()) -> list[Event]:
         """Apply and journal one action; RuleError leaves the game and journal untouched.
+
+        ``source`` is who sent it (an :class:`~companion.authorship.Author`, or an older caller's one
+        word: ``"table"`` the board, ``"cli"``, ``"terminal"``). ``settles``: actions an edit set aside
+        that this one enters again (their author's new choice), settled in the same transaction.
 
         A sand timer that ran out while nobody ticked (``companion act`` in a shell, the
         terminal table) is journaled first, from the journaled time it was turned: an
@@ -201,13 +212,15 @@ class Session:
             timer = self.timer
             if timer is not None and timer.expired():
                 self.tick()
-        return self._commit(action, source)
+        return self._commit(action, authorship.of(source), settles)
 
-    def _commit(self, action: Action, source: str) -> list[Event]:
+    def _commit(self, action: Action, source: Author, settles: tuple[int, ...] = ()) -> list[Event]:
         with self._lock:
             with self.journal.transaction() as db:
                 self._sync_locked(db)
                 state, events = self.rules.apply(self.state, action)
+                for seq in settles:
+                    self.journal.settle_aside(db, self.id, seq, "reentered", source.again("reenter", source))
                 entry = self.journal.append(db, self.id, action, source)
                 self._record_result(db, state)
                 rev = self.journal.rev(self.id, db)
@@ -239,7 +252,7 @@ class Session:
                 except RuleError:
                     continue
         try:
-            return self._commit({"type": "timer_expired"}, "timer")
+            return self._commit({"type": "timer_expired"}, authorship.TIMER)
         except RuleError:  # another ticker, or someone, closed planning meanwhile
             with self._lock:
                 self._refresh_timer()
@@ -269,7 +282,7 @@ class Session:
                     first = None
                     for _ in range(max(1, count)):  # ``count`` people's actions: a whole ballot
                         entry = self.journal.undo(db, self.id)
-                        while entry is not None and (entry.action.get("type") in automatic or entry.source == LANES):
+                        while entry is not None and is_automatic(entry, automatic):
                             entry = self.journal.undo(db, self.id)
                         if entry is None:
                             break
@@ -295,18 +308,18 @@ class Session:
 
         Returns the person's action (None when there is nothing to redo).
         """
-        return self._move("redo", automatic)
+        return self._move("redo", automatic, followers=True)
 
-    def _move(self, kind: str, automatic: tuple[str, ...] = ()) -> Action | None:
+    def _move(self, kind: str, automatic: tuple[str, ...] = (), followers: bool = False) -> Action | None:
         with self._lock:
             with self.journal.transaction() as db:
                 self._sync_locked(db)
                 entry = self.journal.undo(db, self.id) if kind == "undo" else self.journal.redo(db, self.id)
                 if entry is None:
                     return None
-                if kind == "redo" and automatic:
+                if kind == "redo" and followers:
                     for follower in self.journal.undone(self.id, db):
-                        if follower.action.get("type") not in automatic and follower.source != LANES:
+                        if not is_automatic(follower, automatic):
                             break
                         self.journal.redo(db, self.id)
                 entries = self.journal.active(self.id, db)
@@ -319,18 +332,19 @@ class Session:
         self._notify(Change(self, kind, entry.action))
         return entry.action
 
-    def edit(self, seq: int, action: Action | None, source: str = "cli") -> Edited:
+    def edit(self, seq: int, action: Action | None, source: Author | str = "cli") -> Edited:
         """Correct (``action``) or remove (None) the action ``seq`` in play, in ONE transaction.
 
         The actions after it are played again onto the corrected history; any that no
         longer applies is set aside with the rules' refusal (a person's, for re-entry) or
         dropped (an automatic one: the companion journals the sand's end again by itself).
-        The journal keeps both versions. A RuleError (the correction itself refused, or
-        no such action) changes nothing.
+        The journal keeps both versions. A RuleError (the correction itself refused, no such
+        action, or a replay that would need a secret still hidden) changes nothing. A secret
+        action still hidden is judged from public facts only (:mod:`companion.secrecy`).
         """
         if action is not None:
             jsoncheck.check(action, "the action")
-        auto = tuple(games.package(self.game).automatic)
+        by = authorship.of(source)
         with self._lock:
             with self.journal.transaction() as db:
                 self._sync_locked(db)
@@ -338,18 +352,16 @@ class Session:
                 index = next((i for i, e in enumerate(entries) if e.seq == seq), None)
                 if index is None:
                     raise RuleError("There is no action {seq} in play.", seq=seq)
-                state = self._replay(entries[:index])
-                if action is not None:
-                    state, _ = self.rules.apply(state, action)
-                kept, aside, dropped = [], [], []
-                for entry in entries[index + 1:]:
-                    try:
-                        state, _ = self.rules.apply(state, entry.action)
-                        kept.append(entry)
-                    except RuleError as err:
-                        machine = entry.action.get("type") in auto or entry.source == LANES
-                        (dropped if machine else aside).append((entry, _note(err)))
-                self.journal.rewrite(db, self.id, entries[index], action, kept, aside, dropped, source)
+                pkg = games.package(self.game)
+                hidden = secrecy.hidden_seqs(pkg, self.rules, self.players, self.options, entries)
+                kept, aside, dropped, after = secrecy.replay_tail(pkg, self.rules, self._replay(entries[:index]),
+                                                                  entries[index].action, action, entries[index + 1:],
+                                                                  hidden, _note)
+                told = {"before": self.rules.public_state(self.state, None), "after": self.rules.public_state(after, None),
+                        "old": pkg.redact(entries[index].action, None),
+                        "new": pkg.redact(action, None) if action is not None else None}  # public views only
+                self.journal.rewrite(db, self.id, entries[index], action, kept, aside, dropped,
+                                     entries[index].author.again("edit", by), note=told)
                 entries = self.journal.active(self.id, db)
                 state = self._replay(entries)
                 self._record_result(db, state)
@@ -364,17 +376,26 @@ class Session:
         with self.journal.reading() as db:
             return self.journal.set_aside(self.id, db)
 
-    def reenter(self, seq: int, source: str = "cli") -> list[Event]:
-        """Play an action that an edit set aside, now; it leaves the aside list in the same transaction."""
+    def reenter(self, seq: int, source: Author | str = "cli") -> list[Event]:
+        """Play an action that an edit set aside, now; it leaves the aside list in the same transaction.
+
+        Its author is ``source`` entering it again (``as: reenter``): the tablet re-entering a
+        phone's move acts for that seat, never as its own.
+        """
         with self._lock:
             with self.journal.transaction() as db:
                 self._sync_locked(db)
                 found = next((e for e, _ in self.journal.set_aside(self.id, db) if e.seq == seq), None)
                 if found is None:
                     raise RuleError("No action {seq} is set aside.", seq=seq)
+                by = authorship.of(source)
+                if secrecy.is_secret(games.package(self.game), found.action) and found.author.is_phone \
+                        and not by.phone_of(found.author.seat):
+                    raise RuleError("Only {player}'s phone can make this move again.", player=found.author.seat)
                 state, events = self.rules.apply(self.state, found.action)
-                self.journal.settle_aside(db, self.id, seq, "reentered", source)
-                entry = self.journal.append(db, self.id, found.action, source)
+                author = found.author.again("reenter", by)
+                self.journal.settle_aside(db, self.id, seq, "reentered", author)
+                entry = self.journal.append(db, self.id, found.action, author)
                 self._record_result(db, state)
                 rev = self.journal.rev(self.id, db)
             self.state, self._rev, self.undone = state, rev, []
@@ -384,7 +405,7 @@ class Session:
         self._notify(Change(self, "action", found.action, events))
         return events
 
-    def drop(self, seq: int, source: str = "cli") -> bool:
+    def drop(self, seq: int, source: Author | str = "cli") -> bool:
         """Give up an action an edit set aside (it stays in the journal as dropped); False when none."""
         with self._lock:
             with self.journal.transaction() as db:

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from companion import amend, extras, games
+from companion.authorship import phone, tablet
 from companion.journal import Journal
 from companion.rules import RuleError
 from companion.session import Session
@@ -149,9 +150,9 @@ def test_a_refused_correction_changes_nothing(db_path: Path) -> None:
 def revealed_ballot(db: Path) -> Session:
     session = Session.new(Journal(db), "galerapagos", ["Ann", "Bob", "Cleo"])
     for action in TO_THE_VOTE:
-        session.act(action, source="web:table")
+        session.act(action, source=tablet())
     for voter, target in (("Ann", "Cleo"), ("Bob", "Cleo"), ("Cleo", "Ann")):
-        session.act({"type": "vote", "player": voter, "target": target}, source=f"web:{voter}")
+        session.act({"type": "vote", "player": voter, "target": target}, source=phone(voter))
     return session
 
 
@@ -171,7 +172,7 @@ def test_a_phones_secret_vote_is_never_opened_for_editing(db_path: Path) -> None
     session = Session.new(Journal(db_path), "galerapagos", ["Ann", "Bob", "Cleo"])
     for action in TO_THE_VOTE:
         session.act(action)
-    session.act({"type": "vote", "player": "Ann", "target": "Cleo"}, source="web:Ann")
+    session.act({"type": "vote", "player": "Ann", "target": "Cleo"}, source=phone("Ann"))
     row = amend.history(session)[-1]
     assert row["text"] == "Ann votes" and "Cleo" not in row["text"]
     assert row["edit"] == "Only Ann's phone knows this move: remove it, and Ann plays it again."

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import amend, extras
+from companion import amend, extras, games
+from companion.authorship import TIMER
 from companion.journal import Journal
 from companion.session import Session
 from tests.web.conftest import TO_THE_VOTE
@@ -24,8 +25,8 @@ def played(db_path: Path, name: str, upto: int) -> Session:
     lines = [json.loads(line) for line in (SCENARIOS / f"{name}.jsonl").read_text().splitlines() if line.strip()]
     head, actions = lines[0], lines[1:]
     session = Session.new(Journal(db_path), head["game"], head["players"], head.get("options", {}))
-    for action in actions[:upto]:
-        session.act(action)
+    for action in actions[:upto]:  # the sand's end as the companion journals it (automatic, by its author)
+        session.act(action, source=TIMER if action.get("type") in games.package(head["game"]).automatic else "cli")
     return session
 
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import amend, extras, games
+from companion import amend, extras, games, story, texts
 from companion.session import Session
 from web.security import Principal
+
+#: what a phone says when an edit set one of its own moves aside (its own value shown: the author's)
+MINE_ASIDE = "A correction at the table set your move aside ({what}): make it again, the same or another."
 
 
 def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: str, language: str) -> None:
@@ -20,6 +23,8 @@ def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: s
     """
     is_table = bool(who and who.is_table)
     pkg = games.package(session.game)
+    if not is_table and ctx.get("can_undo"):  # a phone undoes only what it sent itself (its author), not its player's
+        ctx["can_undo"] = bool(who and extras.may_undo(session, who.seat))
     viewer = who.viewer() if who else None
     redoable = extras.to_redo(session)
     ctx["can_redo"] = is_table and redoable is not None
@@ -30,7 +35,26 @@ def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: s
         ctx["undo_what"] = preview["what"] or ctx.get("undo_what", "")
         ctx["undo_back"] = preview["back"]
     ctx["can_fix"] = is_table and bool(session.entries or ctx.get("can_redo"))
+    if view == "seat" and who is not None and not is_table and who.seat:  # a correction that changed my figures
+        told = fresh_correction(session)
+        if told is not None and who.seat in told["players"]:
+            said = next((c["text"] for c in story.corrections(session, language) if c["id"] == told["id"]), "")
+            ctx["notice"] = f"{ctx['notice']} {said}" if ctx.get("notice") else said
+    if view == "seat" and who is not None and not is_table and who.seat:  # its own moves an edit set aside
+        mine = amend.mine_aside(session, who.seat, language)
+        if mine:
+            again = " ".join(texts.render(MINE_ASIDE, {"what": m["text"]}, language) for m in mine)
+            ctx["notice"] = f"{ctx['notice']} {again}" if ctx.get("notice") else again
     ctx["aside_count"] = len(session.set_aside()) if is_table else 0  # waiting to be entered again or dropped
+
+
+def fresh_correction(session: Session) -> dict[str, Any] | None:
+    """The last correction while nothing has been played since (a phone shows it once, until the next move)."""
+    fixes = story.corrections(session)
+    if not fixes:
+        return None
+    newest = session.entries[-1].at if session.entries else float("-inf")
+    return fixes[-1] if fixes[-1]["at"] >= newest else None
 
 
 def _page(language: str) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Any
 from flask import Blueprint, jsonify, make_response, request
 
 from companion import amend, extras, games
+from companion.authorship import phone, tablet
 from companion.journal import JournalUnavailable, UnknownGame
 from companion.jsoncheck import clean
 from companion.rules import RuleError
@@ -94,6 +95,7 @@ def post_action(game_id: str):
     session = open_game(game_id)
     action = _known_action(session, action_body(body(ACTION_LIMIT)))
     kind = action["type"]
+    settles: tuple[int, ...] = ()
     if not who.is_table:
         mine = action if "player" in action else {**action, "player": who.seat}
         # a phone may send what its own moves offer it (the first player's survival step),
@@ -101,25 +103,55 @@ def post_action(game_id: str):
         if not extras.seat_may(session, kind) and not extras.offered_to(session, who.seat, mine):
             raise ApiError(403, f"\"{kind}\" is an action for the whole table; use the table's screen.")
         action = mine
-        if not who.may_act_for(game_id, action.get("player")):
-            raise ApiError(403, f"{who.seat} cannot act for {action.get('player')}.")
-    source = f"web:{who.seat or 'table'}"
-    if who.is_table and action.get("player") is not None and action.get("player") in _claimed(game_id):
-        # a seat held by a phone: never its secret move (a vote), and the rest only when the
-        # tablet says it acts for that player (the log shows it)
-        held = action["player"]
-        if not games.package(session.game).table_may_act(action, phone_held=True):
-            raise ApiError(403, f"{held} has a phone: only that phone may send this move.")
-        if request.args.get("act_for") != held:
-            raise ApiError(403, f"{held} has a phone; to act for {held} say so (act for {held}).")
-        source = f"web:table:act-for:{held}"
+        _own_seats_only(session, who, action)
+        source = phone(who.seat)
+        settles = _replaced_by(session, who.seat, action)
+    else:
+        source = tablet(for_=_acting_for(session, action))
     try:
-        events = session.act(action, source=source)
+        events = session.act(action, source=source, settles=settles)
     except JournalUnavailable:
         raise  # 503, not a refusal of the rules
     except RuleError as err:
         raise ApiError(409, err.text(lang())) from None
     return jsonify({**snapshot(session, who), "events": events if who.is_table or not _secret(session) else []})
+
+
+def _own_seats_only(session: Session, who: Principal, action: dict[str, Any]) -> None:
+    """A phone acts and pays only as its own seat: every seat-bearing field of the action (``player``,
+    whose card is played…, the package's ``seat_fields``) must be its seat; 403 otherwise."""
+    for name, value in games.package(session.game).seats_in(action).items():
+        if value != who.seat or not who.may_act_for(session.id, value):
+            if name == "player":
+                raise ApiError(403, f"{who.seat} cannot act for {clean(str(value))[:40]}.")
+            raise ApiError(403, f"{who.seat} cannot play {clean(str(value))[:40]}'s cards or act in their name; "
+                                "only their own phone or the table can.")
+
+
+def _acting_for(session: Session, action: dict[str, Any]) -> str | None:
+    """The phone-held seat the tablet acts for with ``action`` (None: its own seats only).
+
+    Every seat-bearing field counts (a card paid with ``by``): a seat held by a phone is never sent its
+    secret move (a vote), and the rest only when the tablet says it acts for that player (the log shows it).
+    """
+    claimed = set(_claimed(session.id))
+    held = sorted({v for v in games.package(session.game).seats_in(action).values() if isinstance(v, str) and v in claimed})
+    if not held:
+        return None
+    if not games.package(session.game).table_may_act(action, phone_held=True):
+        raise ApiError(403, f"{held[0]} has a phone: only that phone may send this move.")
+    if len(held) > 1:
+        raise ApiError(403, f"{' and '.join(held)} have phones; act for one of them at a time.")
+    if request.args.get("act_for") != held[0]:
+        raise ApiError(403, f"{held[0]} has a phone; to act for {held[0]} say so (act for {held[0]}).")
+    return held[0]
+
+
+def _replaced_by(session: Session, seat: str | None, action: dict[str, Any]) -> tuple[int, ...]:
+    """The actions of ``seat``'s phone that an edit set aside and this new one of the same type enters
+    again (its author's new choice: its vote once more, changed or not)."""
+    return tuple(e.seq for e, _ in session.set_aside()
+                 if e.author.phone_of(seat) and e.action.get("type") == action.get("type"))
 
 
 def _claimed(game_id: str) -> list[str]:
@@ -150,7 +182,7 @@ def draw(game_id: str):
         raise ApiError(403, f"Only the table draws the {what}.")
     try:
         action, seed = extras.draw(session, what, player if needs_player else None)
-        events = session.act(action, source=f"web:{who.seat or 'table'}:digital:{seed}")
+        events = session.act(action, source=phone(who.seat, seed) if not who.is_table else tablet(seed=seed))
     except JournalUnavailable:
         raise  # 503, not a refusal of the rules
     except RuleError as err:
@@ -176,8 +208,7 @@ def undo_preview(game_id: str):
     """
     who = require(game_id)
     session = open_game(game_id)
-    last = extras.to_undo(session)
-    allowed = last is not None and (who.is_table or last.get("player") == who.seat)
+    allowed = extras.may_undo(session, None if who.is_table else who.seat)
     if allowed and not who.is_table and extras.undo_refusal(session, by_table=False, lang=lang()):
         allowed = False  # a revealed ballot: only the table takes it back
     preview = amend.undo_preview(session, who.viewer(), lang(), by_table=who.is_table) if allowed else {}
@@ -189,8 +220,7 @@ def _move(game_id: str, kind: str):
     who = require(game_id)
     session = open_game(game_id)
     if not who.is_table:
-        last = extras.to_undo(session)
-        mine = kind == "undo" and last is not None and last.get("player") == who.seat
+        mine = kind == "undo" and extras.may_undo(session, who.seat)  # by who sent it, not by its ``player``
         if not mine:
             raise ApiError(403, f"{who.seat} may only undo their own last action; ask the table for anything else.")
         refusal = extras.undo_refusal(session, by_table=False, lang=lang())
@@ -270,11 +300,13 @@ def _rewrite(session: Session, who: Principal, seq: int, action: dict[str, Any] 
     why = amend.refusal(session, seq, removing=action is None, lang=language)
     if why:
         raise ApiError(409, why)
-    held = action.get("player") if action is not None else None
-    if held in _claimed(session.id) and not games.package(session.game).table_may_act(action, phone_held=True):
-        raise ApiError(403, f"{held} has a phone: only that phone may send this move.")  # never a vote for it
+    pkg = games.package(session.game)
+    claimed = set(_claimed(session.id))
+    held = [v for v in (pkg.seats_in(action).values() if action is not None else ()) if v in claimed]
+    if held and not pkg.table_may_act(action, phone_held=True):
+        raise ApiError(403, f"{held[0]} has a phone: only that phone may send this move.")  # never a vote for it
     try:
-        done = session.edit(seq, action, source="web:table:edit")
+        done = session.edit(seq, action, source=tablet())
     except JournalUnavailable:
         raise  # 503: the card refused the write, not the rules
     except RuleError as err:
@@ -288,16 +320,24 @@ def _rewrite(session: Session, who: Principal, seq: int, action: dict[str, Any] 
 
 @bp.post("/games/<game_id>/aside/<int:seq>/reenter")
 def reenter_action(game_id: str, seq: int):
-    """Play now an action that an edit set aside (the rules judge it against today's state)."""
-    who = require(game_id, table=True)
+    """Play now an action that an edit set aside (the rules judge it against today's state).
+
+    The table, for any but a phone's secret move; that one only its own phone enters again.
+    """
+    who = require(game_id)
     session = open_game(game_id)
+    found = next((e for e, _ in session.set_aside() if e.seq == seq), None)
+    if not who.is_table and (found is None or not found.author.phone_of(who.seat)):
+        raise ApiError(403, f"{who.seat} may only make their own moves again.")
+    if found is not None and who.is_table and any(a["seq"] == seq and a["phone"] for a in amend.set_aside(session)):
+        raise ApiError(403, f"Only {found.author.seat}'s phone can make this move again.")
     try:
-        events = session.reenter(seq, source="web:table:reenter")
+        events = session.reenter(seq, source=tablet() if who.is_table else phone(who.seat))
     except JournalUnavailable:
         raise
     except RuleError as err:
         raise ApiError(409, games.package(session.game).error_text(err, lang())) from None
-    return jsonify({**snapshot(session, who), "events": events})
+    return jsonify({**snapshot(session, who), "events": events if who.is_table or not _secret(session) else []})
 
 
 @bp.post("/games/<game_id>/aside/<int:seq>/drop")
@@ -305,7 +345,7 @@ def drop_action(game_id: str, seq: int):
     """Give up an action set aside; it stays in the journal as dropped."""
     who = require(game_id, table=True)
     session = open_game(game_id)
-    if not session.drop(seq, source="web:table:drop"):
+    if not session.drop(seq, source=tablet()):
         raise ApiError(404, f"No action {seq} is set aside.")
     return jsonify(snapshot(session, who))
 

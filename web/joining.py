@@ -81,11 +81,11 @@ def _wrong_code() -> None:
 
 
 def played_by_tablet(session: Session, seat: str) -> bool:
-    """The tablet has entered a move for ``seat`` while no phone held it (source ``web:table``)."""
+    """The tablet has entered a move for ``seat`` while no phone held it (its author, ``tablet_played``:
+    a new move, an edit or a re-entry, not one made for a phone-held seat)."""
     alone = session.players == [seat]  # a solo game's moves name no player
     for entry in session.history():
-        if entry.action.get("player", seat if alone else None) == seat and (entry.source == "web:table"
-                                                    or entry.source.startswith("web:table:digital")):
+        if entry.action.get("player", seat if alone else None) == seat and entry.author.tablet_played:
             return True
     return False
 

@@ -48,7 +48,8 @@ def test_the_tablet_edits_an_action_five_back(browser, server: Server) -> None:
     page.goto(f"{server.base}/g/{gid}/table?token={server.token}")
     page.click("button[data-amend-open]")
     page.wait_for_selector("dialog#amend[open] .amend-list")
-    assert page.locator("dialog#amend .amend-list > li").count() == 12
+    assert page.locator("dialog#amend .amend-list > li[data-seq]").count() == 12
+    assert page.locator("dialog#amend .amend-list h4").first.inner_text() == "Round 1"  # grouped by rounds
     view(page, "amend-history.png")
 
     page.click(f"dialog#amend button[data-amend-edit='{target['seq']}']")

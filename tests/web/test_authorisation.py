@@ -206,4 +206,40 @@ def test_the_table_acts_for_a_seat_held_by_a_phone_only_when_it_says_so(table: T
                             headers=table.auth())
     assert r.status_code == 200
     session = table.dashboard.hub.session(gid)
-    assert session.history()[-1].source == "web:table:act-for:Ann"
+    assert session.history()[-1].author.to_json() == {"via": "table", "for": "Ann"}
+
+
+def _cards(table: Table, gid: str) -> dict[str, int]:
+    pub = table.client().get(f"/api/games/{gid}", headers=table.auth()).json["state"]
+    return {p["name"]: p["cards"] for p in pub["players"]}
+
+
+def test_a_phone_never_plays_another_seats_cards(table: Table) -> None:
+    """Issue 24.3: every seat-bearing field is checked, not only ``player``: Ann's phone sending ``sick`` or
+    ``heal`` with ``by: Bob`` (Bob's cards) is refused and Bob keeps his cards; with her own card it goes."""
+    gid = table.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
+    assert table.act(gid, {"type": "weather", "water": 0, "hurricane": False}).status_code == 200
+    ann = table.join(table.client(), gid, "Ann")
+    before = _cards(table, gid)
+    for kind in ("sick", "heal"):
+        r = table.act(gid, {"type": kind, "player": "Ann", "by": "Bob"}, headers=bearer(ann))
+        assert r.status_code == 403, (kind, r.json)
+        assert r.json["error"]["message"].startswith("Ann cannot play Bob's cards")
+    r = table.act(gid, {"type": "sick", "by": "Bob"}, headers=bearer(ann))  # ``player`` left out: still Bob's card
+    assert r.status_code == 403
+    assert _cards(table, gid) == before
+    r = table.act(gid, {"type": "sick", "player": "Ann", "by": "Ann"}, headers=bearer(ann))
+    assert r.status_code == 200, r.json
+    assert _cards(table, gid)["Ann"] == before["Ann"] - 1 and _cards(table, gid)["Bob"] == before["Bob"]
+
+
+def test_the_table_spends_a_phones_cards_only_when_it_says_it_acts_for_that_seat(table: Table) -> None:
+    gid = table.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
+    assert table.act(gid, {"type": "weather", "water": 0, "hurricane": False}).status_code == 200
+    table.join(table.client(), gid, "Bob")
+    r = table.act(gid, {"type": "sick", "player": "Cleo", "by": "Bob"})
+    assert r.status_code == 403 and "Bob has a phone" in r.json["error"]["message"]
+    r = table.client().post(f"/api/games/{gid}/actions?act_for=Bob", json={"type": "sick", "player": "Cleo", "by": "Bob"},
+                            headers=table.auth())
+    assert r.status_code == 200, r.json
+    assert table.dashboard.hub.session(gid).history()[-1].author.to_json() == {"via": "table", "for": "Bob"}

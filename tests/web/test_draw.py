@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 
@@ -15,7 +16,7 @@ def journal_row(table: Table, gid: str) -> tuple[str, str]:
     con = sqlite3.connect(table.db)
     try:
         return con.execute(
-            "SELECT action, source FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (gid,)).fetchone()
+            "SELECT action, author FROM actions WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (gid,)).fetchone()
     finally:
         con.close()
 
@@ -27,8 +28,8 @@ def test_the_weather_card_is_drawn_journaled_and_reproducible_from_its_seed(tabl
     assert r.status_code == 200, r.json
     drawn = r.json["drawn"]
     assert drawn["type"] == "weather" and r.json["state"]["weather"] is not None
-    _action, source = journal_row(table, gid)
-    seed = int(source.rsplit(":", 1)[1])
+    _action, author = journal_row(table, gid)
+    seed = json.loads(author)["seed"]  # the author record keeps the seed as data
     # the same seed on the same state draws the same card: a disputed draw can be checked
     assert draw_weather(before.state, random.Random(seed)) == drawn
 

@@ -113,16 +113,19 @@ def test_galerapagos_turn_goes_round_from_the_first_player_then_the_survival_ste
 
 # -- the story of the round ----------------------------------------------------------------------
 def test_the_sources_read_as_words_in_the_readers_language() -> None:
+    from companion.authorship import Author, from_legacy, phone, tablet
     from companion.story import source_text
 
-    assert source_text("web:Ann") == "from Ann's phone"
-    assert source_text("web:table") == "at the table"
-    assert source_text("web:table:act-for:Bob") == "at the table, for Bob"
-    assert source_text("web:Ann:digital:42") == "drawn on Ann's phone"
-    assert source_text("table") == "on the board"
-    assert source_text("web:Ann", "fr") == "depuis le téléphone d'Ann"  # « de » elided before a vowel
-    assert source_text("web:table", "fr") == "à la table"
-    assert source_text("something-new") == ""  # an unknown source says nothing rather than API words
+    assert source_text(phone("Ann")) == "from Ann's phone"
+    assert source_text(tablet()) == "at the table"
+    assert source_text(tablet(for_="Bob")) == "at the table, for Bob"
+    assert source_text(phone("Ann", seed=42)) == "drawn on Ann's phone"
+    assert source_text(Author("buttons")) == "on the board"
+    assert source_text(phone("table")) == "from table's phone"  # a player named « table » is a phone's seat
+    assert source_text(from_legacy("web:table:act-for:Bob")) == "at the table, for Bob"  # an older journal's text
+    assert source_text(phone("Ann"), "fr") == "depuis le téléphone d'Ann"  # « de » elided before a vowel
+    assert source_text(tablet(), "fr") == "à la table"
+    assert source_text(Author("script")) == ""  # a way without words says nothing rather than API words
 
 
 def test_the_table_tells_the_story_by_round_newest_first_in_sentences(table: Table) -> None:

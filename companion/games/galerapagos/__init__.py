@@ -28,6 +28,8 @@ class Package(GamePackage):
     cycle = ("rations", "prompt", "scores", "qr")
     example_players = ("Ann", "Bob", "Cleo", "Dan")
     secret_fields = {"vote": ("target",)}
+    #: a card played for someone is paid by ``by``: a phone plays only its own cards for itself
+    seat_fields = {"sick": ("player", "by"), "heal": ("player", "by"), "revive": ("player", "by")}
 
     def narrate(self, before: Any, action: dict[str, Any], events: list[dict[str, Any]], after: Any,
                 lang: str = "en") -> list[str]:
