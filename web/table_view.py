@@ -7,16 +7,27 @@
   (see :func:`companion.story.by_round`).
 - ``results``: the end-of-game results of the game package (None while it goes on), and
   ``play_again``: the form fields of a new game with the same players and options.
+- ``seat_turns``: the seats played on the tablet that the rulebook expects now, each
+  ``{"name", "sentence", "forms", "secret"}`` (« Dan, you must … » and his chips, at the top of
+  the page; ``secret``: his forms cast behind the privacy screen, see ``static/privacy.js``).
+- ``table_next`` / ``table_also`` / ``table_overrides``: the rest of the tablet's forms by step.
+- ``waiting_line``: whom the table waits for (the seats with a phone), or the prompt alone.
+- ``hand_off``: what the table must do by hand after the last action (« Deal Dan's 4 cards: 2 to
+  Ann, 2 to Cleo »), from the game's narration (``narrate.hand_off(events, lang)``).
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 from typing import Any
 
 from companion import games, results, story
 from companion.session import Session
+from web import seat_view
+from web.forms import by_step
+from web.i18n import translator
 from web.security import Principal
 
 
@@ -38,11 +49,73 @@ def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: s
     ctx["ribbon"] = ribbon
     ctx["turn"] = turn
     ctx["story"] = story.by_round(session, language)
+    if view == "table":
+        _steps(ctx, pkg, session, language)
+        ctx["hand_off"] = hand_off(pkg, session, language)
     ctx["results"] = _results(pkg, session, language) if pub.get("over") else None
     ctx["play_again"] = None
     if pub.get("over") and ctx.get("is_table"):
         ctx["play_again"] = {"game": session.game, "players": "\n".join(session.players),
                              "options": json.dumps(_fresh_options(session.options), ensure_ascii=False)}
+
+
+def _steps(ctx: dict[str, Any], pkg: Any, session: Session, lang: str) -> None:
+    """The tablet's forms by step: the seats it plays first (their banner), then the table's own."""
+    claimed = set(ctx.get("claimed") or [])
+    now, more = list(ctx.get("forms_now") or []), list(ctx.get("forms_more") or [])
+    exp = pkg.rules.expected(session.state)
+    turns = []
+    for name in session.players:
+        mine = [seat_view._asking(f) for f in now if f.get("player") == name and name not in claimed]
+        if not mine or name not in exp.players:
+            continue
+        mine, _ = seat_view.split(mine, [])
+        turns.append({"name": name, "sentence": addressed(name, seat_view.sentence(pkg, exp, name, lang, mine), lang),
+                      "forms": mine, "secret": any(f.get("secret") for f in mine)})
+    ctx["seat_turns"] = turns
+    banner = {t["name"] for t in turns}
+    ctx["table_next"] = [f for f in now if f.get("player") not in banner]
+    rest = by_step(more)
+    ctx["table_also"], ctx["table_overrides"] = rest["also"] + rest["next"], rest["override"]
+    ctx["waiting_line"] = waiting_line(exp, ctx.get("prompt") or "", claimed, banner, lang)
+
+
+def addressed(name: str, sentence: str, lang: str) -> str:
+    """« You must bid or pass » said to Dan at the tablet: « Dan, you must bid or pass »."""
+    body = sentence[:1].lower() + sentence[1:] if sentence[:2] != sentence[:2].upper() else sentence
+    return translator(lang)("{p}, {sentence}", p=name, sentence=body)
+
+
+def waiting_line(exp: Any, prompt: str, claimed: set[str], banner: set[str], lang: str) -> str:
+    """The tablet's prompt line: whom it waits for (never a seat it plays: his banner says it), the
+    prompt once (« Ann: bid or pass » already names Ann), or nothing when its banners say it all."""
+    t = translator(lang)
+    away = [p for p in exp.players if p not in banner]
+    if not exp.players:
+        return prompt
+    if not away:
+        return ""
+    if all(p in prompt for p in away):
+        return prompt
+    return t("Waiting for {names} — {prompt}", names=", ".join(away), prompt=prompt)
+
+
+def hand_off(pkg: Any, session: Session, lang: str) -> list[str]:
+    """What the table must do by hand after the last action, as the game's narration says it
+    (``<package>.narrate.hand_off(events, lang) -> [sentences]``; none when the package has none)."""
+    try:
+        mod = importlib.import_module(f"{pkg.package_name}.narrate")
+    except ModuleNotFoundError:
+        return []
+    fn = getattr(mod, "hand_off", None)
+    told = story.told(session, lang)
+    if fn is None or not told:
+        return []
+    try:
+        return [str(x) for x in fn(told[-1]["events"], lang) or []]
+    except Exception:  # the narration must never take the page down
+        logging.getLogger(__name__).exception("hand-off of %s", session.game)
+        return []
 
 
 def _results(pkg: Any, session: Session, language: str) -> dict[str, Any] | None:
