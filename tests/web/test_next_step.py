@@ -219,3 +219,11 @@ def test_the_tablet_names_whom_it_waits_for_once(table: Table) -> None:
     state = page(table, gid).split('data-part="actions"')[0]
     line = re.search(r'<p class="banner prompt">(.*?)</p>', state, re.S).group(1)
     assert line.count("Ann") == 1, line
+
+
+def test_the_french_sentence_names_the_button_as_it_reads() -> None:
+    """« Terminé » on the button, « Terminé » in the sentence that sends the player to it."""
+    pkg = games.package("galapagos-auction")
+    button = pkg.t("Done", "fr")
+    for msgid in ("You must play your {d} cards, then say done.", "{p}: play your {d} cards, then done."):
+        assert f"« {button} »" in pkg.t(msgid, "fr", d="3", p="Ann"), msgid
