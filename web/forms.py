@@ -33,14 +33,23 @@ def page_forms(session: Session, seat: str | None, lang: str, phone_seats: list[
     state = session.state  # states are immutable: a snapshot is safe
     forms = [_only_choice(f) for f in moves.visible(moves.for_seat(pkg.moves(state, lang), seat, phone_seats))]
     running = bool(session.timer is not None and session.timer.running and not session.timer.expired())
+    exp = pkg.rules.expected(state)
+    waiting = set(exp.players)
     now, more = [], []
     for f in moves.ordered(forms):
         if running and f.get("player") is not None:
             name = _draftable(pkg, state, f)
             if name:
                 f["draft"] = name
+        if f["step"] == "next" and not _expected(f, exp.actions, waiting):
+            f["step"] = "also"  # « next » by default only: the rules do not wait for it now
         (now if f["step"] == "next" else more).append(f)
     return now, more
+
+
+def _expected(f: dict[str, Any], actions: Any, waiting: set[str]) -> bool:
+    """Whether the rules wait for this move now: its type among theirs, from a player they wait for."""
+    return f["type"] in actions and (f.get("player") is None or not waiting or f.get("player") in waiting)
 
 
 def by_step(forms: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:

@@ -94,7 +94,14 @@ def test_the_tablet_offers_no_vote_for_a_seat_held_by_a_phone(browser, server):
     table = tablet(browser, server, gid)
     synced(server, gid, table)
     assert table.locator("form.act[data-action='vote'][data-player='Ann']").count() == 0
-    assert table.locator("form.act[data-action='vote'][data-player='Bob']").count() == 1, "Bob has no phone"
+    assert table.locator("[data-private-open='Ann']").count() == 0
+    # Bob has no phone: his vote is cast on the tablet, behind its privacy screen (issue 21)
+    assert table.locator("form.act[data-action='vote'][data-player='Bob']").count() == 0, "not in view of the table"
+    table.click("[data-private-open='Bob']")
+    table.click(".privacy button.show")
+    assert table.locator(".privacy form.act[data-action='vote'][data-player='Bob']").count() == 1, "Bob has no phone"
+    table.click(".privacy button.cancel")
+    assert table.locator(".privacy").count() == 0 and table.locator("form.act[data-action='vote']").count() == 0
     for page in (ann, table):
         page.context.close()
 
