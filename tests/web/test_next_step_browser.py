@@ -104,6 +104,8 @@ def test_an_override_asks_first_and_a_laid_plan_counts_at_the_sand_with_a_warnin
     # the tablet acting for Bob's phone is an override: it asks first (no is the answer here)
     tab.click("details.act-for > summary")
     tab.locator("details.act-for form.act[data-action='done'][data-player='Bob'] button").click()
+    tab.wait_for_selector("dialog#confirm[open]")
+    snap(tab, "next-override-question.png")
     assert answer(tab, ok=False).startswith("Bob has a phone: send « I am done » for Bob from the tablet?")
     said = tab.evaluate("companionWithTime('The sand is still running: end planning for everyone?')")
     assert re.fullmatch(r"The sand is still running \(\d+\u00a0s\): end planning for everyone\?", said), said
