@@ -86,18 +86,19 @@ def addressed(name: str, sentence: str, lang: str) -> str:
     return translator(lang)("{p}, {sentence}", p=name, sentence=body)
 
 
-def waiting_line(exp: Any, prompt: str, claimed: set[str], banner: set[str], lang: str) -> str:
-    """The tablet's prompt line: whom it waits for (never a seat it plays: his banner says it), the
-    prompt once (« Ann: bid or pass » already names Ann), or nothing when its banners say it all."""
-    t = translator(lang)
+def waiting_line(exp: Any, prompt: str, claimed: set[str], banner: set[str], lang: str) -> dict[str, str] | None:
+    """The tablet's prompt line: whom it waits for (never a seat it plays: his banner says it) and the
+    prompt, said once (« Ann: bid or pass » already names Ann); None when its banners say it all.
+
+    ``{"names": "Ann, Bob" or "", "prompt": ...}`` (the template puts the names in bold)."""
     away = [p for p in exp.players if p not in banner]
     if not exp.players:
-        return prompt
+        return {"names": "", "prompt": prompt}
     if not away:
-        return ""
+        return None
     if all(p in prompt for p in away):
-        return prompt
-    return t("Waiting for {names} — {prompt}", names=", ".join(away), prompt=prompt)
+        return {"names": "", "prompt": prompt}
+    return {"names": ", ".join(away), "prompt": prompt}
 
 
 def hand_off(pkg: Any, session: Session, lang: str) -> list[str]:
