@@ -82,7 +82,8 @@ def _steps(ctx: dict[str, Any], pkg: Any, session: Session, lang: str) -> None:
 
 def addressed(name: str, sentence: str, lang: str) -> str:
     """« You must bid or pass » said to Dan at the tablet: « Dan, you must bid or pass »."""
-    body = sentence[:1].lower() + sentence[1:] if sentence[:2] != sentence[:2].upper() else sentence
+    acronym = len(sentence) > 1 and sentence[1].isupper()  # « OK … » stays as it is
+    body = sentence if acronym else sentence[:1].lower() + sentence[1:]
     return translator(lang)("{p}, {sentence}", p=name, sentence=body)
 
 

@@ -227,3 +227,11 @@ def test_the_french_sentence_names_the_button_as_it_reads() -> None:
     button = pkg.t("Done", "fr")
     for msgid in ("You must play your {d} cards, then say done.", "{p}: play your {d} cards, then done."):
         assert f"« {button} »" in pkg.t(msgid, "fr", d="3", p="Ann"), msgid
+
+
+def test_a_tablet_seat_is_addressed_by_name_in_french_too() -> None:
+    from web.table_view import addressed
+
+    assert addressed("Bob", "À vous de pêcher.", "fr") == "Bob, à vous de pêcher."
+    assert addressed("Dan", "You must bid or pass.", "en") == "Dan, you must bid or pass."
+    assert addressed("Dan", "OK to go on?", "en") == "Dan, OK to go on?"
