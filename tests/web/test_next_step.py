@@ -40,6 +40,13 @@ def dice_in_the_sand(table: Table, seconds: float) -> tuple[str, dict[str, str]]
     return gid, tokens
 
 
+def lay_tiles(table: Table, gid: str) -> None:
+    """The auction's four species tiles, laid by the table: the bidding opens."""
+    for d, pair in zip("NESW", (["sea_lion", "iguana"], ["tortoise", "booby"], ["penguin", "crab"], ["sea_lion", "crab"]),
+                       strict=True):
+        assert table.act(gid, {"type": "tile", "direction": d, "animals": pair}).status_code == 200
+
+
 def draft(table: Table, gid: str, token: str, body: dict):
     return table.client().post(f"/api/games/{gid}/draft", json=body, headers=bearer(token))
 
@@ -119,9 +126,7 @@ def test_an_override_is_last_never_the_big_button_and_asks_its_question(table: T
 def test_acting_for_a_phones_seat_is_an_override_that_asks(table: Table) -> None:
     gid = table.new_game("galapagos-auction", ["Ann", "Bob"])
     table.join(table.client(), gid, "Ann")
-    for d, pair in zip("NESW", (["sea_lion", "iguana"], ["tortoise", "booby"], ["penguin", "crab"], ["sea_lion", "crab"]),
-                       strict=True):
-        assert table.act(gid, {"type": "tile", "direction": d, "animals": pair}).status_code == 200
+    lay_tiles(table, gid)
     html = page(table, gid)
     acting = html[html.index('class="act-for"'):]
     form = re.search(r'<form class="act[^"]*"[^>]*data-action="pass"[^>]*>', acting).group(0)
@@ -190,9 +195,7 @@ def test_a_range_says_its_unit_in_the_question() -> None:
 
 def test_the_bid_amount_carries_its_unit_on_the_page(table: Table) -> None:
     gid = table.new_game("galapagos-auction", ["Ann", "Bob"])
-    for d, pair in zip("NESW", (["sea_lion", "iguana"], ["tortoise", "booby"], ["penguin", "crab"], ["sea_lion", "crab"]),
-                       strict=True):
-        assert table.act(gid, {"type": "tile", "direction": d, "animals": pair}).status_code == 200
+    lay_tiles(table, gid)
     assert 'data-label="Amount" data-format="£{n}"' in page(table, gid)
 
 
@@ -213,9 +216,7 @@ def test_the_end_of_a_game_never_says_winners_nobody(table: Table) -> None:
 def test_the_tablet_names_whom_it_waits_for_once(table: Table) -> None:
     gid = table.new_game("galapagos-auction", ["Ann", "Bob"])
     table.join(table.client(), gid, "Ann")
-    for d, pair in zip("NESW", (["sea_lion", "iguana"], ["tortoise", "booby"], ["penguin", "crab"], ["sea_lion", "crab"]),
-                       strict=True):
-        assert table.act(gid, {"type": "tile", "direction": d, "animals": pair}).status_code == 200
+    lay_tiles(table, gid)
     state = page(table, gid).split('data-part="actions"')[0]
     line = re.search(r'<p class="banner prompt">(.*?)</p>', state, re.S).group(1)
     assert line.count("Ann") == 1, line

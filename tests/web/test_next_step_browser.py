@@ -6,22 +6,19 @@ screenshots in docs/screenshots/next-*.png (looked at)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 
 from tests.web.conftest import TO_THE_VOTE
-from tests.web.runner import Server, start_server
+from tests.web.runner import Server
 from tests.web.test_phone_moves import SHOTS, TABLET, join_phone, json_value, move_form, synced
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[Server]:
-    srv = start_server(tmp_path_factory.mktemp("next-step") / "journal.db", 0)
-    yield srv
-    srv.stop()
+def server(sim_server: Server) -> Server:
+    return sim_server
 
 
 def tablet(browser, server: Server, gid: str):
@@ -92,7 +89,7 @@ def test_a_tablet_seat_leads_the_page_and_votes_behind_the_privacy_screen(browse
 
 
 def test_an_override_asks_first_and_a_laid_plan_counts_at_the_sand_with_a_warning(browser, server: Server) -> None:
-    gid, code = server.new_game("galapagos-dice", ["Ann", "Bob"], {"layout_seed": 7, "timer_seconds": 9})
+    gid, code = server.new_game("galapagos-dice", ["Ann", "Bob"], {"layout_seed": 7, "timer_seconds": 14})
     ann = join_phone(browser, server, code, "Ann")
     bob = join_phone(browser, server, code, "Bob")
     tab = tablet(browser, server, gid)
@@ -114,12 +111,13 @@ def test_an_override_asks_first_and_a_laid_plan_counts_at_the_sand_with_a_warnin
     assert plan.get_attribute("data-draft") == "dice"
     for c in ("red", "blue"):
         plan.locator(f".palette .chip[data-value='{json_value(c)}']").click()
-    warning = bob.locator("p[data-draft-warning]")
-    warning.wait_for(state="visible", timeout=9000)
-    assert warning.inner_text().strip() == "5 s: your dice in order as laid will count"
+    assert bob.locator("p[data-draft-warning]").is_hidden()  # not before 5 s
+    said = bob.wait_for_function("() => { const p = document.querySelector('p[data-draft-warning]');"
+                                 " return p && !p.hidden && p.textContent.trim(); }", timeout=15000).json_value()
     bob.evaluate("window.scrollTo(0, 0)")
     snap(bob, "next-phone-draft-warning.png")
-    for _ in range(60):  # the sand runs out (the server's own tick)
+    assert said == "5 s: your dice in order as laid will count"
+    for _ in range(100):  # the sand runs out (the server's own tick)
         if server.api("GET", f"/api/games/{gid}")["state"]["phase"] != "plan":
             break
         bob.wait_for_timeout(250)
