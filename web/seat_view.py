@@ -85,7 +85,7 @@ def sentence(pkg: Any, exp: Any, me: str | None, lang: str, mine: list[dict[str,
     return t("Waiting for {names}: {prompt}", names=", ".join(exp.players), prompt=prompt)
 
 
-def _asking(form: dict[str, Any]) -> dict[str, Any]:
+def asking(form: dict[str, Any]) -> dict[str, Any]:
     """A move that ends the player's turn asks first on the phone, as one that spends money does."""
     return {**form, "confirm": True} if form.get("ends_turn") and not form.get("confirm") else form
 
@@ -99,9 +99,9 @@ def split(now: list[dict[str, Any]], more: list[dict[str, Any]]) -> tuple[list[d
     package marks ``first`` (the dice game's plan with its suggestion) leads, and a form that only
     ends the turn (« Done », no field) comes last.
     """
-    now = [_asking(f) for f in now]
+    now = [asking(f) for f in now]
     main = [f for f in now if moves.step_of(f) == "next"]
-    later = [f for f in now if moves.step_of(f) != "next"] + [_asking(f) for f in more]
+    later = [f for f in now if moves.step_of(f) != "next"] + [asking(f) for f in more]
     later.sort(key=lambda f: moves.STEPS.index(moves.step_of(f)))
     main.sort(key=lambda f: 0 if f.get("first") else 2 if f.get("last") else 1)
     return main, later

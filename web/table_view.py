@@ -66,7 +66,7 @@ def _steps(ctx: dict[str, Any], pkg: Any, session: Session, lang: str) -> None:
     exp = pkg.rules.expected(session.state)
     turns = []
     for name in session.players:
-        mine = [seat_view._asking(f) for f in now if f.get("player") == name and name not in claimed]
+        mine = [seat_view.asking(f) for f in now if f.get("player") == name and name not in claimed]
         if not mine or name not in exp.players:
             continue
         mine, _ = seat_view.split(mine, [])
@@ -74,8 +74,8 @@ def _steps(ctx: dict[str, Any], pkg: Any, session: Session, lang: str) -> None:
                       "forms": mine, "secret": any(f.get("secret") for f in mine)})
     ctx["seat_turns"] = turns
     banner = {t["name"] for t in turns}
-    ctx["table_next"] = [f for f in now if f.get("player") not in banner]
-    rest = by_step(more)
+    ctx["table_next"] = [seat_view.asking(f) for f in now if f.get("player") not in banner]
+    rest = by_step([seat_view.asking(f) for f in more])  # a seat's move that ends his turn asks, as on a phone
     ctx["table_also"], ctx["table_overrides"] = rest["also"] + rest["next"], rest["override"]
     ctx["waiting_line"] = waiting_line(exp, ctx.get("prompt") or "", claimed, banner, lang)
 
