@@ -13,7 +13,7 @@
 - ``table_next`` / ``table_also`` / ``table_overrides``: the rest of the tablet's forms by step.
 - ``waiting_line``: whom the table waits for (the seats with a phone), or the prompt alone.
 - ``hand_off``: what the table must do by hand after the last action (« Deal Dan's 4 cards: 2 to
-  Ann, 2 to Cleo »), from the game's narration (``narrate.hand_off(events, lang)``).
+  Ann, 2 to Cleo »), from the game's narration (``narrate.hand_off(event, lang)``).
 """
 
 from __future__ import annotations
@@ -103,21 +103,26 @@ def waiting_line(exp: Any, prompt: str, claimed: set[str], banner: set[str], lan
 
 
 def hand_off(pkg: Any, session: Session, lang: str) -> list[str]:
-    """What the table must do by hand after the last action, as the game's narration says it
-    (``<package>.narrate.hand_off(events, lang) -> [sentences]``; none when the package has none)."""
+    """What the table must do by hand after the last action, as the game's narration says it:
+    ``<package>.narrate.hand_off(event, lang)`` for each of its events (« Deal Dan's 4 cards: 2 to
+    Ann, 2 to Cleo »; "" for an event that asks nothing); none when the package has no such hook."""
     try:
         mod = importlib.import_module(f"{pkg.package_name}.narrate")
     except ModuleNotFoundError:
         return []
     fn = getattr(mod, "hand_off", None)
     told = story.told(session, lang)
-    if fn is None or not told:
+    if not callable(fn) or not told:
         return []
-    try:
-        return [str(x) for x in fn(told[-1]["events"], lang) or []]
-    except Exception:  # the narration must never take the page down
-        logging.getLogger(__name__).exception("hand-off of %s", session.game)
-        return []
+    out: list[str] = []
+    for event in told[-1]["events"]:
+        try:
+            said = fn(event, lang)
+        except Exception:  # the narration must never take the page down
+            logging.getLogger(__name__).exception("hand-off of %s", session.game)
+            continue
+        out += [said] if isinstance(said, str) else list(said or [])
+    return [str(x) for x in out if x]
 
 
 def _results(pkg: Any, session: Session, language: str) -> dict[str, Any] | None:

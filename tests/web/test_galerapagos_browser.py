@@ -134,8 +134,6 @@ def test_the_api_refuses_the_tablet_a_vote_for_a_seat_held_by_a_phone(browser, s
     ann.context.close()
 
 
-@pytest.mark.xfail(strict=True, reason="waits for the game's narrate.hand_off (the lead's share of issue 21, point 2);"
-                   " strict: remove this mark once it lands")
 def test_at_a_death_the_tablet_says_prominently_whom_to_deal_the_cards(browser, server):
     """« mélangées et distribuées équitablement entre votre voisin de gauche et votre voisin de droite »:
     the tablet leads with the narration's hand-off line (issue 21)."""

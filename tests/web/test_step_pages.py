@@ -1,7 +1,7 @@
 """Issue 21, the dashboard's share: pages follow each form's step, a phone's draft counts at the
 sand's end, seats played on the tablet lead its page, a hand-off is said prominently, and words
 (units, outcomes, names) are said once and whole. In-process (Flask's test client); the browser
-side is tests/web/test_next_step_browser.py."""
+side is tests/web/test_step_browser.py."""
 
 from __future__ import annotations
 
@@ -164,8 +164,8 @@ def test_a_tablet_seats_secret_vote_is_behind_the_privacy_screen(table: Table) -
 # -- 2. a hand-off the narration gives is said prominently -------------------------------------------
 def test_the_narrations_hand_off_is_the_tablets_banner(table: Table, monkeypatch) -> None:
     narrate = __import__("companion.games.galerapagos.narrate", fromlist=["narrate"])
-    monkeypatch.setattr(narrate, "hand_off", lambda events, lang: ["Deal Dan's 4 cards: 2 to Ann, 2 to Cleo"]
-                        if any(e.get("event") == "death" for e in events) else [], raising=False)
+    monkeypatch.setattr(narrate, "hand_off", lambda e, lang="en": "Deal Dan's 4 cards: 2 to Ann, 2 to Cleo"
+                        if e.get("event") == "death" else "", raising=False)
     gid = table.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
     for a in TO_THE_VOTE:
         assert table.act(gid, a).status_code == 200
