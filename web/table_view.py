@@ -60,10 +60,21 @@ def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: s
 
 
 def _steps(ctx: dict[str, Any], pkg: Any, session: Session, lang: str) -> None:
-    """The tablet's forms by step: the seats it plays first (their banner), then the table's own."""
+    """The tablet's forms by step: the seats it plays first (their banner), then the table's own.
+
+    A secret move of a seat the tablet plays (a vote) is never drawn on the page, whatever its
+    step: it waits behind « Pass the tablet to … » (in the seat's banner, or in the side column
+    when the rulebook does not expect it yet), cast on the privacy screen.
+    """
     claimed = set(ctx.get("claimed") or [])
     now, more = list(ctx.get("forms_now") or []), list(ctx.get("forms_more") or [])
     exp = pkg.rules.expected(session.state)
+
+    def hidden(f: dict[str, Any]) -> bool:
+        return bool(f.get("secret")) and f.get("player") is not None and f.get("player") not in claimed
+
+    private = {name: [seat_view.asking(f) for f in now + more if hidden(f) and f.get("player") == name]
+               for name in session.players}
     turns = []
     for name in session.players:
         mine = [seat_view.asking(f) for f in now if f.get("player") == name and name not in claimed]
@@ -71,11 +82,12 @@ def _steps(ctx: dict[str, Any], pkg: Any, session: Session, lang: str) -> None:
             continue
         mine, _ = seat_view.split(mine, [])
         turns.append({"name": name, "sentence": addressed(name, seat_view.sentence(pkg, exp, name, lang, mine), lang),
-                      "forms": mine, "secret": any(f.get("secret") for f in mine)})
+                      "forms": [f for f in mine if not hidden(f)], "secret": private[name]})
     ctx["seat_turns"] = turns
     banner = {t["name"] for t in turns}
-    ctx["table_next"] = [seat_view.asking(f) for f in now if f.get("player") not in banner]
-    rest = by_step([seat_view.asking(f) for f in more])  # a seat's move that ends his turn asks, as on a phone
+    ctx["private_seats"] = [{"name": n, "forms": fs} for n, fs in private.items() if fs and n not in banner]
+    ctx["table_next"] = [seat_view.asking(f) for f in now if f.get("player") not in banner and not hidden(f)]
+    rest = by_step([seat_view.asking(f) for f in more if not hidden(f)])  # a seat's move that ends his turn asks
     ctx["table_also"], ctx["table_overrides"] = rest["also"] + rest["next"], rest["override"]
     ctx["waiting_line"] = waiting_line(exp, ctx.get("prompt") or "", claimed, banner, lang)
 

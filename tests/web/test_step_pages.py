@@ -236,3 +236,25 @@ def test_a_tablet_seat_is_addressed_by_name_in_french_too() -> None:
     assert addressed("Bob", "À vous de pêcher.", "fr") == "Bob, à vous de pêcher."
     assert addressed("Dan", "You must bid or pass.", "en") == "Dan, you must bid or pass."
     assert addressed("Dan", "OK to go on?", "en") == "Dan, OK to go on?"
+
+
+def test_a_tablet_seats_secret_move_not_yet_expected_is_still_behind_the_screen(table: Table, monkeypatch) -> None:
+    """A vote the rulebook does not expect yet (« also » until the debate ends) is not drawn either."""
+    mod = __import__("companion.games.galerapagos.moves", fromlist=["moves"])
+    real = mod.moves
+
+    def votes_later(state, lang="en"):
+        out = real(state, lang)
+        for f in out:
+            if f["type"] == "vote":
+                f["step"] = "also"
+        return out
+
+    monkeypatch.setattr(mod, "moves", votes_later)
+    gid = table.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
+    for a in TO_THE_VOTE:
+        assert table.act(gid, a).status_code == 200
+    html = page(table, gid)
+    outside = re.sub(r"<template.*?</template>", "", html, flags=re.S)
+    assert 'data-action="vote"' not in outside
+    assert html.count("data-private-open=") == 3
