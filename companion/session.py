@@ -91,6 +91,9 @@ class Session:
         self.autotick = autotick
         #: set by the table: ``fn(state) -> [actions]`` to journal just before the sand's expiry
         self.before_expiry: Callable[[Any], list[Action]] | None = None
+        #: what each phone has laid in its form but not sent (player → values), in memory only: at the
+        #: sand's end it counts as the lanes do (the package's ``at_timer_end``); a seat's own move drops it
+        self.drafts: dict[str, list[Any]] = {}
         self._alarm: threading.Timer | None = None
         self._lock = threading.RLock()
         self._listeners: list[Callable[[Change], None]] = []
@@ -226,6 +229,8 @@ class Session:
                 rev = self.journal.rev(self.id, db)
             self.state = state
             self.entries.append(entry)
+            if isinstance(action.get("player"), str):  # what he sent replaces what he had laid
+                self.drafts.pop(action["player"], None)
             self.undone = []  # a new action discards the redo branch (Journal.append)
             self._rev = rev
             self._note_timer(entry, events)
@@ -239,8 +244,11 @@ class Session:
             if self.timer is None or not self.timer.expired():
                 return None
         # act outside the check's lock: listeners must never be called with it held
-        hook = self.before_expiry
-        if hook is not None:  # what lies on the table counts at the sand's end (a seat's dice lanes)
+        # what lies on the table counts at the sand's end: the phones' drafts, then a seat's lanes
+        # (what lies on the board has the last word)
+        for hook in (self._drafts_at_expiry, self.before_expiry):
+            if hook is None:
+                continue
             try:
                 early = list(hook(self.state) or [])
             except Exception:
@@ -257,6 +265,17 @@ class Session:
             with self._lock:
                 self._refresh_timer()
             return None
+
+    def set_draft(self, player: str, values: list[Any]) -> None:
+        """Keep what ``player``'s phone has laid but not sent; it counts if the sand runs out first."""
+        with self._lock:
+            self.drafts[player] = list(values)
+
+    def _drafts_at_expiry(self, state: Any) -> list[Action]:
+        """The phones' drafts as the game turns them into actions at the sand's end (then forgotten)."""
+        with self._lock:
+            drafts, self.drafts = dict(self.drafts), {}
+        return games.package(self.game).at_timer_end(state, drafts) if drafts else []
 
     def undo(self) -> Action | None:
         """Take back the last action in play; None when there is none."""

@@ -13,8 +13,11 @@ Keys added (read by ``_seat_state.html`` / ``_seat_actions.html``):
 
 * ``you_sentence``: the one sentence, in the reader's language;
 * ``waiting_table``: True when the game waits for the tablet (the table's own move);
-* ``your_moves``: the forms the game waits for from this seat now, best first;
-* ``any_time``: the moves that may be played at any time (collapsed under « More moves »).
+* ``your_moves``: the forms of the step ``next`` (what the rulebook expects now), best first: the
+  first is the big button;
+* ``any_time``: the ``also`` forms (legal now, not expected: collapsed under « More moves »);
+* ``overrides``: the ``override`` forms (the table correcting the flow), last, never a big button,
+  each asking its ``ask`` question first.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from companion import games
+from companion import games, moves
 from companion.session import Session
 from web.i18n import translator
 from web.security import Principal
@@ -39,7 +42,8 @@ def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: s
     ctx["you_sentence"] = sentence(pkg, exp, me, language, now)
     ctx["waiting_table"] = not exp.players and not ctx["pub"].get("over")
     ctx["your_moves"] = now
-    ctx["any_time"] = later
+    ctx["any_time"] = [f for f in later if moves.step_of(f) != "override"]
+    ctx["overrides"] = [f for f in later if moves.step_of(f) == "override"]
 
 
 def _tables(pkg: Any) -> tuple[dict[str, str], dict[str, str]]:
@@ -75,28 +79,29 @@ def sentence(pkg: Any, exp: Any, me: str | None, lang: str, mine: list[dict[str,
         msgid = for_table.get(exp.prompt)
         if msgid:
             return pkg.t(msgid, lang, **exp.params)
-        return t("Waiting for the tablet (table): {prompt}", prompt=prompt)
+        return t("On the tablet: {prompt}", prompt=prompt)
     if all(name in prompt for name in exp.players):  # « Ann: bid or pass. » already says whom
         return prompt
     return t("Waiting for {names}: {prompt}", names=", ".join(exp.players), prompt=prompt)
 
 
-def _asking(form: dict[str, Any]) -> dict[str, Any]:
+def asking(form: dict[str, Any]) -> dict[str, Any]:
     """A move that ends the player's turn asks first on the phone, as one that spends money does."""
     return {**form, "confirm": True} if form.get("ends_turn") and not form.get("confirm") else form
 
 
 def split(now: list[dict[str, Any]], more: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """(the moves the game waits for, best first; the ones that may be played at any time).
+    """(the moves the rulebook expects now, best first; the others, ``also`` then ``override``).
 
-    A form the package marks ``anytime`` (an exchange, a card that may be played
-    whenever) goes with the later ones even when its type is among those expected:
-    the first thing on the phone is what the turn is about. Within the moves now, a
-    form the package marks ``first`` (the dice game's plan with its suggestion) leads,
-    and a form that only ends the turn (« Done », no field) comes last.
+    The step decides (:func:`companion.moves.step_of`): a form that is not ``next`` (an exchange,
+    a card that may be played whenever, the table correcting the flow) goes with the later ones:
+    the first thing on the phone is what the turn is about. Within the moves now, a form the
+    package marks ``first`` (the dice game's plan with its suggestion) leads, and a form that only
+    ends the turn (« Done », no field) comes last.
     """
-    now = [_asking(f) for f in now]
-    main = [f for f in now if not f.get("anytime")]
-    later = [f for f in now if f.get("anytime")] + list(more)
+    now = [asking(f) for f in now]
+    main = [f for f in now if moves.step_of(f) == "next"]
+    later = [f for f in now if moves.step_of(f) != "next"] + [asking(f) for f in more]
+    later.sort(key=lambda f: moves.STEPS.index(moves.step_of(f)))
     main.sort(key=lambda f: 0 if f.get("first") else 2 if f.get("last") else 1)
     return main, later

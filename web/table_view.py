@@ -7,16 +7,27 @@
   (see :func:`companion.story.by_round`).
 - ``results``: the end-of-game results of the game package (None while it goes on), and
   ``play_again``: the form fields of a new game with the same players and options.
+- ``seat_turns``: the seats played on the tablet that the rulebook expects now, each
+  ``{"name", "sentence", "forms", "secret"}`` (« Dan, you must … » and his chips, at the top of
+  the page; ``secret``: his forms cast behind the privacy screen, see ``static/privacy.js``).
+- ``table_next`` / ``table_also`` / ``table_overrides``: the rest of the tablet's forms by step.
+- ``waiting_line``: whom the table waits for (the seats with a phone), or the prompt alone.
+- ``hand_off``: what the table must do by hand after the last action (« Deal Dan's 4 cards: 2 to
+  Ann, 2 to Cleo »), from the game's narration (``narrate.hand_off(event, lang)``).
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 from typing import Any
 
 from companion import games, results, story
 from companion.session import Session
+from web import seat_view
+from web.forms import by_step
+from web.i18n import translator
 from web.security import Principal
 
 
@@ -38,11 +49,92 @@ def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: s
     ctx["ribbon"] = ribbon
     ctx["turn"] = turn
     ctx["story"] = story.by_round(session, language)
+    if view == "table":
+        _steps(ctx, pkg, session, language)
+        ctx["hand_off"] = hand_off(pkg, session, language)
     ctx["results"] = _results(pkg, session, language) if pub.get("over") else None
     ctx["play_again"] = None
     if pub.get("over") and ctx.get("is_table"):
         ctx["play_again"] = {"game": session.game, "players": "\n".join(session.players),
                              "options": json.dumps(_fresh_options(session.options), ensure_ascii=False)}
+
+
+def _steps(ctx: dict[str, Any], pkg: Any, session: Session, lang: str) -> None:
+    """The tablet's forms by step: the seats it plays first (their banner), then the table's own.
+
+    A secret move of a seat the tablet plays (a vote) is never drawn on the page, whatever its
+    step: it waits behind « Pass the tablet to … » (in the seat's banner, or in the side column
+    when the rulebook does not expect it yet), cast on the privacy screen.
+    """
+    claimed = set(ctx.get("claimed") or [])
+    now, more = list(ctx.get("forms_now") or []), list(ctx.get("forms_more") or [])
+    exp = pkg.rules.expected(session.state)
+
+    def hidden(f: dict[str, Any]) -> bool:
+        return bool(f.get("secret")) and f.get("player") is not None and f.get("player") not in claimed
+
+    private = {name: [seat_view.asking(f) for f in now + more if hidden(f) and f.get("player") == name]
+               for name in session.players}
+    turns = []
+    for name in session.players:
+        mine = [seat_view.asking(f) for f in now if f.get("player") == name and name not in claimed]
+        if not mine or name not in exp.players:
+            continue
+        mine, _ = seat_view.split(mine, [])
+        turns.append({"name": name, "sentence": addressed(name, seat_view.sentence(pkg, exp, name, lang, mine), lang),
+                      "forms": [f for f in mine if not hidden(f)], "secret": private[name]})
+    ctx["seat_turns"] = turns
+    banner = {t["name"] for t in turns}
+    ctx["private_seats"] = [{"name": n, "forms": fs} for n, fs in private.items() if fs and n not in banner]
+    ctx["table_next"] = [seat_view.asking(f) for f in now if f.get("player") not in banner and not hidden(f)]
+    rest = by_step([seat_view.asking(f) for f in more if not hidden(f)])  # a seat's move that ends his turn asks
+    ctx["table_also"], ctx["table_overrides"] = rest["also"] + rest["next"], rest["override"]
+    ctx["waiting_line"] = waiting_line(exp, ctx.get("prompt") or "", claimed, banner, lang)
+
+
+def addressed(name: str, sentence: str, lang: str) -> str:
+    """« You must bid or pass » said to Dan at the tablet: « Dan, you must bid or pass »."""
+    acronym = len(sentence) > 1 and sentence[1].isupper()  # « OK … » stays as it is
+    body = sentence if acronym else sentence[:1].lower() + sentence[1:]
+    return translator(lang)("{p}, {sentence}", p=name, sentence=body)
+
+
+def waiting_line(exp: Any, prompt: str, claimed: set[str], banner: set[str], lang: str) -> dict[str, str] | None:
+    """The tablet's prompt line: whom it waits for (never a seat it plays: his banner says it) and the
+    prompt, said once (« Ann: bid or pass » already names Ann); None when its banners say it all.
+
+    ``{"names": "Ann, Bob" or "", "prompt": ...}`` (the template puts the names in bold)."""
+    away = [p for p in exp.players if p not in banner]
+    if not exp.players:
+        return {"names": "", "prompt": prompt}
+    if not away:
+        return None
+    if all(p in prompt for p in away):
+        return {"names": "", "prompt": prompt}
+    return {"names": ", ".join(away), "prompt": prompt}
+
+
+def hand_off(pkg: Any, session: Session, lang: str) -> list[str]:
+    """What the table must do by hand after the last action, as the game's narration says it:
+    ``<package>.narrate.hand_off(event, lang)`` for each of its events (« Deal Dan's 4 cards: 2 to
+    Ann, 2 to Cleo »; "" for an event that asks nothing); none when the package has no such hook."""
+    try:
+        mod = importlib.import_module(f"{pkg.package_name}.narrate")
+    except ModuleNotFoundError:
+        return []
+    fn = getattr(mod, "hand_off", None)
+    told = story.told(session, lang)
+    if not callable(fn) or not told:
+        return []
+    out: list[str] = []
+    for event in told[-1]["events"]:
+        try:
+            said = fn(event, lang)
+        except Exception:  # the narration must never take the page down
+            logging.getLogger(__name__).exception("hand-off of %s", session.game)
+            continue
+        out += [said] if isinstance(said, str) else list(said or [])
+    return [str(x) for x in out if x]
 
 
 def _results(pkg: Any, session: Session, language: str) -> dict[str, Any] | None:

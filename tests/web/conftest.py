@@ -42,6 +42,16 @@ def browser():
         b.close()
 
 
+@pytest.fixture(scope="module")
+def sim_server(tmp_path_factory):
+    """One real ``companion run --sim`` for a browser test module (tests/web/runner.py), stopped after it."""
+    from tests.web.runner import start_server
+
+    srv = start_server(tmp_path_factory.mktemp("sim") / "journal.db", 0)
+    yield srv
+    srv.stop()
+
+
 @dataclass
 class Table:
     """The app under test plus what a test needs to drive it."""

@@ -83,7 +83,7 @@ def test_a_phone_joins_acts_and_the_table_view_updates_within_a_second(browser, 
     phone.screenshot(path=str(SHOTS / "phone-confirm-bid.png"))  # the question repeats what is sent
     started = time.monotonic()
     phone.click("dialog#confirm button[value='ok']")
-    tablet.wait_for_function("document.querySelector('.banner.prompt b').textContent.includes('Cleo')", timeout=1000)
+    tablet.wait_for_selector(".seat-turn[data-seat='Cleo']", timeout=1000)  # Cleo plays on the tablet: her banner
     assert time.monotonic() - started < 1.0
     assert "Bob bids £400 on East" in tablet.inner_text("ol.log")  # the game's narration
     phone.wait_for_selector(".toast.good")
@@ -97,7 +97,8 @@ def test_a_phone_joins_acts_and_the_table_view_updates_within_a_second(browser, 
     dialog = tablet.wait_for_selector("dialog#confirm[open]")
     assert "Undo the last action?" in dialog.inner_text() and "Bob bids £400 on East" in dialog.inner_text()
     tablet.click("dialog#confirm button[value='ok']")
-    tablet.wait_for_function("document.querySelector('.banner.prompt b').textContent.includes('Bob')", timeout=2000)
+    tablet.wait_for_function("(document.querySelector('.banner.prompt') || {textContent: ''}).textContent.includes('Bob')",
+                             timeout=2000)  # « Bob: bid or pass. » (Bob has a phone)
     phone.wait_for_selector(".banner.yours")  # Bob's phone: his turn again
     tablet.context.close()
     phone.context.close()

@@ -94,7 +94,14 @@ def test_the_tablet_offers_no_vote_for_a_seat_held_by_a_phone(browser, server):
     table = tablet(browser, server, gid)
     synced(server, gid, table)
     assert table.locator("form.act[data-action='vote'][data-player='Ann']").count() == 0
-    assert table.locator("form.act[data-action='vote'][data-player='Bob']").count() == 1, "Bob has no phone"
+    assert table.locator("[data-private-open='Ann']").count() == 0
+    # Bob has no phone: his vote is cast on the tablet, behind its privacy screen (issue 21)
+    assert table.locator("form.act[data-action='vote'][data-player='Bob']").count() == 0, "not in view of the table"
+    table.click("[data-private-open='Bob']")
+    table.click(".privacy button.show")
+    assert table.locator(".privacy form.act[data-action='vote'][data-player='Bob']").count() == 1, "Bob has no phone"
+    table.click(".privacy button.cancel")
+    assert table.locator(".privacy").count() == 0 and table.locator("form.act[data-action='vote']").count() == 0
     for page in (ann, table):
         page.context.close()
 
@@ -125,3 +132,26 @@ def test_the_api_refuses_the_tablet_a_vote_for_a_seat_held_by_a_phone(browser, s
         server.act(gid, {"type": "vote", "player": "Ann", "target": "Bob"})
     assert refused.value.code == 403
     ann.context.close()
+
+
+def test_at_a_death_the_tablet_says_prominently_whom_to_deal_the_cards(browser, server):
+    """« mélangées et distribuées équitablement entre votre voisin de gauche et votre voisin de droite »:
+    the tablet leads with the narration's hand-off line (issue 21)."""
+    from tests.web.test_phone_moves import SHOTS
+
+    gid, _ = server.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
+    for action in TO_THE_VOTE:
+        server.act(gid, action)
+    table = tablet(browser, server, gid)
+    for voter, target in (("Ann", "Cleo"), ("Bob", "Cleo"), ("Cleo", "Ann")):
+        server.act(gid, {"type": "vote", "player": voter, "target": target})
+    server.act(gid, {"type": "no_card", "player": "Cleo"})
+    synced(server, gid, table)
+    assert not next(p for p in state(server, gid)["players"] if p["name"] == "Cleo")["alive"]
+    line = table.locator(".banner.hand-off")
+    assert line.count() == 1 and "Cleo" in line.inner_text() and "Ann" in line.inner_text() and "Bob" in line.inner_text()
+    box = line.bounding_box()
+    assert box is not None and box["y"] < 300, box  # at the top, in view
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    table.screenshot(path=str(SHOTS / "next-death-hand-off.png"))
+    table.context.close()

@@ -184,7 +184,7 @@ def test_the_simulation_panel_lays_a_tile_and_presses_buttons_watching_the_oled(
         sim.wait_for_selector(f"button.point.on[data-point='{square}']")
     first = tiles.first.inner_text().split()[-1].split("+")[0]  # "tile sea_lion+iguana"
     wait_text(table, ".tile", first.replace("_", " "))  # the game took the tiles, the table view shows them
-    wait_text(table, ".banner", "Ann: bid or pass.")
+    wait_text(table, ".seat-turn[data-seat='Ann'] .banner", "Ann, you must bid or pass.")  # Ann plays on the tablet
     frames.append(sim.get_attribute("#oled", "src"))
     # the dial: OK opens Ann's bid at its direction, the encoder picks North, OK, the encoder £100,
     # OK asks (a bid spends money), the second OK sends
@@ -194,10 +194,10 @@ def test_the_simulation_panel_lays_a_tile_and_presses_buttons_watching_the_oled(
         sim.click(control)
         sim.wait_for_function(f"Number(document.getElementById('oled-serial').textContent) > {serial}")
         frames.append(sim.get_attribute("#oled", "src"))
-    wait_text(table, ".banner", "Bob: bid or pass.")
+    wait_text(table, ".seat-turn[data-seat='Bob'] .banner", "Bob, you must bid or pass")
     assert "Ann bids £100 on North" in table.inner_text("ol.log")
     sim.click("button[data-press='back'][data-hold]")  # Back held: the table's undo
-    wait_text(table, ".banner", "Ann: bid or pass.")
+    wait_text(table, ".seat-turn[data-seat='Ann'] .banner", "Ann, you must bid or pass.")  # Ann plays on the tablet
     assert "bids" not in table.inner_text("ol.log")
     assert len(set(frames)) == len(frames)  # each step drew a new frame
     shot(run, sim, "sim-panel")
@@ -275,7 +275,7 @@ def test_galerapagos_two_phones_vote_in_secret_one_in_french_and_see_the_reveal(
         play(table, "weather", {"water": 0}, table=True)
         for _ in range(3):
             synced(server, gid, table, bob)
-            who = table.inner_text(".banner b")
+            who = table.inner_text(".ribbon .rb.now .rb-name").strip()
             if who == "Bob":  # the field is a number of fish caught, in French
                 label = bob.locator("form.act[data-action='fish'] .fld legend").inner_text()
                 assert label.strip() == "Poissons pêchés"
@@ -297,7 +297,10 @@ def test_galerapagos_two_phones_vote_in_secret_one_in_french_and_see_the_reveal(
     synced(server, gid, table)
     shot(run, bob, "galerapagos-bob-voted-fr")
     assert not revealed(table.text_content("ol.log"), "Cleo") and "Last vote" not in table.inner_text("main")
+    table.click("[data-private-open='Cleo']")  # Cleo has no phone: her vote behind the tablet's privacy screen
+    table.click(".privacy button.show")
     play(table, "vote", {"target": "Ann"}, player="Cleo")
+    table.wait_for_selector(".privacy", state="detached")
     wait_text(ann, ".last-vote", "Bob → Cleo")
     wait_text(bob, ".last-vote", "Ann → Cleo")
     assert "Dernier vote" in bob.inner_text(".last-vote")

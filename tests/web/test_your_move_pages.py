@@ -76,10 +76,19 @@ def test_only_the_moves_of_the_turn_come_first_and_an_exchange_waits_folded() ->
     now = [{"type": "exchange", "anytime": True, "fields": [{}]}, {"type": "done", "last": True, "fields": [],
                                                                     "ends_turn": True},
            {"type": "education", "fields": [{}], "confirm": True}]
-    main, later = seat_view.split(now, [{"type": "resource", "fields": [{}]}])
+    more = [{"type": "timer_expired", "step": "override", "ask": "End it?", "fields": []},
+            {"type": "resource", "step": "also", "fields": [{}]}]
+    main, later = seat_view.split(now, more)
     assert [f["type"] for f in main] == ["education", "done"]  # « Done » last, never the first button
     assert main[1]["confirm"]  # it ends the turn: the phone asks first
-    assert [f["type"] for f in later] == ["exchange", "resource"]
+    assert [f["type"] for f in later] == ["exchange", "resource", "timer_expired"]  # also, then the override last
+
+
+def test_the_step_decides_what_leads_not_the_type_expected() -> None:
+    """A form the package calls « also » is folded even when its type is expected; « next » leads."""
+    now = [{"type": "vote", "step": "also", "fields": [{}]}, {"type": "resource", "step": "next", "fields": [{}]}]
+    main, later = seat_view.split(now, [])
+    assert [f["type"] for f in main] == ["resource"] and [f["type"] for f in later] == ["vote"]
 
 
 # -- a dead castaway ---------------------------------------------------------------------------

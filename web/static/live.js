@@ -260,13 +260,20 @@
     });
   }
 
+  /* a move sent: said in a toast; the tablet goes back to the top of its page (the next seat's
+     banner, the table's next step); privacy.js hears « companion:acted » to close its screen */
   function act(action, button, label, actFor) {
     if (button) button.disabled = true;
     var url = "/api/games/" + encodeURIComponent(game) + "/actions";
     if (actFor) url += "?act_for=" + encodeURIComponent(actFor);  /* the tablet acting for a phone's seat */
+    var told = function (ok) { document.dispatchEvent(new CustomEvent("companion:acted", {detail: {ok: ok, type: action.type, player: action.player}})); };
     return post(url, action)
-      .then(function () { toast("✓ " + (label || action.type.replace(/_/g, " ")), false); })
-      .catch(function (e) { toast(e.message, true); })
+      .then(function () {
+        toast("✓ " + (label || action.type.replace(/_/g, " ")), false);
+        if (view === "table") window.scrollTo(0, 0);
+        told(true);
+      })
+      .catch(function (e) { toast(e.message, true); told(false); })
       .finally(function () { if (button) button.disabled = false; });
   }
 
@@ -275,9 +282,29 @@
     if (!dlg || !dlg.showModal) { if (window.confirm(question)) fn(); return; }
     dlg.querySelector(".q").textContent = question;
     dlg.returnValue = "";
-    dlg.onclose = function () { if (dlg.returnValue === "ok") fn(); };
+    /* the question leaves nothing behind once answered (a secret vote's choice was in it) */
+    dlg.onclose = function () { dlg.querySelector(".q").textContent = ""; if (dlg.returnValue === "ok") fn(); };
     dlg.showModal();
   }
+
+  /* the sand's seconds left as the page counts them (null: no sand running) */
+  function sandLeft() {
+    var el = document.querySelector("[data-timer]");
+    if (!el || el.dataset.running !== "1") return null;
+    var label = el.querySelector(".timer-left"), n = label ? parseInt(label.textContent, 10) : NaN;
+    return isNaN(n) || n <= 0 ? null : n;
+  }
+
+  /* an override's question with the sand's time left in it, where the page knows it:
+     « The sand is still running: end…? » → « The sand is still running (29 s): end…? » */
+  function withTime(question) {
+    var left = sandLeft();
+    if (left === null) return question;
+    var said = " (" + left + "\u00a0s)";
+    var at = question.search(/\s*[:：]/);
+    return at > 0 ? question.slice(0, at) + said + question.slice(at) : question.replace(/\s*[?？]?$/, said + "$&");
+  }
+  window.companionWithTime = withTime;
   window.companionConfirm = confirmThen;  /* the page's own question dialog, for the other scripts */
 
   document.addEventListener("submit", function (ev) {
@@ -299,7 +326,8 @@
     };
     var empty = Object.keys(action).some(function (k) { return Array.isArray(action[k]) && !action[k].length; });
     var question = [];
-    if (form.dataset.confirm) question.push(ask(form.dataset.confirm), summary(form));  /* spends money or ends a turn */
+    if (form.dataset.ask) question.push(form.hasAttribute("data-ask-time") ? withTime(form.dataset.ask) : form.dataset.ask, summary(form));  /* an override asks its own question */
+    else if (form.dataset.confirm) question.push(ask(form.dataset.confirm), summary(form));  /* spends money or ends a turn */
     if (empty) question.push(body.dataset.emptyText || "Send with nothing chosen?");  /* e.g. a plan with no dice */
     question = question.filter(Boolean);
     if (question.length) confirmThen(question.join("\n"), send);
@@ -339,6 +367,7 @@
         shown = on ? on.dataset.label + (said ? " — " + said : "") : "";
       } else {
         shown = ctl.value.trim();
+        if (shown && l.dataset.format) shown = l.dataset.format.replace("{n}", shown);  /* « Amount: £300 » */
         var pv = l.querySelector(".range-preview");
         if (shown && pv && pv.dataset.previews && pv.textContent.trim()) shown += " — " + pv.textContent.trim();
       }

@@ -95,6 +95,31 @@
     var box = items.querySelector(".picked");
     box.classList.toggle("empty", !list.length);
     box.dataset.empty = box.dataset.emptyText || "";
+    var form = items.closest("form.act[data-draft]");
+    if (form && form.dataset.draft === items.dataset.field && items.dataset.touched) draft(form, list);
+  }
+
+  /* -- a draft: what the player has laid in a form whose list counts at the sand's end (as dice
+        lying on his board would) goes to the table as he taps, sent or not (web/drafts.py) -- */
+  var drafts = {}, draftTimer = null;
+
+  function draft(form, list) {
+    var game = document.body.dataset.game, player = form.dataset.player, key = JSON.stringify(list);
+    if (!game || !player || drafts[player] === key || !window.companionPost) return;
+    drafts[player] = key;
+    clearTimeout(draftTimer);
+    draftTimer = setTimeout(function () {
+      window.companionPost("/api/games/" + encodeURIComponent(game) + "/draft", {player: player, values: list.map(function (v) { return JSON.parse(v); })})
+        .catch(function () { delete drafts[player]; });  /* the sand ran out meanwhile: nothing to keep */
+    }, 120);
+  }
+
+  /* at 5 s the phone says that what lies in its plan will count */
+  var warnOn = false;
+  function warn() {
+    document.querySelectorAll("[data-draft-warning]").forEach(function (el) {
+      if (el.tagName === "P") el.hidden = !warnOn;
+    });
   }
 
   window.companionItems = {
@@ -265,6 +290,9 @@
 
   document.addEventListener("companion:timer", function (ev) {
     var d = ev.detail || {};
+    var was = warnOn;
+    warnOn = !!d.running && d.left > 0 && d.left <= 5;
+    if (warnOn !== was) warn();
     if (d.running) {
       if (prevLeft === null) rang = {};
       else {
@@ -285,6 +313,6 @@
     if (prevLeft !== null && prevLeft > 0 && out) { ring("end"); prevLeft = null; }
   });
 
-  document.addEventListener("companion:state", function () { refresh(document); });
+  document.addEventListener("companion:state", function () { refresh(document); warn(); });
   refresh(document);
 })();
