@@ -198,22 +198,28 @@ def test_the_weather_card_offers_every_card_and_marks_those_outside_the_deck() -
     cartes dessus. » An observed card outside the deck is accepted with a warning (issue 13), so it is offered,
     its preview saying the deck will be corrected; the hurricane before the bottom pile likewise."""
     s = new()
-    plain, storm = forms_of(s, "weather")
-    assert plain["player"] is None and values(field(plain, "water")) == list(range(10))
-    previews = {c["value"]: c["preview"] for c in field(plain, "water")["choices"]}
+    plain, other, storm = forms_of(s, "weather")
+    assert plain["player"] is None and values(field(plain, "water")) == [0, 1, 2, 3]
+    assert values(field(other, "water")) == [4, 5, 6, 7, 8, 9], "a card the deck does not hold: a correction"
+    assert plain["step"] == "next" and other["step"] == storm["step"] == "override"
+    previews = {c["value"]: c["preview"] for c in field(plain, "water")["choices"] + field(other, "water")["choices"]}
     assert [w for w, p in previews.items() if not p.get("warning")] == [0, 1, 2, 3]
     assert previews[0]["cards_left"] == 3 and previews[3]["cards_left"] == 2
     assert "corrected" in previews[4]["text"]
     assert "corrected" in field(storm, "hurricane")["choices"][0]["preview"]["text"], "round 1: too early"
     assert storm["preview"]["chance"] == 0.0
     s = _quiet_round(_quiet_round(s, 3), 3)
-    plain = forms_of(s, "weather")[0]
-    assert field(plain, "water")["choices"][3]["preview"].get("warning"), "both 3-drop cards are gone"
+    plain, other = forms_of(s, "weather")[:2]
+    assert 3 not in values(field(plain, "water")), "both 3-drop cards are gone"
+    assert [c["preview"].get("warning") for c in field(other, "water")["choices"] if c["value"] == 3] == [True]
     while s.round + 1 < s.opts.hurricane_from:
         s = _quiet_round(s, s.deck[0])
+    assert {f["step"] for f in forms_of(s, "weather")} == {"override"}, "the survival step's pause"
+    s = play(s, {"type": "survival"})
     labels = [f["label"] for f in forms_of(s, "weather")]
-    assert labels == ["Turn the weather card", "The hurricane card"]
+    assert labels == ["Turn the weather card", "The hurricane card", "A weather card the deck does not hold"]
     hurricane = forms_of(s, "weather")[1]
+    assert hurricane["step"] == "next", "the hurricane may come up now"
     assert [x["name"] for x in hurricane["fields"]] == ["hurricane", "water"] and hurricane["fields"][1]["optional"]
     assert "must leave" in hurricane["fields"][0]["choices"][0]["preview"]["text"]
     assert hurricane["preview"]["chance"] == pytest.approx(1 / 6), "the hurricane is one of the six cards left"

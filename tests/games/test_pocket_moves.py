@@ -185,7 +185,7 @@ def choices(fields: list[dict[str, Any]], name: str) -> dict[Any, dict[str, Any]
 
 def test_every_form_names_the_player_who_may_leave_it_out() -> None:
     forms = GAME.moves(new())
-    assert [f["type"] for f in forms] == ["ocean", "species", "population", "move", "end_turn"]
+    assert [f["type"] for f in forms] == ["ocean", "species", "end_turn", "population", "move"]  # next, then also
     assert all(f["player"] == "Ann" and f["player_optional"] for f in forms)
     assert moves.match(forms, {"type": "end_turn"}) is None
     assert moves.match(forms, {"type": "end_turn", "player": "Bob"}) is not None

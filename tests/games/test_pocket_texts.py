@@ -230,8 +230,8 @@ def test_every_french_text_keeps_the_placeholders_it_needs() -> None:
 
 def test_moves_in_english_are_the_message_ids() -> None:
     f = GAME.moves(new(), "en")
-    assert [x["label"] for x in f] == ["Play to the ocean", "Play a face-down species", "Change a population",
-                                       "Move a card", "End the turn"]
+    assert [x["label"] for x in f] == ["Play to the ocean", "Play a face-down species", "End the turn",
+                                       "Change a population", "Move a card"]
     assert moves.match(f, {"type": "species", "space": "biome", "species": "ant"}) is None
 
 
