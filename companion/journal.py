@@ -120,6 +120,8 @@ class GameRecord:
     finished: float | None
     result: dict[str, Any] | None
     rev: int
+    #: why the game's rows cannot be read (None: sound); a damaged game is set aside (:meth:`Journal.damaged`)
+    damage: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -146,6 +148,28 @@ class UnknownGame(RuleError):
 
     def __init__(self, game_id: str):
         super().__init__(f"There is no game {game_id!r} in this journal.")
+
+
+class GameDamaged(RuleError):
+    """A game whose rows in the journal cannot be read (a flipped bit): set aside, the other games play on."""
+
+    def __init__(self, game_id: str, what: str):
+        super().__init__("Game {game_id} is damaged in the journal ({what}); it is set aside on Home, where its rows "
+                         "can be exported. The other games play on.", game_id=_shown(game_id), what=what)
+        self.game_id = game_id
+        self.what = what
+
+
+@dataclass(frozen=True)
+class DamagedGame:
+    """What could be read of a damaged game (Home lists it, with an export of its raw rows)."""
+
+    id: str
+    game: str
+    players: list[str]
+    created: float | None
+    problem: str
+    rows: int
 
 
 class JournalUnavailable(RuleError):
@@ -201,9 +225,15 @@ class Journal:
         except sqlite3.DatabaseError as exc:
             raise JournalDamaged(self.path, str(exc)) from None
         self._touched = self._has_column("games", "touched")
+        self._action_columns = _ACTION_COLUMNS if self._has_column("actions", "note") else \
+            "seq, action, source, at, status, NULL, NULL, NULL"  # a read-only journal from before edits
+        #: game id -> why its rows cannot be read ("" once checked sound); filled as games are first read
+        self._damage: dict[str, str] = {}
+        self._scanned = False
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=30)
+        db.text_factory = _text_factory
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
@@ -231,6 +261,7 @@ class Journal:
         for attempt in attempts:
             try:
                 db = sqlite3.connect(attempt, uri=True, isolation_level=None, check_same_thread=False, timeout=30)
+                db.text_factory = _text_factory
                 db.execute("SELECT COUNT(*) FROM games").fetchone()
             except sqlite3.DatabaseError:
                 continue
@@ -318,24 +349,27 @@ class Journal:
         return self.game(game_id)
 
     def game(self, game_id: str) -> GameRecord:
+        """One game's record; :class:`GameDamaged` when its rows cannot be read (UnknownGame: no such id)."""
         with self._lock:
-            row = self._db.execute(
-                "SELECT id, game, players, options, created, finished, result, rev FROM games WHERE id = ?",
-                (game_id,),
-            ).fetchone()
+            row = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise UnknownGame(game_id)
-        return _record(row)
+        record = _record(row)
+        problem = record.damage or self._rows_damage(game_id)
+        if problem:
+            raise GameDamaged(game_id, problem)
+        return record
 
     def games(self, finished: bool | None = None) -> list[GameRecord]:
-        """All games, newest first; ``finished`` filters on whether they have ended."""
+        """All sound games, newest first; ``finished`` filters on whether they have ended.
+
+        A damaged game (:meth:`damaged`) is not among them: nothing plays, lists or joins it.
+        """
         where = "" if finished is None else ("WHERE finished IS NOT NULL" if finished else "WHERE finished IS NULL")
         with self._lock:
-            rows = self._db.execute(
-                f"SELECT id, game, players, options, created, finished, result, rev FROM games {where} "
-                "ORDER BY created DESC, rowid DESC"
-            ).fetchall()
-        return [_record(r) for r in rows]
+            rows = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games {where} ORDER BY created DESC, rowid DESC"
+                                    ).fetchall()
+        return self._sound([_record(r) for r in rows])
 
     def last_acted(self, finished: bool | None = False) -> list[GameRecord]:
         """Games by the journal's order of the last change to each, the last acted on first.
@@ -345,10 +379,77 @@ class Journal:
         where = "" if finished is None else ("WHERE finished IS NOT NULL" if finished else "WHERE finished IS NULL")
         order = "touched DESC, rowid DESC" if self._touched else "rowid DESC"
         with self._lock:
-            rows = self._db.execute(
-                f"SELECT id, game, players, options, created, finished, result, rev FROM games {where} ORDER BY {order}"
-            ).fetchall()
-        return [_record(r) for r in rows]
+            rows = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games {where} ORDER BY {order}").fetchall()
+        return self._sound([_record(r) for r in rows])
+
+    # -- damage: every row decoded under a guard ------------------------------------------
+    def _sound(self, records: list[GameRecord]) -> list[GameRecord]:
+        self._scan()
+        return [r for r in records if not r.damage and not self._damage.get(r.id)]
+
+    def damaged(self) -> list[DamagedGame]:
+        """The games whose rows cannot be read, with what could be: set aside, listed on Home as damaged."""
+        self._scan()
+        with self._lock:
+            rows = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY rowid").fetchall()
+            counts = dict(self._db.execute("SELECT game_id, COUNT(*) FROM actions GROUP BY game_id").fetchall())
+        out = []
+        for row in rows:
+            record = _record(row)
+            problem = record.damage or self._damage.get(record.id)
+            if problem:
+                out.append(DamagedGame(_shown(record.id), _shown(record.game), [_shown(p) for p in record.players],
+                                       record.created, problem, int(counts.get(row[0], 0) or 0)))
+        return out
+
+    def _rows_damage(self, game_id: str) -> str:
+        """Why one game's action rows cannot be read ("" when every one can); checked once per game."""
+        if game_id in self._damage:
+            return self._damage[game_id]
+        with self._lock:
+            rows = self._db.execute(f"SELECT {self._action_columns} FROM actions WHERE game_id = ? ORDER BY seq",
+                                    (game_id,)).fetchall()
+        self._damage[game_id] = next((p for p in map(_row_problem, rows) if p), "")
+        return self._damage[game_id]
+
+    def _scan(self) -> None:
+        """Check every action row of the file once (one pass over the table, at the first listing)."""
+        if self._scanned:
+            return
+        found: dict[str, str] = {}
+        with self._lock:
+            for row in self._db.execute(f"SELECT game_id, {self._action_columns} FROM actions"):
+                gid, rest = row[0], row[1:]
+                if isinstance(gid, str) and gid not in found:
+                    problem = _row_problem(rest)
+                    if problem:
+                        found[gid] = problem
+            for gid in self._db.execute("SELECT id FROM games").fetchall():
+                self._damage.setdefault(gid[0], found.get(gid[0], ""))
+            self._damage.update(found)
+            self._scanned = True
+
+    def _set_aside_damaged(self, game_id: str, what: str) -> GameDamaged:
+        self._damage[game_id] = what
+        log.error("game %s is damaged in the journal: %s", game_id, what)
+        return GameDamaged(game_id, what)
+
+    def raw_rows(self, game_id: str) -> dict[str, Any]:
+        """Every row of one game as stored, each value as text can carry it: what the export of a damaged game holds.
+
+        Text that is not UTF-8 shows its bytes as ``\\xNN``; a blob is written in hex.
+        """
+        with self._lock:
+            game = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,))
+            names = [d[0] for d in game.description]
+            row = game.fetchone()
+            if row is None:
+                raise UnknownGame(game_id)
+            cur = self._db.execute("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+            action_names = [d[0] for d in cur.description]
+            actions = cur.fetchall()
+        return {"game": dict(zip(names, map(_raw, row), strict=True)),
+                "actions": [dict(zip(action_names, map(_raw, r), strict=True)) for r in actions]}
 
     def rev(self, game_id: str, db: sqlite3.Connection | None = None) -> int:
         """The game's revision: it changes with every append, undo and redo."""
@@ -356,7 +457,9 @@ class Journal:
             row = (db or self._db).execute("SELECT rev FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise UnknownGame(game_id)
-        return int(row[0])
+        if not isinstance(row[0], int):
+            raise self._set_aside_damaged(game_id, "its revision cannot be read")
+        return row[0]
 
     # -- actions (call inside transaction()) ---------------------------------
     def active(self, game_id: str, db: sqlite3.Connection | None = None) -> list[JournalEntry]:
@@ -370,7 +473,15 @@ class Journal:
                 "SELECT seq, action, source, at FROM actions WHERE game_id = ? AND status = ? ORDER BY seq",
                 (game_id, status),
             ).fetchall()
-        return [JournalEntry(seq, json.loads(a), src, at) for seq, a, src, at in rows]
+        return [self._entry(game_id, row) for row in rows]
+
+    def _entry(self, game_id: str, row: tuple[Any, ...]) -> JournalEntry:
+        """One row as an entry, decoded under a guard: a row that cannot be read sets its game aside."""
+        seq, text, source, at = row[:4]
+        problem = _row_problem((seq, text, source, at, "active", None, None, None))
+        if problem:
+            raise self._set_aside_damaged(game_id, problem)
+        return JournalEntry(seq, json.loads(text), source, at)
 
     def append(self, db: sqlite3.Connection, game_id: str, action: dict[str, Any], source: str) -> JournalEntry:
         """Append an action; any undone actions become discarded (the redo branch is gone)."""
@@ -404,9 +515,10 @@ class Journal:
         ).fetchone()
         if row is None:
             return None
+        entry = self._entry(game_id, row)
         db.execute("UPDATE actions SET status = ? WHERE game_id = ? AND seq = ?", (new, game_id, row[0]))
         self._bump(db, game_id)
-        return JournalEntry(row[0], json.loads(row[1]), row[2], row[3])
+        return entry
 
     # -- edits from the tablet (call inside transaction()) ---------------------------
     def rewrite(self, db: sqlite3.Connection, game_id: str, target: JournalEntry, replacement: dict[str, Any] | None,
@@ -462,7 +574,12 @@ class Journal:
                                     "AND status = 'aside' ORDER BY seq", (game_id,)).fetchall()
             except sqlite3.OperationalError:  # a read-only journal from before edits: nothing was set aside
                 return []
-        return [(JournalEntry(seq, json.loads(a), src, at), json.loads(note or "{}")) for seq, a, src, at, note in rows]
+        out = []
+        for row in rows:
+            entry = self._entry(game_id, row[:4])
+            note = _json_or_none(row[4])
+            out.append((entry, note if isinstance(note, dict) else {}))
+        return out
 
     def settle_aside(self, db: sqlite3.Connection, game_id: str, seq: int, status: str, source: str) -> bool:
         """An action set aside is ``reentered`` (played again) or ``dropped``; False when it was not aside."""
@@ -482,6 +599,10 @@ class Journal:
         with self._lock:
             rows = conn.execute("SELECT seq, action, source, at, status, edit, origin, note FROM actions "
                                 "WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+        for r in rows:
+            problem = _row_problem(r)
+            if problem:
+                raise self._set_aside_damaged(game_id, problem)
         return [{"seq": r[0], "action": json.loads(r[1]), "source": r[2], "at": r[3], "status": r[4], "edit": r[5],
                  "origin": r[6], "note": json.loads(r[7]) if r[7] else None} for r in rows]
 
@@ -565,11 +686,100 @@ def _dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
+_GAME_COLUMNS = "id, game, players, options, created, finished, result, rev"
+_ACTION_COLUMNS = "seq, action, source, at, status, edit, origin, note"
+_STATUSES = ("active", "undone", "discarded", "replaced", "removed", "aside", "reentered", "dropped")
+#: a time later than this (the year 2286) is a flipped bit, not a date
+_LATEST = 1e10
+
+
+def _text_factory(raw: bytes) -> str:
+    """Text as stored; bytes that are not UTF-8 (a flipped bit) come back as lone surrogates, which
+    every check below refuses, instead of failing the whole query (and every game with it)."""
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _sound_text(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _shown(value: Any) -> str:
+    """A value of a damaged row as text a page can show (its undecodable bytes as ``\\xNN``)."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    if isinstance(value, bytes):
+        return value.hex()
+    return str(value)
+
+
+def _raw(value: Any) -> Any:
+    return value if value is None or isinstance(value, int | float) else _shown(value)
+
+
+def _json_or_none(text: Any) -> Any:
+    """``text`` decoded, or None when it is not sound JSON text (a damaged cell).
+
+    Text with bytes that are not UTF-8 is refused before decoding; the journal writes no
+    ``\\u`` escapes (``ensure_ascii=False``), so a decoded value holds no lone surrogate.
+    """
+    if not _sound_text(text):
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _time(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value < _LATEST
+
+
+def _row_problem(row: tuple[Any, ...]) -> str | None:
+    """Why one action row (:data:`_ACTION_COLUMNS`) cannot be replayed as stored; None when it can."""
+    seq, text, source, at, status, edit, origin, note = row
+    if not isinstance(seq, int) or seq <= 0:
+        return "an action's number cannot be read"
+    action = _json_or_none(text)
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        return f"action {seq} cannot be read"
+    if not _sound_text(source) or not _time(at):
+        return f"action {seq} cannot be read"
+    if status not in _STATUSES or not all(v is None or isinstance(v, int) for v in (edit, origin)):
+        return f"the status of action {seq} cannot be read"
+    if note is not None and not isinstance(_json_or_none(note), dict):
+        return f"the note of action {seq} cannot be read"
+    return None
+
+
 def _record(row: tuple[Any, ...]) -> GameRecord:
+    """A game's row decoded under a guard: a cell that cannot be read gives a record with ``damage`` set."""
     gid, game, players, options, created, finished, result, rev = row
+    problem = None
+    names, opts, res = _json_or_none(players), _json_or_none(options), _json_or_none(result) if result else None
+    if not _sound_text(gid) or not _sound_text(game):
+        problem = "its name cannot be read"
+    elif not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        problem, names = "its players cannot be read", None
+    elif not isinstance(opts, dict):
+        problem, opts = "its options cannot be read", None
+    elif not _time(created) or not (finished is None or _time(finished)):
+        problem = "its dates cannot be read"
+    elif result and not (isinstance(res, dict) and isinstance(res.get("scores", {}), dict)
+                         and isinstance(res.get("winners", []), list)):
+        problem, res = "its result cannot be read", None
+    elif not isinstance(rev, int):
+        problem = "its revision cannot be read"
     return GameRecord(
-        gid, game, json.loads(players), json.loads(options), created, finished,
-        json.loads(result) if result else None, int(rev),
+        gid if isinstance(gid, str) else _shown(gid), game if isinstance(game, str) else _shown(game),
+        names if isinstance(names, list) else [], opts if isinstance(opts, dict) else {},
+        created if _time(created) else 0.0, finished if problem is None else None, res,
+        rev if isinstance(rev, int) else 0, problem,
     )
 
 
@@ -584,13 +794,18 @@ def _side_files(path: Path) -> list[Path]:
 
 
 def quick_check(path: Path) -> str | None:
-    """None when SQLite's ``PRAGMA quick_check`` finds the file sound, else what it found."""
+    """None when SQLite's ``PRAGMA integrity_check`` finds the file sound, else what it found.
+
+    The full check, not ``quick_check``: a flipped bit in an index page passes ``quick_check``
+    (which does not compare indexes with their tables) and then hides rows from the replay.
+    """
     try:
         db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
     except sqlite3.Error as exc:
         return str(exc)
     try:
-        rows = db.execute("PRAGMA quick_check").fetchall()
+        db.text_factory = _text_factory
+        rows = db.execute("PRAGMA integrity_check").fetchall()
         names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if names and "games" in names:
             db.execute("SELECT COUNT(*) FROM games").fetchone()
@@ -776,7 +991,14 @@ def open_checked(path: Path, keep: int = KEEP_BACKUPS) -> tuple[Journal, list[st
         problem = quick_check(path)
         if problem is not None:
             notices.append(_recover_in_place(path, problem))
-    journal = Journal(path)
+    try:
+        journal = Journal(path)
+    except JournalDamaged as exc:  # what was recovered does not open either: start afresh, the file kept aside
+        notices.append(_start_afresh(path, str(exc)))
+        journal = Journal(path)
+    for bad in journal.damaged():
+        notices.append(f"Game {bad.id} ({bad.game}) is damaged in the journal ({bad.problem}); it is set aside "
+                       "on Home, where its rows can be exported. The other games play on.")
     if journal.readonly:
         notices.append("The card is full or read-only: the games can be seen, but nothing new is recorded.")
     elif journal.games():
@@ -787,6 +1009,14 @@ def open_checked(path: Path, keep: int = KEEP_BACKUPS) -> tuple[Journal, list[st
     for notice in notices:
         log.warning("%s", notice)
     return journal, notices
+
+
+def _start_afresh(path: Path, why: str) -> str:
+    aside = path.with_name(f"{path.name}.unreadable-{_stamp()}")
+    os.replace(path, aside)
+    for side in _side_files(path):
+        side.unlink(missing_ok=True)
+    return f"The journal could not be opened ({why}); it was moved to {aside.name} and a new journal was started."
 
 
 def _recover_in_place(path: Path, problem: str) -> str:

@@ -85,6 +85,7 @@ def _home_ctx(form: dict[str, Any], error: str | None = None) -> dict[str, Any]:
         games=extras.game_names(lang()), fx_json=lambda v: json.dumps(v, sort_keys=True),
         titles={pkg.id: pkg.title(lang()) for pkg in listed},
         library=_listed(library.listed()),
+        damaged=library.journal.damaged(),
         stats=library.stats(),
         current=dashboard().hub.current,
         when=_when, when_long=lambda ts: when_in(ts, lang()),
@@ -503,6 +504,19 @@ def csv_cell(value: Any) -> Any:
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value
     return value
+
+
+@bp.get("/games/<game_id>/raw.json")
+def export_raw(game_id: str):
+    """One game's rows exactly as stored (a damaged game's evidence, to keep or to send with a bug report)."""
+    require(table=True)
+    try:
+        rows = dashboard().hub.journal.raw_rows(game_id)
+    except UnknownGame:
+        raise ApiError(404, f"There is no game {jsoncheck.clean(game_id)!r}.") from None
+    response = make_response(jsonify(rows))
+    response.headers["Content-Disposition"] = f"attachment; filename=galapagos-{quote(game_id, safe='')}-rows.json"
+    return response
 
 
 @bp.get("/history.json")
