@@ -39,6 +39,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import secrets
 import shutil
 import sqlite3
@@ -626,22 +627,74 @@ class Journal:
                        (game_id,))
 
     # -- backups ------------------------------------------------------------
+    def counter(self) -> tuple[int, int]:
+        """The journal's own position: (generation, last change). Backups are ordered by it, not by a clock.
+
+        The last change is the highest ``games.touched`` (one counter over the whole file, bumped
+        by every action, undo and edit); the generation goes up each time the journal is put back
+        from a backup, so a backup taken after a restore outranks the ones taken before it.
+        """
+        with self._lock:
+            try:
+                (top,) = self._db.execute(f"SELECT COALESCE(MAX({'touched' if self._touched else 'rowid'}), 0) "
+                                          "FROM games").fetchone()
+            except sqlite3.DatabaseError:
+                top = 0
+        return self.generation(), int(top) if isinstance(top, int) else 0
+
+    def generation(self) -> int:
+        with self._lock:
+            try:
+                row = self._db.execute("SELECT value FROM journal_meta WHERE key = 'generation'").fetchone()
+            except sqlite3.OperationalError:  # a journal from before backups had generations
+                return 0
+        return int(row[0]) if row and isinstance(row[0], int) else 0
+
+    def set_generation(self, generation: int) -> None:
+        with self.transaction() as db:
+            db.execute("CREATE TABLE IF NOT EXISTS journal_meta (key TEXT PRIMARY KEY, value INTEGER)")
+            db.execute("INSERT OR REPLACE INTO journal_meta (key, value) VALUES ('generation', ?)", (generation,))
+
     def backup(self, keep: int = KEEP_BACKUPS) -> Path:
-        """A consistent copy of the whole journal (``VACUUM INTO``) in ``<db>.backups/``; the last ``keep`` stay."""
+        """A consistent copy of the whole journal in ``<db>.backups/``; the newest ``keep`` stay.
+
+        ``VACUUM INTO`` a hidden temporary name, synced, then renamed to its final name (which
+        carries the journal's counter): a kill or a power cut at any moment leaves either no new
+        backup or a complete one, never a partial file (nor its ``-journal``) among the backups.
+        """
         folder = backups_dir(self.path)
         folder.mkdir(parents=True, exist_ok=True)
-        dest = folder / f"{self.path.name}.{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}"
+        for stale in folder.glob(".tmp-*"):  # what a kill during an earlier backup left
+            stale.unlink(missing_ok=True)
+        generation, top = self.counter()
+        work = folder / f".tmp-{secrets.token_hex(4)}"
+        dest = folder / f"{self.path.name}.g{generation:04d}.c{top:012d}.{secrets.token_hex(2)}"
         try:
             with self._lock:
-                self._db.execute("VACUUM INTO ?", (str(dest),))
+                self._db.execute("VACUUM INTO ?", (str(work),))
+            _fsync(work)
+            os.replace(work, dest)
+            _fsync(folder)
         except sqlite3.OperationalError as exc:
-            dest.unlink(missing_ok=True)
+            work.unlink(missing_ok=True)
             if _write_failure(exc):
                 raise JournalUnavailable(str(exc)) from None
+            raise
+        except OSError:
+            work.unlink(missing_ok=True)
             raise
         for old in backups(self.path)[:-keep]:
             old.unlink(missing_ok=True)
         return dest
+
+
+def _fsync(path: Path) -> None:
+    """Make ``path`` (a file, or a folder's entries) durable before going on."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _migrate_actions(db: sqlite3.Connection) -> None:
@@ -674,12 +727,29 @@ def backups_dir(path: Path) -> Path:
     return path.with_name(path.name + ".backups")
 
 
+#: a backup's name: ``<db>.g<generation>.c<counter>.<random>``; older ones carried a time stamp
+_BACKUP_NAME = r"\.g(\d{4,})\.c(\d{12,})\.[0-9a-f]{4}"
+_OLD_BACKUP_NAME = r"\.\d{8}-\d{6}-[0-9a-f]{4}"
+
+
 def backups(path: Path) -> list[Path]:
-    """The journal's backups, oldest first."""
+    """The journal's complete backups, oldest first, by the journal's counter (generation, last change).
+
+    Only names a finished backup is given: a temporary file, a ``-journal`` or anything else in
+    the folder is not a backup. Backups from before counters (named by the clock) come first.
+    """
     folder = backups_dir(path)
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.iterdir() if p.name.startswith(path.name + ".") and p.is_file())
+    found = []
+    for p in folder.iterdir():
+        rest = p.name[len(path.name):] if p.name.startswith(path.name) else ""
+        new = re.fullmatch(_BACKUP_NAME, rest)
+        if new and p.is_file():
+            found.append(((int(new.group(1)), int(new.group(2)), p.stat().st_mtime_ns), p))
+        elif re.fullmatch(_OLD_BACKUP_NAME, rest) and p.is_file():
+            found.append(((-1, 0, p.stat().st_mtime_ns), p))
+    return [p for _, p in sorted(found)]
 
 
 def _dumps(obj: Any) -> str:
@@ -949,10 +1019,12 @@ def _recover_python(damaged: Path, into: Path) -> None:
 def open_checked(path: Path, keep: int = KEEP_BACKUPS) -> tuple[Journal, list[str]]:
     """The journal for ``companion run``, checked first; the notices say what start-up found and did.
 
-    * a damaged file (``PRAGMA quick_check``) is copied aside as ``<db>.damaged-<time>``
+    * a damaged file (``PRAGMA integrity_check``) is copied aside as ``<db>.damaged-<time>``
       and what can be read is recovered into a new journal;
     * an empty (0-byte) or missing journal where games were recorded before (a backup
-      says so) is reported, and the newest backup put back;
+      says so) is reported, and the newest backup that verifies (:func:`verify`: SQLite's
+      ``integrity_check`` and a replay of every game) put back, newest by the journal's own
+      counter (:meth:`Journal.counter`), never by the clock;
     * a read-only card opens read-only (the notice says nothing new is recorded);
     * a backup is made with ``VACUUM INTO`` (the last ``keep`` are kept).
     """
@@ -962,7 +1034,6 @@ def open_checked(path: Path, keep: int = KEEP_BACKUPS) -> tuple[Journal, list[st
     wal = Path(str(path) + "-wal")
     empty = (not path.exists() or path.stat().st_size == 0) and not (wal.exists() and wal.stat().st_size > 0)
     if empty and saved:
-        newest = saved[-1]
         state = "empty (0 bytes)" if path.exists() else "missing"
         if path.exists():
             kept = path.with_name(f"{path.name}.empty-{_stamp()}")
@@ -970,15 +1041,7 @@ def open_checked(path: Path, keep: int = KEEP_BACKUPS) -> tuple[Journal, list[st
                 os.replace(path, kept)
             except OSError:
                 kept = path
-        try:
-            shutil.copyfile(newest, path)
-            for side in _side_files(path):
-                side.unlink(missing_ok=True)
-            notices.append(f"The journal was {state} although games "
-                           f"were recorded; the backup {newest.name} was put back (what was played after it is lost).")
-        except OSError as exc:
-            notices.append(f"The journal is empty although games were recorded, and the backup {newest} "
-                           f"could not be put back ({exc.strerror or exc}).")
+        notices.append(_restore_newest(path, saved, state))
     elif empty and path.exists():  # SQLite never leaves a journal at 0 bytes: the card lost it
         kept = path.with_name(f"{path.name}.empty-{_stamp()}")
         try:
@@ -1009,6 +1072,69 @@ def open_checked(path: Path, keep: int = KEEP_BACKUPS) -> tuple[Journal, list[st
     for notice in notices:
         log.warning("%s", notice)
     return journal, notices
+
+
+def verify(candidate: Path) -> str | None:
+    """None when ``candidate`` can be the journal: SQLite's ``integrity_check`` finds it sound and
+    every game in it replays (a damaged or refused game makes it fail); else what is wrong."""
+    from companion.session import Session  # the session sits above the journal: imported when used
+
+    problem = quick_check(candidate)
+    if problem is not None:
+        return problem
+    try:
+        with Journal(candidate) as journal:
+            if journal.readonly:
+                return "it cannot be opened for writing"
+            for bad in journal.damaged():
+                return f"game {bad.id} is damaged ({bad.problem})"
+            for record in journal.games():
+                Session.open(journal, record.id)
+    except Exception as exc:  # noqa: BLE001 - whatever fails, this candidate is not the one
+        return getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def _restore_newest(path: Path, saved: list[Path], state: str) -> str:
+    """Put back the newest backup that verifies (:func:`verify`); what was done, as a notice."""
+    skipped = []
+    fresh = path.with_name(path.name + ".restoring")
+    for candidate in reversed(saved):
+        try:
+            fresh.unlink(missing_ok=True)
+            for side in _side_files(fresh):
+                side.unlink(missing_ok=True)
+            shutil.copyfile(candidate, fresh)
+        except OSError as exc:
+            skipped.append(f"{candidate.name}: {exc.strerror or exc}")
+            continue
+        problem = verify(fresh)
+        if problem is not None:
+            skipped.append(f"{candidate.name}: {problem}")
+            continue
+        try:
+            generation = max([_generation_of(p) for p in saved] + [0]) + 1
+            with Journal(fresh) as restored:
+                restored.set_generation(generation)  # backups from now on outrank the ones before the loss
+            for side in _side_files(path):
+                side.unlink(missing_ok=True)
+            os.replace(fresh, path)
+            for side in _side_files(fresh):
+                side.unlink(missing_ok=True)
+        except (OSError, RuleError, sqlite3.Error) as exc:
+            skipped.append(f"{candidate.name}: {exc}")
+            continue
+        also = f" ({len(skipped)} newer backups did not verify: {'; '.join(skipped)})" if skipped else ""
+        return (f"The journal was {state} although games were recorded; the backup {candidate.name} was put "
+                f"back (what was played after it is lost){also}.")
+    fresh.unlink(missing_ok=True)
+    return (f"The journal was {state} although games were recorded, and no backup could be put back "
+            f"({'; '.join(skipped)}); a new journal was started.")
+
+
+def _generation_of(backup: Path) -> int:
+    m = re.search(_BACKUP_NAME + "$", backup.name)
+    return int(m.group(1)) if m else 0
 
 
 def _start_afresh(path: Path, why: str) -> str:
