@@ -223,7 +223,7 @@ class Journal:
             if not _write_failure(exc):
                 raise JournalDamaged(self.path, str(exc)) from None
             self._db = self._connect_readonly(exc)
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a schema whose text is not UTF-8
             raise JournalDamaged(self.path, str(exc)) from None
         self._touched = self._has_column("games", "touched")
         self._action_columns = _ACTION_COLUMNS if self._has_column("actions", "note") else \
@@ -886,6 +886,8 @@ def quick_check(path: Path) -> str | None:
         return str(exc)
     except sqlite3.DatabaseError as exc:
         return str(exc)
+    except UnicodeDecodeError:  # SQLite's own message quotes schema text that is no longer UTF-8
+        return "the schema's text is damaged"
     finally:
         db.close()
     found = [r[0] for r in rows]
@@ -975,7 +977,7 @@ def _recover_python(damaged: Path, into: Path) -> None:
     try:
         try:
             tables = src.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").fetchall()
-        except sqlite3.DatabaseError:
+        except (sqlite3.DatabaseError, UnicodeDecodeError):
             tables = [("games", None), ("actions", None)]
         for name, sql in tables:
             if sql:
@@ -986,7 +988,7 @@ def _recover_python(damaged: Path, into: Path) -> None:
             cols = [r[1] for r in out.execute(f'PRAGMA table_info("{name}")')]
             try:  # a journal from before edits lacks their columns: copy the ones both tables have
                 have = {r[1] for r in src.execute(f'PRAGMA table_info("{name}")')}
-            except sqlite3.DatabaseError:
+            except (sqlite3.DatabaseError, UnicodeDecodeError):
                 have = set(cols)
             cols = [c for c in cols if c in have or not have]
             if not cols:
@@ -997,12 +999,12 @@ def _recover_python(damaged: Path, into: Path) -> None:
             out.execute("BEGIN")
             try:
                 out.executemany(insert, src.execute(f'SELECT {listed} FROM "{name}"'))
-            except sqlite3.DatabaseError:  # a broken page: read what is left row by row
+            except (sqlite3.DatabaseError, UnicodeDecodeError):  # a broken page: read what is left row by row
                 misses, rowid = 0, 1
                 while misses < 5000 and rowid < 10_000_000:
                     try:
                         row = src.execute(f'SELECT {listed} FROM "{name}" WHERE rowid = ?', (rowid,)).fetchone()
-                    except sqlite3.DatabaseError:
+                    except (sqlite3.DatabaseError, UnicodeDecodeError):
                         row = None
                     if row is None:
                         misses += 1
@@ -1161,7 +1163,7 @@ def _recover_in_place(path: Path, problem: str) -> str:
         for side in _side_files(path):
             side.unlink(missing_ok=True)
         os.replace(fresh, path)
-    except (OSError, sqlite3.Error, RuleError) as exc:
+    except (OSError, sqlite3.Error, RuleError, UnicodeDecodeError) as exc:
         return (f"The journal is damaged ({problem}); it was copied to {aside.name}, but recovering it "
                 f"failed ({exc}).")
     return (f"The journal was damaged ({problem}); it was copied to {aside.name} and {games} games with "
