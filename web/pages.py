@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import random
+import re
 from datetime import datetime
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -431,6 +432,8 @@ def setup():
 
 
 # -- the board as built (the dice island entered hex by hex) ------------------------------
+#: the largest island check body (36 cells fit in 3 KB; anything up to the server's limit gets the JSON check's sentence)
+ISLAND_LIMIT = 64 * 1024
 #: at most this many cells in an entered board (the dice island has 36)
 MAX_CELLS = 64
 
@@ -553,7 +556,7 @@ def island_check(game: str):
     require(table=True)
     build = _builder(game)
     assert build is not None
-    body = request.get_json(silent=True)
+    body = parse_body(request.get_data(cache=False), ISLAND_LIMIT)  # the shared check: depth, size, numbers
     raw = json.dumps(body.get("cells") if isinstance(body, dict) else None)
     return jsonify(_check(games.package(game), _cells(raw)))
 
@@ -581,17 +584,23 @@ def export_csv():
     rows = _rows(Library(dashboard().hub.journal).history())
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=["game_id", "game", "created", "finished", "seat", "player",
-                                             "score", "winner", "reason"])
+                                             "score", "winner", "reason"], quoting=csv.QUOTE_ALL)
     writer.writeheader()
     writer.writerows({k: csv_cell(v) for k, v in row.items()} for row in rows)
     return Response(buf.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": "attachment; filename=galapagos-history.csv"})
 
 
+#: a cell, or a part of it after a separator a spreadsheet may split on, that starts a formula
+_FORMULA = re.compile(r"(^|[,;\t\r\n])(\s*)([=+\-@\t\r])")
+
+
 def csv_cell(value: Any) -> Any:
-    """A text cell a spreadsheet cannot take for a formula: a leading ``= + - @`` (or tab, CR) is quoted."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
+    """A text cell a spreadsheet cannot take for a formula: wherever a ``= + - @`` (or tab, CR) starts
+    the cell or follows a separator (``,``, ``;``, tab: a French spreadsheet splits on ``;``), a ``'``
+    is put before it. Every cell is quoted as well (the writer's ``QUOTE_ALL``)."""
+    if isinstance(value, str):
+        return _FORMULA.sub(lambda m: f"{m.group(1)}{m.group(2)}'{m.group(3)}", value)
     return value
 
 
