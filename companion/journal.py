@@ -123,6 +123,8 @@ class GameRecord:
     rev: int
     #: why the game's rows cannot be read (None: sound); a damaged game is set aside (:meth:`Journal.damaged`)
     damage: str | None = None
+    #: the version of its game's rules it was journalled under (None: before versions were recorded)
+    rules_version: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -226,6 +228,8 @@ class Journal:
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a schema whose text is not UTF-8
             raise JournalDamaged(self.path, str(exc)) from None
         self._touched = self._has_column("games", "touched")
+        self._game_columns = _GAME_COLUMNS + (", rules_version" if self._has_column("games", "rules_version")
+                                              else ", NULL")  # a read-only journal from before versions
         self._action_columns = _ACTION_COLUMNS if self._has_column("actions", "note") else \
             "seq, action, source, at, status, NULL, NULL, NULL"  # a read-only journal from before edits
         #: game id -> why its rows cannot be read ("" once checked sound); filled as games are first read
@@ -245,6 +249,8 @@ class Journal:
                 if "touched" not in cols:  # journals from before journal-order "last acted on"
                     db.execute("ALTER TABLE games ADD COLUMN touched INTEGER NOT NULL DEFAULT 0")
                     db.execute("UPDATE games SET touched = rowid")
+                if "rules_version" not in cols:  # journals from before versions of the rules (NULL: unrecorded)
+                    db.execute("ALTER TABLE games ADD COLUMN rules_version INTEGER")
                 _migrate_actions(db)
         except BaseException:
             db.close()
@@ -335,7 +341,9 @@ class Journal:
         self.close()
 
     # -- games --------------------------------------------------------------
-    def create_game(self, game: str, players: list[str], options: dict[str, Any]) -> GameRecord:
+    def create_game(self, game: str, players: list[str], options: dict[str, Any],
+                    rules_version: int | None = None) -> GameRecord:
+        """A new game, journalled under ``rules_version`` of its rules (what a later upgrade migrates from)."""
         now = self._clock()
         with self.transaction() as db:
             while True:
@@ -343,8 +351,8 @@ class Journal:
                 if not db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
                     break
             db.execute(
-                "INSERT INTO games (id, game, players, options, created) VALUES (?, ?, ?, ?, ?)",
-                (game_id, game, _dumps(players), _dumps(options), now),
+                "INSERT INTO games (id, game, players, options, created, rules_version) VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, game, _dumps(players), _dumps(options), now, rules_version),
             )
             self._touch(db, game_id)
         return self.game(game_id)
@@ -352,7 +360,7 @@ class Journal:
     def game(self, game_id: str) -> GameRecord:
         """One game's record; :class:`GameDamaged` when its rows cannot be read (UnknownGame: no such id)."""
         with self._lock:
-            row = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+            row = self._db.execute(f"SELECT {self._game_columns} FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise UnknownGame(game_id)
         record = _record(row)
@@ -368,7 +376,7 @@ class Journal:
         """
         where = "" if finished is None else ("WHERE finished IS NOT NULL" if finished else "WHERE finished IS NULL")
         with self._lock:
-            rows = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games {where} ORDER BY created DESC, rowid DESC"
+            rows = self._db.execute(f"SELECT {self._game_columns} FROM games {where} ORDER BY created DESC, rowid DESC"
                                     ).fetchall()
         return self._sound([_record(r) for r in rows])
 
@@ -380,7 +388,7 @@ class Journal:
         where = "" if finished is None else ("WHERE finished IS NOT NULL" if finished else "WHERE finished IS NULL")
         order = "touched DESC, rowid DESC" if self._touched else "rowid DESC"
         with self._lock:
-            rows = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games {where} ORDER BY {order}").fetchall()
+            rows = self._db.execute(f"SELECT {self._game_columns} FROM games {where} ORDER BY {order}").fetchall()
         return self._sound([_record(r) for r in rows])
 
     # -- damage: every row decoded under a guard ------------------------------------------
@@ -392,7 +400,7 @@ class Journal:
         """The games whose rows cannot be read, with what could be: set aside, listed on Home as damaged."""
         self._scan()
         with self._lock:
-            rows = self._db.execute(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY rowid").fetchall()
+            rows = self._db.execute(f"SELECT {self._game_columns} FROM games ORDER BY rowid").fetchall()
             counts = dict(self._db.execute("SELECT game_id, COUNT(*) FROM actions GROUP BY game_id").fetchall())
         out = []
         for row in rows:
@@ -559,6 +567,35 @@ class Journal:
             "INSERT INTO actions (game_id, seq, action, source, at, edit, origin) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (game_id, seq, _dumps(entry.action), entry.source, entry.at, edit, entry.seq),
         )
+
+    def set_rules_version(self, game_id: str, version: int) -> None:
+        """Record the version of the rules ``game_id``'s lines are written under."""
+        with self.transaction() as db:
+            db.execute("UPDATE games SET rules_version = ? WHERE id = ?", (version, game_id))
+
+    def migrate_lines(self, game_id: str, entries: list[JournalEntry], lines: list[tuple[int | None, dict[str, Any]]],
+                      version: int) -> None:
+        """Write a game's lines in the vocabulary of ``version`` of its rules, in ONE transaction.
+
+        Nothing is deleted: the active rows ``entries`` become ``replaced`` (undone ones ``discarded``:
+        a redo would play an old line), and new rows carry ``lines``, each with ``origin`` = the row it
+        translates, its time and source (a line added, such as a skipped player's move, has no origin
+        and takes the time of the row after it). A power cut leaves the old lines or the new ones.
+        """
+        with self.transaction() as db:
+            db.execute("UPDATE actions SET status = 'discarded' WHERE game_id = ? AND status = 'undone'", (game_id,))
+            db.execute("UPDATE actions SET status = 'replaced' WHERE game_id = ? AND status = 'active'", (game_id,))
+            (top,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game_id,)).fetchone()
+            seq = int(top)
+            for n, (index, action) in enumerate(lines):
+                near = entries[index] if index is not None else next(
+                    (entries[i] for i, _ in lines[n:] if i is not None), entries[-1] if entries else None)
+                seq += 1
+                db.execute("INSERT INTO actions (game_id, seq, action, source, at, origin) VALUES (?, ?, ?, ?, ?, ?)",
+                           (game_id, seq, _dumps(action), near.source if index is not None and near else "migrate",
+                            near.at if near else self._clock(), near.seq if index is not None and near else None))
+            db.execute("UPDATE games SET rules_version = ? WHERE id = ?", (version, game_id))
+            self._bump(db, game_id)
 
     def _edit_row(self, db: sqlite3.Connection, game_id: str, kind: str, seq: int, source: str) -> int:
         (top,) = db.execute("SELECT COALESCE(MAX(id), 0) FROM edits WHERE game_id = ?", (game_id,)).fetchone()
@@ -829,7 +866,8 @@ def _row_problem(row: tuple[Any, ...]) -> str | None:
 
 def _record(row: tuple[Any, ...]) -> GameRecord:
     """A game's row decoded under a guard: a cell that cannot be read gives a record with ``damage`` set."""
-    gid, game, players, options, created, finished, result, rev = row
+    gid, game, players, options, created, finished, result, rev = row[:8]
+    version = row[8] if len(row) > 8 and isinstance(row[8], int) else None
     problem = None
     names, opts, res = _json_or_none(players), _json_or_none(options), _json_or_none(result) if result else None
     if not _sound_text(gid) or not _sound_text(game):
@@ -849,7 +887,7 @@ def _record(row: tuple[Any, ...]) -> GameRecord:
         gid if isinstance(gid, str) else _shown(gid), game if isinstance(game, str) else _shown(game),
         names if isinstance(names, list) else [], opts if isinstance(opts, dict) else {},
         created if _time(created) else 0.0, finished if problem is None else None, res,
-        rev if isinstance(rev, int) else 0, problem,
+        rev if isinstance(rev, int) else 0, problem, version,
     )
 
 
