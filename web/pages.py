@@ -173,8 +173,8 @@ def start_game():
         options = _start_options(game, chosen)
         players = [p.strip() for p in players_text.replace(",", "\n").splitlines() if p.strip()]
         game, names, options = game_header({"game": game, "players": players, "options": options})
-        options = games.package(game).default_options(options)  # e.g. a random island when none is given
         try:
+            options = games.package(game).default_options(options)  # e.g. a random island when none is given
             session = dashboard().hub.new(game, names, options)
         except RuleError as err:
             if isinstance(err, JournalUnavailable):
