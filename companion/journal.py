@@ -401,15 +401,15 @@ class Journal:
         self._scan()
         with self._lock:
             rows = self._db.execute(f"SELECT {self._game_columns} FROM games ORDER BY rowid").fetchall()
+        bad = [(row, record, record.damage or self._damage.get(record.id)) for row in rows
+               for record in [_record(row)]]
+        bad = [item for item in bad if item[2]]
+        if not bad:
+            return []
+        with self._lock:
             counts = dict(self._db.execute("SELECT game_id, COUNT(*) FROM actions GROUP BY game_id").fetchall())
-        out = []
-        for row in rows:
-            record = _record(row)
-            problem = record.damage or self._damage.get(record.id)
-            if problem:
-                out.append(DamagedGame(_shown(record.id), _shown(record.game), [_shown(p) for p in record.players],
-                                       record.created, problem, int(counts.get(row[0], 0) or 0)))
-        return out
+        return [DamagedGame(_shown(record.id), _shown(record.game), [_shown(p) for p in record.players],
+                            record.created, problem, int(counts.get(row[0], 0) or 0)) for row, record, problem in bad]
 
     def _rows_damage(self, game_id: str) -> str:
         """Why one game's action rows cannot be read ("" when every one can); checked once per game."""
