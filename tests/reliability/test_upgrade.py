@@ -14,7 +14,7 @@ from companion.config import Config
 from companion.journal import Journal
 from companion.session import Session
 
-OLD = Path(__file__).parent / "data" / "dice-previous-release.db"
+OLD = Path(__file__).parent / "data" / "dice-previous-release.sqlite"
 GAME = "f6334dee"
 #: the rest of the game, in today's vocabulary (tests/scenarios/dice_full_game.jsonl, its last lines)
 REST = [{"type": "plan", "player": "Bob", "dice": ["green"]},
