@@ -908,6 +908,14 @@ def quick_check(path: Path) -> str | None:
     (which does not compare indexes with their tables) and then hides rows from the replay.
     """
     try:
+        with open(path, "rb") as fh:
+            header = fh.read(100)
+    except OSError as exc:
+        return str(exc)
+    if len(header) == 100 and header.startswith(b"SQLite format 3\0") and not (
+            header[18] in (1, 2) and header[19] in (1, 2)):  # SQLite would take the file as read-only (or refuse it)
+        return f"the header is damaged (format versions {header[18]}/{header[19]})"
+    try:
         db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
     except sqlite3.Error as exc:
         return str(exc)
@@ -915,9 +923,9 @@ def quick_check(path: Path) -> str | None:
         db.text_factory = _text_factory
         rows = db.execute("PRAGMA integrity_check").fetchall()
         names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if names and "games" in names:
-            db.execute("SELECT COUNT(*) FROM games").fetchone()
-            db.execute("SELECT COUNT(*), MAX(seq) FROM actions").fetchone()
+        if names and "games" in names:  # the columns every reader names (a flipped bit in the schema's text)
+            db.execute(f"SELECT {_GAME_COLUMNS} FROM games LIMIT 1").fetchone()
+            db.execute("SELECT game_id, seq, action, source, at, status FROM actions LIMIT 1").fetchone()
     except sqlite3.OperationalError as exc:
         if _write_failure(exc):
             return None  # a read-only card without the WAL's index: not damage; opening decides
@@ -980,8 +988,10 @@ def _recover(damaged: Path, into: Path) -> tuple[int, int]:
                 subprocess.run([tool, str(into)], input=dump.stdout, capture_output=True, timeout=300, check=False)
         except (OSError, subprocess.SubprocessError):
             log.exception("sqlite3 .recover failed; recovering in Python")
-    if not _counts(into):
+    if not _counts(into) or quick_check(into) is not None:  # .recover keeps a damaged schema's text as it is
         into.unlink(missing_ok=True)
+        for side in _side_files(into):
+            side.unlink(missing_ok=True)
         _recover_python(damaged, into)
     with Journal(into):
         pass  # the schema is complete again (tables .recover could not find are created empty)
