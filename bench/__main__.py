@@ -23,6 +23,7 @@ MODULES = [
     "bench.button_oled",
     "bench.oled_bus",
     "bench.server",
+    "bench.join_guessing",
 ]
 
 

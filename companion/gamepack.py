@@ -77,6 +77,20 @@ class GamePackage:
         fn = getattr(mod, name, None)
         return fn if callable(fn) else None
 
+    # -- versions of the rules (see companion/migrations.py) -----------------------------
+    @property
+    def rules_version(self) -> int:
+        """The version of the rules a new game is journalled under (``migrate.rules_version()``; 1 by default)."""
+        fn = self._hook("migrate", "rules_version")
+        return int(fn()) if fn else 1
+
+    def migrate(self, actions: list[Action], version: int, players: list[str],
+                options: dict[str, Any]) -> list[tuple[int | None, Action]] | None:
+        """A game's lines journalled under an earlier ``version``, in today's vocabulary (each with the index
+        of the line it translates, None for a line added); None when the package has no migration."""
+        fn = self._hook("migrate", "migrate")
+        return fn(actions, version, self.rules, players, options) if fn else None
+
     # -- identity and texts -------------------------------------------------------
     @property
     def id(self) -> str:

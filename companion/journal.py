@@ -39,6 +39,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import secrets
 import shutil
 import sqlite3
@@ -125,6 +126,10 @@ class GameRecord:
     finished: float | None
     result: dict[str, Any] | None
     rev: int
+    #: why the game's rows cannot be read (None: sound); a damaged game is set aside (:meth:`Journal.damaged`)
+    damage: str | None = None
+    #: the version of its game's rules it was journalled under (None: before versions were recorded)
+    rules_version: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -154,6 +159,28 @@ class UnknownGame(RuleError):
 
     def __init__(self, game_id: str):
         super().__init__(f"There is no game {game_id!r} in this journal.")
+
+
+class GameDamaged(RuleError):
+    """A game whose rows in the journal cannot be read (a flipped bit): set aside, the other games play on."""
+
+    def __init__(self, game_id: str, what: str):
+        super().__init__("Game {game_id} is damaged in the journal ({what}); it is set aside on Home, where its rows "
+                         "can be exported. The other games play on.", game_id=_shown(game_id), what=what)
+        self.game_id = game_id
+        self.what = what
+
+
+@dataclass(frozen=True)
+class DamagedGame:
+    """What could be read of a damaged game (Home lists it, with an export of its raw rows)."""
+
+    id: str
+    game: str
+    players: list[str]
+    created: float | None
+    problem: str
+    rows: int
 
 
 class JournalUnavailable(RuleError):
@@ -206,14 +233,22 @@ class Journal:
             if not _write_failure(exc):
                 raise JournalDamaged(self.path, str(exc)) from None
             self._db = self._connect_readonly(exc)
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a schema whose text is not UTF-8
             raise JournalDamaged(self.path, str(exc)) from None
         self._touched = self._has_column("games", "touched")
         #: a read-only journal from before authors has no ``author`` column: its sources are read instead
         self._author_col = "author" if self._has_column("actions", "author") else "NULL"
+        self._game_columns = _GAME_COLUMNS + (", rules_version" if self._has_column("games", "rules_version")
+                                              else ", NULL")  # a read-only journal from before versions
+        self._action_columns = _ACTION_COLUMNS if self._has_column("actions", "note") else \
+            "seq, action, source, at, status, NULL, NULL, NULL"  # a read-only journal from before edits
+        #: game id -> why its rows cannot be read ("" once checked sound); filled as games are first read
+        self._damage: dict[str, str] = {}
+        self._scanned = False
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=30)
+        db.text_factory = _text_factory
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
@@ -224,6 +259,8 @@ class Journal:
                 if "touched" not in cols:  # journals from before journal-order "last acted on"
                     db.execute("ALTER TABLE games ADD COLUMN touched INTEGER NOT NULL DEFAULT 0")
                     db.execute("UPDATE games SET touched = rowid")
+                if "rules_version" not in cols:  # journals from before versions of the rules (NULL: unrecorded)
+                    db.execute("ALTER TABLE games ADD COLUMN rules_version INTEGER")
                 _migrate_actions(db)
                 _migrate_authors(db)
         except BaseException:
@@ -242,6 +279,7 @@ class Journal:
         for attempt in attempts:
             try:
                 db = sqlite3.connect(attempt, uri=True, isolation_level=None, check_same_thread=False, timeout=30)
+                db.text_factory = _text_factory
                 db.execute("SELECT COUNT(*) FROM games").fetchone()
             except sqlite3.DatabaseError:
                 continue
@@ -314,7 +352,9 @@ class Journal:
         self.close()
 
     # -- games --------------------------------------------------------------
-    def create_game(self, game: str, players: list[str], options: dict[str, Any]) -> GameRecord:
+    def create_game(self, game: str, players: list[str], options: dict[str, Any],
+                    rules_version: int | None = None) -> GameRecord:
+        """A new game, journalled under ``rules_version`` of its rules (what a later upgrade migrates from)."""
         now = self._clock()
         with self.transaction() as db:
             while True:
@@ -322,31 +362,34 @@ class Journal:
                 if not db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
                     break
             db.execute(
-                "INSERT INTO games (id, game, players, options, created) VALUES (?, ?, ?, ?, ?)",
-                (game_id, game, _dumps(players), _dumps(options), now),
+                "INSERT INTO games (id, game, players, options, created, rules_version) VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, game, _dumps(players), _dumps(options), now, rules_version),
             )
             self._touch(db, game_id)
         return self.game(game_id)
 
     def game(self, game_id: str) -> GameRecord:
+        """One game's record; :class:`GameDamaged` when its rows cannot be read (UnknownGame: no such id)."""
         with self._lock:
-            row = self._db.execute(
-                "SELECT id, game, players, options, created, finished, result, rev FROM games WHERE id = ?",
-                (game_id,),
-            ).fetchone()
+            row = self._db.execute(f"SELECT {self._game_columns} FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise UnknownGame(game_id)
-        return _record(row)
+        record = _record(row)
+        problem = record.damage or self._rows_damage(game_id)
+        if problem:
+            raise GameDamaged(game_id, problem)
+        return record
 
     def games(self, finished: bool | None = None) -> list[GameRecord]:
-        """All games, newest first; ``finished`` filters on whether they have ended."""
+        """All sound games, newest first; ``finished`` filters on whether they have ended.
+
+        A damaged game (:meth:`damaged`) is not among them: nothing plays, lists or joins it.
+        """
         where = "" if finished is None else ("WHERE finished IS NOT NULL" if finished else "WHERE finished IS NULL")
         with self._lock:
-            rows = self._db.execute(
-                f"SELECT id, game, players, options, created, finished, result, rev FROM games {where} "
-                "ORDER BY created DESC, rowid DESC"
-            ).fetchall()
-        return [_record(r) for r in rows]
+            rows = self._db.execute(f"SELECT {self._game_columns} FROM games {where} ORDER BY created DESC, rowid DESC"
+                                    ).fetchall()
+        return self._sound([_record(r) for r in rows])
 
     def last_acted(self, finished: bool | None = False) -> list[GameRecord]:
         """Games by the journal's order of the last change to each, the last acted on first.
@@ -356,10 +399,77 @@ class Journal:
         where = "" if finished is None else ("WHERE finished IS NOT NULL" if finished else "WHERE finished IS NULL")
         order = "touched DESC, rowid DESC" if self._touched else "rowid DESC"
         with self._lock:
-            rows = self._db.execute(
-                f"SELECT id, game, players, options, created, finished, result, rev FROM games {where} ORDER BY {order}"
-            ).fetchall()
-        return [_record(r) for r in rows]
+            rows = self._db.execute(f"SELECT {self._game_columns} FROM games {where} ORDER BY {order}").fetchall()
+        return self._sound([_record(r) for r in rows])
+
+    # -- damage: every row decoded under a guard ------------------------------------------
+    def _sound(self, records: list[GameRecord]) -> list[GameRecord]:
+        self._scan()
+        return [r for r in records if not r.damage and not self._damage.get(r.id)]
+
+    def damaged(self) -> list[DamagedGame]:
+        """The games whose rows cannot be read, with what could be: set aside, listed on Home as damaged."""
+        self._scan()
+        with self._lock:
+            rows = self._db.execute(f"SELECT {self._game_columns} FROM games ORDER BY rowid").fetchall()
+        bad = [(row, record, record.damage or self._damage.get(record.id)) for row in rows
+               for record in [_record(row)]]
+        bad = [item for item in bad if item[2]]
+        if not bad:
+            return []
+        with self._lock:
+            counts = dict(self._db.execute("SELECT game_id, COUNT(*) FROM actions GROUP BY game_id").fetchall())
+        return [DamagedGame(_shown(record.id), _shown(record.game), [_shown(p) for p in record.players],
+                            record.created, problem, int(counts.get(row[0], 0) or 0)) for row, record, problem in bad]
+
+    def _rows_damage(self, game_id: str) -> str:
+        """Why one game's action rows cannot be read ("" when every one can); checked once per game."""
+        if game_id in self._damage:
+            return self._damage[game_id]
+        with self._lock:
+            rows = self._db.execute(f"SELECT {self._action_columns} FROM actions WHERE game_id = ? ORDER BY seq",
+                                    (game_id,)).fetchall()
+        self._damage[game_id] = next((p for p in map(_row_problem, rows) if p), "")
+        return self._damage[game_id]
+
+    def _scan(self) -> None:
+        """Check every action row of the file once (one pass over the table, at the first listing)."""
+        if self._scanned:
+            return
+        found: dict[str, str] = {}
+        with self._lock:
+            for row in self._db.execute(f"SELECT game_id, {self._action_columns} FROM actions"):
+                gid, rest = row[0], row[1:]
+                if isinstance(gid, str) and gid not in found:
+                    problem = _row_problem(rest)
+                    if problem:
+                        found[gid] = problem
+            for gid in self._db.execute("SELECT id FROM games").fetchall():
+                self._damage.setdefault(gid[0], found.get(gid[0], ""))
+            self._damage.update(found)
+            self._scanned = True
+
+    def _set_aside_damaged(self, game_id: str, what: str) -> GameDamaged:
+        self._damage[game_id] = what
+        log.error("game %s is damaged in the journal: %s", game_id, what)
+        return GameDamaged(game_id, what)
+
+    def raw_rows(self, game_id: str) -> dict[str, Any]:
+        """Every row of one game as stored, each value as text can carry it: what the export of a damaged game holds.
+
+        Text that is not UTF-8 shows its bytes as ``\\xNN``; a blob is written in hex.
+        """
+        with self._lock:
+            game = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,))
+            names = [d[0] for d in game.description]
+            row = game.fetchone()
+            if row is None:
+                raise UnknownGame(game_id)
+            cur = self._db.execute("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+            action_names = [d[0] for d in cur.description]
+            actions = cur.fetchall()
+        return {"game": dict(zip(names, map(_raw, row), strict=True)),
+                "actions": [dict(zip(action_names, map(_raw, r), strict=True)) for r in actions]}
 
     def rev(self, game_id: str, db: sqlite3.Connection | None = None) -> int:
         """The game's revision: it changes with every append, undo and redo."""
@@ -367,7 +477,9 @@ class Journal:
             row = (db or self._db).execute("SELECT rev FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise UnknownGame(game_id)
-        return int(row[0])
+        if not isinstance(row[0], int):
+            raise self._set_aside_damaged(game_id, "its revision cannot be read")
+        return row[0]
 
     # -- actions (call inside transaction()) ---------------------------------
     def active(self, game_id: str, db: sqlite3.Connection | None = None) -> list[JournalEntry]:
@@ -381,7 +493,16 @@ class Journal:
                 f"SELECT seq, action, source, at, {self._author_col} FROM actions WHERE game_id = ? AND status = ? "
                 "ORDER BY seq", (game_id, status),
             ).fetchall()
-        return [_entry(*row) for row in rows]
+        return [self._guarded_entry(game_id, row) for row in rows]
+
+    def _guarded_entry(self, game_id: str, row: tuple[Any, ...]) -> JournalEntry:
+        """One row (seq, action, source, at[, author]) as an entry, decoded under a guard: a row that
+        cannot be read sets its game aside."""
+        seq, text, source, at = row[:4]
+        problem = _row_problem((seq, text, source, at, "active", None, None, None))
+        if problem:
+            raise self._set_aside_damaged(game_id, problem)
+        return _entry(seq, text, source, at, row[4] if len(row) > 4 else None)
 
     def append(self, db: sqlite3.Connection, game_id: str, action: dict[str, Any], source: Author | str) -> JournalEntry:
         """Append an action sent by ``source`` (an :class:`Author`, or an older caller's one word);
@@ -417,9 +538,10 @@ class Journal:
         ).fetchone()
         if row is None:
             return None
+        entry = self._guarded_entry(game_id, row)
         db.execute("UPDATE actions SET status = ? WHERE game_id = ? AND seq = ?", (new, game_id, row[0]))
         self._bump(db, game_id)
-        return _entry(*row)
+        return entry
 
     # -- edits from the tablet (call inside transaction()) ---------------------------
     def rewrite(self, db: sqlite3.Connection, game_id: str, target: JournalEntry, replacement: dict[str, Any] | None,
@@ -465,6 +587,38 @@ class Journal:
             (game_id, seq, _dumps(entry.action), entry.source, entry.at, edit, entry.seq, entry.author.dumps()),
         )
 
+    def set_rules_version(self, game_id: str, version: int) -> None:
+        """Record the version of the rules ``game_id``'s lines are written under."""
+        with self.transaction() as db:
+            db.execute("UPDATE games SET rules_version = ? WHERE id = ?", (version, game_id))
+
+    def migrate_lines(self, game_id: str, entries: list[JournalEntry], lines: list[tuple[int | None, dict[str, Any]]],
+                      version: int) -> None:
+        """Write a game's lines in the vocabulary of ``version`` of its rules, in ONE transaction.
+
+        Nothing is deleted: the active rows ``entries`` become ``replaced`` (undone ones ``discarded``:
+        a redo would play an old line), and new rows carry ``lines``, each with ``origin`` = the row it
+        translates, its time and source (a line added, such as a skipped player's move, has no origin
+        and takes the time of the row after it). A power cut leaves the old lines or the new ones.
+        """
+        with self.transaction() as db:
+            db.execute("UPDATE actions SET status = 'discarded' WHERE game_id = ? AND status = 'undone'", (game_id,))
+            db.execute("UPDATE actions SET status = 'replaced' WHERE game_id = ? AND status = 'active'", (game_id,))
+            (top,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game_id,)).fetchone()
+            seq = int(top)
+            for n, (index, action) in enumerate(lines):
+                near = entries[index] if index is not None else next(
+                    (entries[i] for i, _ in lines[n:] if i is not None), entries[-1] if entries else None)
+                seq += 1
+                kept = index is not None and near is not None
+                db.execute("INSERT INTO actions (game_id, seq, action, source, at, origin, author) "
+                           "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           (game_id, seq, _dumps(action), near.source if kept else "migrate",
+                            near.at if near else self._clock(), near.seq if kept else None,
+                            near.author.dumps() if kept else None))
+            db.execute("UPDATE games SET rules_version = ? WHERE id = ?", (version, game_id))
+            self._bump(db, game_id)
+
     def _edit_row(self, db: sqlite3.Connection, game_id: str, kind: str, seq: int, source: Author | str,
                   note: dict[str, Any] | None = None) -> int:
         author = author_of(source)
@@ -483,7 +637,12 @@ class Journal:
                                     "WHERE game_id = ? AND status = 'aside' ORDER BY seq", (game_id,)).fetchall()
             except sqlite3.OperationalError:  # a read-only journal from before edits: nothing was set aside
                 return []
-        return [(_entry(*row[:5]), json.loads(row[5] or "{}")) for row in rows]
+        out = []
+        for row in rows:
+            entry = self._guarded_entry(game_id, row[:5])
+            note = _json_or_none(row[5])
+            out.append((entry, note if isinstance(note, dict) else {}))
+        return out
 
     def settle_aside(self, db: sqlite3.Connection, game_id: str, seq: int, status: str, source: Author | str) -> bool:
         """An action set aside is ``reentered`` (played again) or ``dropped``; False when it was not aside."""
@@ -520,6 +679,10 @@ class Journal:
         with self._lock:
             rows = conn.execute("SELECT seq, action, source, at, status, edit, origin, note, "
                                 f"{self._author_col} FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+        for r in rows:
+            problem = _row_problem(r[:8])
+            if problem:
+                raise self._set_aside_damaged(game_id, problem)
         return [{"seq": r[0], "action": json.loads(r[1]), "source": r[2], "at": r[3], "status": r[4], "edit": r[5],
                  "origin": r[6], "note": json.loads(r[7]) if r[7] else None,
                  "author": _author(r[2], r[8]).to_json()} for r in rows]
@@ -544,22 +707,74 @@ class Journal:
                        (game_id,))
 
     # -- backups ------------------------------------------------------------
+    def counter(self) -> tuple[int, int]:
+        """The journal's own position: (generation, last change). Backups are ordered by it, not by a clock.
+
+        The last change is the highest ``games.touched`` (one counter over the whole file, bumped
+        by every action, undo and edit); the generation goes up each time the journal is put back
+        from a backup, so a backup taken after a restore outranks the ones taken before it.
+        """
+        with self._lock:
+            try:
+                (top,) = self._db.execute(f"SELECT COALESCE(MAX({'touched' if self._touched else 'rowid'}), 0) "
+                                          "FROM games").fetchone()
+            except sqlite3.DatabaseError:
+                top = 0
+        return self.generation(), int(top) if isinstance(top, int) else 0
+
+    def generation(self) -> int:
+        with self._lock:
+            try:
+                row = self._db.execute("SELECT value FROM journal_meta WHERE key = 'generation'").fetchone()
+            except sqlite3.OperationalError:  # a journal from before backups had generations
+                return 0
+        return int(row[0]) if row and isinstance(row[0], int) else 0
+
+    def set_generation(self, generation: int) -> None:
+        with self.transaction() as db:
+            db.execute("CREATE TABLE IF NOT EXISTS journal_meta (key TEXT PRIMARY KEY, value INTEGER)")
+            db.execute("INSERT OR REPLACE INTO journal_meta (key, value) VALUES ('generation', ?)", (generation,))
+
     def backup(self, keep: int = KEEP_BACKUPS) -> Path:
-        """A consistent copy of the whole journal (``VACUUM INTO``) in ``<db>.backups/``; the last ``keep`` stay."""
+        """A consistent copy of the whole journal in ``<db>.backups/``; the newest ``keep`` stay.
+
+        ``VACUUM INTO`` a hidden temporary name, synced, then renamed to its final name (which
+        carries the journal's counter): a kill or a power cut at any moment leaves either no new
+        backup or a complete one, never a partial file (nor its ``-journal``) among the backups.
+        """
         folder = backups_dir(self.path)
         folder.mkdir(parents=True, exist_ok=True)
-        dest = folder / f"{self.path.name}.{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}"
+        for stale in folder.glob(".tmp-*"):  # what a kill during an earlier backup left
+            stale.unlink(missing_ok=True)
+        generation, top = self.counter()
+        work = folder / f".tmp-{secrets.token_hex(4)}"
+        dest = folder / f"{self.path.name}.g{generation:04d}.c{top:012d}.{secrets.token_hex(2)}"
         try:
             with self._lock:
-                self._db.execute("VACUUM INTO ?", (str(dest),))
+                self._db.execute("VACUUM INTO ?", (str(work),))
+            _fsync(work)
+            os.replace(work, dest)
+            _fsync(folder)
         except sqlite3.OperationalError as exc:
-            dest.unlink(missing_ok=True)
+            work.unlink(missing_ok=True)
             if _write_failure(exc):
                 raise JournalUnavailable(str(exc)) from None
+            raise
+        except OSError:
+            work.unlink(missing_ok=True)
             raise
         for old in backups(self.path)[:-keep]:
             old.unlink(missing_ok=True)
         return dest
+
+
+def _fsync(path: Path) -> None:
+    """Make ``path`` (a file, or a folder's entries) durable before going on."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _migrate_actions(db: sqlite3.Connection) -> None:
@@ -617,8 +832,14 @@ def _migrate_authors(db: sqlite3.Connection) -> None:
 
 
 def _author(source: str, author: str | None) -> Author:
-    """A row's author; a row never migrated (a read-only card from before authors) by its source text."""
-    return Author.from_json(author) if author else from_legacy(source)
+    """A row's author; a row never migrated (a read-only card from before authors), or whose author
+    cell a flipped bit damaged, by its source text."""
+    if author:
+        try:
+            return Author.from_json(author)
+        except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+            pass
+    return from_legacy(source)
 
 
 def _entry(seq: int, action: str, source: str, at: float, author: str | None) -> JournalEntry:
@@ -629,23 +850,130 @@ def backups_dir(path: Path) -> Path:
     return path.with_name(path.name + ".backups")
 
 
+#: a backup's name: ``<db>.g<generation>.c<counter>.<random>``; older ones carried a time stamp
+_BACKUP_NAME = r"\.g(\d{4,})\.c(\d{12,})\.[0-9a-f]{4}"
+_OLD_BACKUP_NAME = r"\.\d{8}-\d{6}-[0-9a-f]{4}"
+
+
 def backups(path: Path) -> list[Path]:
-    """The journal's backups, oldest first."""
+    """The journal's complete backups, oldest first, by the journal's counter (generation, last change).
+
+    Only names a finished backup is given: a temporary file, a ``-journal`` or anything else in
+    the folder is not a backup. Backups from before counters (named by the clock) come first.
+    """
     folder = backups_dir(path)
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.iterdir() if p.name.startswith(path.name + ".") and p.is_file())
+    found = []
+    for p in folder.iterdir():
+        rest = p.name[len(path.name):] if p.name.startswith(path.name) else ""
+        new = re.fullmatch(_BACKUP_NAME, rest)
+        if new and p.is_file():
+            found.append(((int(new.group(1)), int(new.group(2)), p.stat().st_mtime_ns), p))
+        elif re.fullmatch(_OLD_BACKUP_NAME, rest) and p.is_file():
+            found.append(((-1, 0, p.stat().st_mtime_ns), p))
+    return [p for _, p in sorted(found)]
 
 
 def _dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
+_GAME_COLUMNS = "id, game, players, options, created, finished, result, rev"
+_ACTION_COLUMNS = "seq, action, source, at, status, edit, origin, note"
+_STATUSES = ("active", "undone", "discarded", "replaced", "removed", "aside", "reentered", "dropped")
+#: a time later than this (the year 2286) is a flipped bit, not a date
+_LATEST = 1e10
+
+
+def _text_factory(raw: bytes) -> str:
+    """Text as stored; bytes that are not UTF-8 (a flipped bit) come back as lone surrogates, which
+    every check below refuses, instead of failing the whole query (and every game with it)."""
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _sound_text(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _shown(value: Any) -> str:
+    """A value of a damaged row as text a page can show (its undecodable bytes as ``\\xNN``)."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    if isinstance(value, bytes):
+        return value.hex()
+    return str(value)
+
+
+def _raw(value: Any) -> Any:
+    return value if value is None or isinstance(value, int | float) else _shown(value)
+
+
+def _json_or_none(text: Any) -> Any:
+    """``text`` decoded, or None when it is not sound JSON text (a damaged cell).
+
+    Text with bytes that are not UTF-8 is refused before decoding; the journal writes no
+    ``\\u`` escapes (``ensure_ascii=False``), so a decoded value holds no lone surrogate.
+    """
+    if not _sound_text(text):
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _time(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value < _LATEST
+
+
+def _row_problem(row: tuple[Any, ...]) -> str | None:
+    """Why one action row (:data:`_ACTION_COLUMNS`) cannot be replayed as stored; None when it can."""
+    seq, text, source, at, status, edit, origin, note = row
+    if not isinstance(seq, int) or seq <= 0:
+        return "an action's number cannot be read"
+    action = _json_or_none(text)
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        return f"action {seq} cannot be read"
+    if not _sound_text(source) or not _time(at):
+        return f"action {seq} cannot be read"
+    if status not in _STATUSES or not all(v is None or isinstance(v, int) for v in (edit, origin)):
+        return f"the status of action {seq} cannot be read"
+    if note is not None and not isinstance(_json_or_none(note), dict):
+        return f"the note of action {seq} cannot be read"
+    return None
+
+
 def _record(row: tuple[Any, ...]) -> GameRecord:
-    gid, game, players, options, created, finished, result, rev = row
+    """A game's row decoded under a guard: a cell that cannot be read gives a record with ``damage`` set."""
+    gid, game, players, options, created, finished, result, rev = row[:8]
+    version = row[8] if len(row) > 8 and isinstance(row[8], int) else None
+    problem = None
+    names, opts, res = _json_or_none(players), _json_or_none(options), _json_or_none(result) if result else None
+    if not _sound_text(gid) or not _sound_text(game):
+        problem = "its name cannot be read"
+    elif not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        problem, names = "its players cannot be read", None
+    elif not isinstance(opts, dict):
+        problem, opts = "its options cannot be read", None
+    elif not _time(created) or not (finished is None or _time(finished)):
+        problem = "its dates cannot be read"
+    elif result and not (isinstance(res, dict) and isinstance(res.get("scores", {}), dict)
+                         and isinstance(res.get("winners", []), list)):
+        problem, res = "its result cannot be read", None
+    elif not isinstance(rev, int):
+        problem = "its revision cannot be read"
     return GameRecord(
-        gid, game, json.loads(players), json.loads(options), created, finished,
-        json.loads(result) if result else None, int(rev),
+        gid if isinstance(gid, str) else _shown(gid), game if isinstance(game, str) else _shown(game),
+        names if isinstance(names, list) else [], opts if isinstance(opts, dict) else {},
+        created if _time(created) else 0.0, finished if problem is None else None, res,
+        rev if isinstance(rev, int) else 0, problem, version,
     )
 
 
@@ -660,23 +988,38 @@ def _side_files(path: Path) -> list[Path]:
 
 
 def quick_check(path: Path) -> str | None:
-    """None when SQLite's ``PRAGMA quick_check`` finds the file sound, else what it found."""
+    """None when SQLite's ``PRAGMA integrity_check`` finds the file sound, else what it found.
+
+    The full check, not ``quick_check``: a flipped bit in an index page passes ``quick_check``
+    (which does not compare indexes with their tables) and then hides rows from the replay.
+    """
+    try:
+        with open(path, "rb") as fh:
+            header = fh.read(100)
+    except OSError as exc:
+        return str(exc)
+    if len(header) == 100 and header.startswith(b"SQLite format 3\0") and not (
+            header[18] in (1, 2) and header[19] in (1, 2)):  # SQLite would take the file as read-only (or refuse it)
+        return f"the header is damaged (format versions {header[18]}/{header[19]})"
     try:
         db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
     except sqlite3.Error as exc:
         return str(exc)
     try:
-        rows = db.execute("PRAGMA quick_check").fetchall()
+        db.text_factory = _text_factory
+        rows = db.execute("PRAGMA integrity_check").fetchall()
         names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if names and "games" in names:
-            db.execute("SELECT COUNT(*) FROM games").fetchone()
-            db.execute("SELECT COUNT(*), MAX(seq) FROM actions").fetchone()
+        if names and "games" in names:  # the columns every reader names (a flipped bit in the schema's text)
+            db.execute(f"SELECT {_GAME_COLUMNS} FROM games LIMIT 1").fetchone()
+            db.execute("SELECT game_id, seq, action, source, at, status FROM actions LIMIT 1").fetchone()
     except sqlite3.OperationalError as exc:
         if _write_failure(exc):
             return None  # a read-only card without the WAL's index: not damage; opening decides
         return str(exc)
     except sqlite3.DatabaseError as exc:
         return str(exc)
+    except UnicodeDecodeError:  # SQLite's own message quotes schema text that is no longer UTF-8
+        return "the schema's text is damaged"
     finally:
         db.close()
     found = [r[0] for r in rows]
@@ -731,8 +1074,10 @@ def _recover(damaged: Path, into: Path) -> tuple[int, int]:
                 subprocess.run([tool, str(into)], input=dump.stdout, capture_output=True, timeout=300, check=False)
         except (OSError, subprocess.SubprocessError):
             log.exception("sqlite3 .recover failed; recovering in Python")
-    if not _counts(into):
+    if not _counts(into) or quick_check(into) is not None:  # .recover keeps a damaged schema's text as it is
         into.unlink(missing_ok=True)
+        for side in _side_files(into):
+            side.unlink(missing_ok=True)
         _recover_python(damaged, into)
     with Journal(into):
         pass  # the schema is complete again (tables .recover could not find are created empty)
@@ -766,7 +1111,7 @@ def _recover_python(damaged: Path, into: Path) -> None:
     try:
         try:
             tables = src.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").fetchall()
-        except sqlite3.DatabaseError:
+        except (sqlite3.DatabaseError, UnicodeDecodeError):
             tables = [("games", None), ("actions", None)]
         for name, sql in tables:
             if sql:
@@ -777,7 +1122,7 @@ def _recover_python(damaged: Path, into: Path) -> None:
             cols = [r[1] for r in out.execute(f'PRAGMA table_info("{name}")')]
             try:  # a journal from before edits lacks their columns: copy the ones both tables have
                 have = {r[1] for r in src.execute(f'PRAGMA table_info("{name}")')}
-            except sqlite3.DatabaseError:
+            except (sqlite3.DatabaseError, UnicodeDecodeError):
                 have = set(cols)
             cols = [c for c in cols if c in have or not have]
             if not cols:
@@ -788,12 +1133,12 @@ def _recover_python(damaged: Path, into: Path) -> None:
             out.execute("BEGIN")
             try:
                 out.executemany(insert, src.execute(f'SELECT {listed} FROM "{name}"'))
-            except sqlite3.DatabaseError:  # a broken page: read what is left row by row
+            except (sqlite3.DatabaseError, UnicodeDecodeError):  # a broken page: read what is left row by row
                 misses, rowid = 0, 1
                 while misses < 5000 and rowid < 10_000_000:
                     try:
                         row = src.execute(f'SELECT {listed} FROM "{name}" WHERE rowid = ?', (rowid,)).fetchone()
-                    except sqlite3.DatabaseError:
+                    except (sqlite3.DatabaseError, UnicodeDecodeError):
                         row = None
                     if row is None:
                         misses += 1
@@ -810,10 +1155,12 @@ def _recover_python(damaged: Path, into: Path) -> None:
 def open_checked(path: Path, keep: int = KEEP_BACKUPS) -> tuple[Journal, list[str]]:
     """The journal for ``companion run``, checked first; the notices say what start-up found and did.
 
-    * a damaged file (``PRAGMA quick_check``) is copied aside as ``<db>.damaged-<time>``
+    * a damaged file (``PRAGMA integrity_check``) is copied aside as ``<db>.damaged-<time>``
       and what can be read is recovered into a new journal;
     * an empty (0-byte) or missing journal where games were recorded before (a backup
-      says so) is reported, and the newest backup put back;
+      says so) is reported, and the newest backup that verifies (:func:`verify`: SQLite's
+      ``integrity_check`` and a replay of every game) put back, newest by the journal's own
+      counter (:meth:`Journal.counter`), never by the clock;
     * a read-only card opens read-only (the notice says nothing new is recorded);
     * a backup is made with ``VACUUM INTO`` (the last ``keep`` are kept).
     """
@@ -823,7 +1170,6 @@ def open_checked(path: Path, keep: int = KEEP_BACKUPS) -> tuple[Journal, list[st
     wal = Path(str(path) + "-wal")
     empty = (not path.exists() or path.stat().st_size == 0) and not (wal.exists() and wal.stat().st_size > 0)
     if empty and saved:
-        newest = saved[-1]
         state = "empty (0 bytes)" if path.exists() else "missing"
         if path.exists():
             kept = path.with_name(f"{path.name}.empty-{_stamp()}")
@@ -831,15 +1177,7 @@ def open_checked(path: Path, keep: int = KEEP_BACKUPS) -> tuple[Journal, list[st
                 os.replace(path, kept)
             except OSError:
                 kept = path
-        try:
-            shutil.copyfile(newest, path)
-            for side in _side_files(path):
-                side.unlink(missing_ok=True)
-            notices.append(f"The journal was {state} although games "
-                           f"were recorded; the backup {newest.name} was put back (what was played after it is lost).")
-        except OSError as exc:
-            notices.append(f"The journal is empty although games were recorded, and the backup {newest} "
-                           f"could not be put back ({exc.strerror or exc}).")
+        notices.append(_restore_newest(path, saved, state))
     elif empty and path.exists():  # SQLite never leaves a journal at 0 bytes: the card lost it
         kept = path.with_name(f"{path.name}.empty-{_stamp()}")
         try:
@@ -852,7 +1190,14 @@ def open_checked(path: Path, keep: int = KEEP_BACKUPS) -> tuple[Journal, list[st
         problem = quick_check(path)
         if problem is not None:
             notices.append(_recover_in_place(path, problem))
-    journal = Journal(path)
+    try:
+        journal = Journal(path)
+    except JournalDamaged as exc:  # what was recovered does not open either: start afresh, the file kept aside
+        notices.append(_start_afresh(path, str(exc)))
+        journal = Journal(path)
+    for bad in journal.damaged():
+        notices.append(f"Game {bad.id} ({bad.game}) is damaged in the journal ({bad.problem}); it is set aside "
+                       "on Home, where its rows can be exported. The other games play on.")
     if journal.readonly:
         notices.append("The card is full or read-only: the games can be seen, but nothing new is recorded.")
     elif journal.games():
@@ -863,6 +1208,77 @@ def open_checked(path: Path, keep: int = KEEP_BACKUPS) -> tuple[Journal, list[st
     for notice in notices:
         log.warning("%s", notice)
     return journal, notices
+
+
+def verify(candidate: Path) -> str | None:
+    """None when ``candidate`` can be the journal: SQLite's ``integrity_check`` finds it sound and
+    every game in it replays (a damaged or refused game makes it fail); else what is wrong."""
+    from companion.session import Session  # the session sits above the journal: imported when used
+
+    problem = quick_check(candidate)
+    if problem is not None:
+        return problem
+    try:
+        with Journal(candidate) as journal:
+            if journal.readonly:
+                return "it cannot be opened for writing"
+            for bad in journal.damaged():
+                return f"game {bad.id} is damaged ({bad.problem})"
+            for record in journal.games():
+                Session.open(journal, record.id)
+    except Exception as exc:  # noqa: BLE001 - whatever fails, this candidate is not the one
+        return getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def _restore_newest(path: Path, saved: list[Path], state: str) -> str:
+    """Put back the newest backup that verifies (:func:`verify`); what was done, as a notice."""
+    skipped = []
+    fresh = path.with_name(path.name + ".restoring")
+    for candidate in reversed(saved):
+        try:
+            fresh.unlink(missing_ok=True)
+            for side in _side_files(fresh):
+                side.unlink(missing_ok=True)
+            shutil.copyfile(candidate, fresh)
+        except OSError as exc:
+            skipped.append(f"{candidate.name}: {exc.strerror or exc}")
+            continue
+        problem = verify(fresh)
+        if problem is not None:
+            skipped.append(f"{candidate.name}: {problem}")
+            continue
+        try:
+            generation = max([_generation_of(p) for p in saved] + [0]) + 1
+            with Journal(fresh) as restored:
+                restored.set_generation(generation)  # backups from now on outrank the ones before the loss
+            for side in _side_files(path):
+                side.unlink(missing_ok=True)
+            os.replace(fresh, path)
+            for side in _side_files(fresh):
+                side.unlink(missing_ok=True)
+        except (OSError, RuleError, sqlite3.Error) as exc:
+            skipped.append(f"{candidate.name}: {exc}")
+            continue
+        also = f" ({len(skipped)} newer backups did not verify: {'; '.join(skipped)})" if skipped else ""
+        return (f"The journal was {state} although games were recorded; the backup {candidate.name} was put "
+                f"back (what was played after it is lost){also}.")
+    fresh.unlink(missing_ok=True)
+    return (f"The journal was {state} although games were recorded, and no backup could be put back "
+            f"({'; '.join(skipped)}); a new journal was started.")
+
+
+def _generation_of(backup: Path) -> int:
+    m = re.search(_BACKUP_NAME + "$", backup.name)
+    return int(m.group(1)) if m else 0
+
+
+def _start_afresh(path: Path, why: str) -> str:
+    aside = path.with_name(f"{path.name}.unreadable-{_stamp()}")
+    os.replace(path, aside)
+    for side in _side_files(path):
+        side.unlink(missing_ok=True)
+    return f"The journal could not be opened ({why}); it was moved to {aside.name} and a new journal was started."
 
 
 def _recover_in_place(path: Path, problem: str) -> str:
@@ -881,7 +1297,7 @@ def _recover_in_place(path: Path, problem: str) -> str:
         for side in _side_files(path):
             side.unlink(missing_ok=True)
         os.replace(fresh, path)
-    except (OSError, sqlite3.Error, RuleError) as exc:
+    except (OSError, sqlite3.Error, RuleError, UnicodeDecodeError) as exc:
         return (f"The journal is damaged ({problem}); it was copied to {aside.name}, but recovering it "
                 f"failed ({exc}).")
     return (f"The journal was damaged ({problem}); it was copied to {aside.name} and {games} games with "

@@ -115,15 +115,18 @@ class Session:
         jsoncheck.check(players, "the players")  # replayed for ever: only values JSON can write back
         jsoncheck.check(options, "the options")
         rules.setup(players, options)  # raises RuleError before anything is stored
-        record = journal.create_game(game, players, options)
+        record = journal.create_game(game, players, options, rules_version=games.package(game).rules_version)
         session = cls(journal, record, rules, **kwargs)
         session.sync()
         return session
 
     @classmethod
     def open(cls, journal: Journal, game_id: str, **kwargs: Any) -> Session:
-        """Resume a game: its state is the replay of its journal."""
-        record = journal.game(game_id)
+        """Resume a game: its state is the replay of its journal (its lines migrated first when it was
+        journalled under an earlier version of its rules: :mod:`companion.migrations`)."""
+        from companion.migrations import upgrade
+
+        record = upgrade(journal, journal.game(game_id))
         session = cls(journal, record, games.get(record.game), **kwargs)
         session.sync()
         return session

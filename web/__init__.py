@@ -15,7 +15,7 @@ from urllib.parse import quote, urlencode
 from flask import Flask, redirect, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from companion.journal import NOT_RECORDED, JournalUnavailable
+from companion.journal import NOT_RECORDED, GameDamaged, JournalUnavailable
 from web.context import Dashboard
 from web.validate import ApiError
 
@@ -102,6 +102,14 @@ def create_app(dashboard: Dashboard, **config: Any) -> Flask:
         if _wants_json():
             return api.error_response(error)
         return _page_error(503, NOT_RECORDED)
+
+    @app.errorhandler(GameDamaged)
+    def damaged(err: GameDamaged):
+        """A game whose rows cannot be read: this game only, one sentence (Home lists it as damaged)."""
+        from web.i18n import lang
+
+        error = ApiError(409, err.text(lang()))
+        return api.error_response(error) if _wants_json() else _page_error(409, error.message)
 
     @app.errorhandler(sqlite3.DatabaseError)
     def unreadable(err: sqlite3.DatabaseError):

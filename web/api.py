@@ -434,7 +434,7 @@ def join():
 
 def find_seat(code: Any, seat: Any) -> tuple[str, str]:
     """The unfinished game whose join code is ``code``, and check ``seat`` sits at it and is free to take."""
-    game_id = joining.game_for_code(code, request.remote_addr)
+    game_id = joining.game_for_code(code, request.remote_addr, seat)
     session = open_game(game_id)
     if seat not in session.players:
         raise ApiError(400, f"Choose one of the seats: {', '.join(session.players)}.")

@@ -24,12 +24,14 @@ log = logging.getLogger(__name__)
 
 
 class LiveFull(Exception):
-    """No live slot for this connection: the whole server (``owner`` False) or this pass is full."""
+    """No live slot for this connection: the whole server (``owner`` False), this pass, or this address is full."""
 
-    def __init__(self, owner: bool, limit: int):
+    def __init__(self, owner: bool, limit: int, sentence: str | None = None):
         super().__init__(f"{limit} live connections")
         self.owner = owner
         self.limit = limit
+        #: what the client is told (429)
+        self.sentence = sentence or f"This pass already has {limit} live pages open; close one and try again."
 
 
 class Feed:
@@ -48,6 +50,8 @@ class Feed:
         self.closed = False
         #: why the stream was ended ("revoked": its pass is no longer valid)
         self.reason: str | None = None
+        #: the client's address (a guest's share of the slots is counted by it)
+        self.address: str | None = None
 
     def wake(self) -> None:
         self._event.set()
@@ -73,7 +77,8 @@ class Hub:
     """Live sessions over one journal, their feeds, and the current table game."""
 
     def __init__(self, journal: Journal, max_feeds: int = 120, per_seat: int = 4,
-                 table_reserve: int = 24, **session_kwargs: Any):
+                 table_reserve: int = 24, table_slots: int = 16, seats_per_address: int = 3,
+                 per_address: int = 8, **session_kwargs: Any):
         self.journal = journal
         #: passed to Session.open/new (the live server sets ``autotick=True``)
         self.session_kwargs = session_kwargs
@@ -82,6 +87,12 @@ class Hub:
         self.per_seat = per_seat
         #: slots the table's pass leaves for the phones (12 seats, two pages each)
         self.table_reserve = table_reserve
+        #: slots only the table's pass may take: its own pages always go live, whoever holds the rest
+        self.table_slots = table_slots
+        #: one address (one guest, however many seats he claimed) holds the streams of this many seats,
+        #: and this many streams in all
+        self.seats_per_address = seats_per_address
+        self.per_address = per_address
         self._sessions: dict[str, Session] = {}
         self._feeds: dict[str, list[Feed]] = {}
         self._lock = threading.RLock()
@@ -139,22 +150,36 @@ class Hub:
         return self.session(self.current) if self.current else None
 
     # -- feeds --------------------------------------------------------------
-    def feed(self, channel: str, owner: str | None = None) -> Feed | None:
+    def feed(self, channel: str, owner: str | None = None, address: str | None = None) -> Feed | None:
         """A new feed on ``channel`` (a game id, ``games`` or ``sim``); None when the server is full.
 
         Raises :class:`LiveFull` (``owner=True``) when ``owner``'s pass already holds its
-        share: one seat can never take every slot and leave the other pages reconnecting.
+        share, or when ``address`` already holds the streams of :attr:`seats_per_address`
+        seats (or :attr:`per_address` streams): one guest who claimed every free seat of every
+        open game cannot take every slot. The last :attr:`table_slots` are the table's alone.
         """
         with self._lock:
-            total = sum(len(f) for f in self._feeds.values())
-            if total >= self.max_feeds:
+            feeds = [f for fs in self._feeds.values() for f in fs]
+            if len(feeds) >= self.max_feeds:
                 return None
+            if owner != "table" and sum(1 for f in feeds if f.owner != "table") >= self.max_feeds - self.table_slots:
+                return None  # the tablet's reserved slots
             limit = self.owner_limit(owner)
             if limit is not None:
-                held = sum(1 for fs in self._feeds.values() for f in fs if f.owner == owner)
+                held = sum(1 for f in feeds if f.owner == owner)
                 if held >= limit:
                     raise LiveFull(True, limit)
+            if address is not None and owner != "table":
+                mine = [f for f in feeds if f.address == address and f.owner != "table"]
+                seats = {f.owner for f in mine}
+                if len(mine) >= self.per_address:
+                    raise LiveFull(True, self.per_address, "This device already has "
+                                   f"{self.per_address} live pages open; close one and try again.")
+                if owner not in seats and len(seats) >= self.seats_per_address:
+                    raise LiveFull(True, self.seats_per_address, "This device already follows "
+                                   f"{self.seats_per_address} seats live; close one of their pages and try again.")
             feed = Feed(self, channel, owner)
+            feed.address = address
             self._feeds.setdefault(channel, []).append(feed)
             return feed
 

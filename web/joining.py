@@ -1,18 +1,28 @@
 """Joining a seat with the table's six-digit code: who may, and how guessing is held off.
 
-Three rules, one place for the join page, its form and the API:
+One place for the join page, its form and the API:
 
-- **A correct code always joins**, even from an address that typed wrong codes before
-  (a family behind one router, a child who mistyped): only wrong codes are counted and
-  locked out, per address (``Dashboard.joins``).
-- **Guessing stays hopeless**: a correct code from a locked address would tell a guesser
-  which codes are wrong, so every wrong code at the table, from any address, also counts
-  towards ``GUESSES`` per window; past it every open game gets a new code at once (the
-  table's screen and QR follow), so no code value ever sees more than that many guesses.
+- **The code as it is shown**: « 015 746 », « 015-746 » and « 015746 » are the same code
+  (spaces, dashes and dots are ignored).
+- **A locked address is refused before any comparison**: an address that typed too many
+  wrong codes (``Dashboard.joins``) gets 429 whatever it sends, so it learns nothing more.
+- **Guessing is budgeted for the whole table**: every wrong code from any address counts
+  towards :data:`GUESSES` per :data:`GUESS_WINDOW`. Past it, no code opens a seat by itself:
+  a phone that asks gets « Ask the table to let you in », the same answer whether its code
+  was right or wrong (a guesser learns nothing), and the tablet shows « Someone wants to join
+  as Cleo — allow? » for the requests whose code was right. The counter is only ever forgotten
+  by the window, never by a renewal (so a renewal a full card refused cannot reopen guessing).
+- **A code expires** once every seat of its game is taken by a phone,
+  and when the tablet closes joining (« Close joining »; opening it again gives a new code).
 - **A seat the tablet plays is not taken without its consent**: once the tablet has
   entered a move for a seat that no phone held, a phone may join as that seat only after
   the table says « Let a phone take this seat » (``SeatStore.open_seat``); freeing a seat
   is consent too.
+
+The target, computed in ``docs/api.md`` and tested by a brute force at full speed
+(``tests/web/test_joining_budget.py``): with unlimited requests from any number of addresses
+for six hours against 25 open games, at most ``GUESSES`` guesses can open a seat without
+the tablet's tap, so the chance is ``1 - (1 - 25/10**6) ** GUESSES`` = 7.5 in 100,000.
 """
 
 from __future__ import annotations
@@ -20,6 +30,10 @@ from __future__ import annotations
 import hmac
 import logging
 import re
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
@@ -31,9 +45,74 @@ from web.validate import ApiError
 
 log = logging.getLogger(__name__)
 
-#: wrong codes at the whole table per window before every open game's code is renewed
-GUESSES = 60
-GUESS_WINDOW = 600.0
+#: wrong codes at the whole table per window before a join needs the tablet's tap
+GUESSES = 3
+GUESS_WINDOW = 6 * 3600.0
+#: how long a request waits for the tablet's tap, and how many may wait per game
+REQUEST_TTL = 600.0
+MAX_REQUESTS = 8
+#: what a code may hold besides its six digits (as the screen shows it: « 015 746 »)
+_SEPARATORS = re.compile(r"[\s\-.\u00a0\u2007\u2009\u202f\u2010-\u2015]+")
+
+ASK_THE_TABLE = "Ask the table to let you in: the tablet must allow this phone."
+
+
+class JoinPending(Exception):
+    """The join waits for the tablet's tap (``request``: the phone's secret handle on it)."""
+
+    def __init__(self, request: str):
+        super().__init__(ASK_THE_TABLE)
+        self.request = request
+        self.message = ASK_THE_TABLE
+
+
+@dataclass
+class JoinRequest:
+    """One phone's request to join, waiting for the tablet (``game_id`` None: its code was wrong)."""
+
+    id: str
+    game_id: str | None
+    seat: str
+    at: float
+    state: str = "pending"  # pending / allowed / declined / used
+
+
+@dataclass
+class Requests:
+    """The join requests waiting for the tablet, per dashboard (in memory: a restart asks again)."""
+
+    items: dict[str, JoinRequest] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    clock: Any = time.monotonic
+
+    def add(self, game_id: str | None, seat: str) -> JoinRequest:
+        with self.lock:
+            self._expire()
+            same = [r for r in self.items.values() if r.game_id == game_id and r.state == "pending"]
+            for old in sorted(same, key=lambda r: r.at)[:max(0, len(same) - MAX_REQUESTS + 1)]:
+                del self.items[old.id]  # the oldest gives way: a flood cannot bury the table's list
+            if len(self.items) > 1000:  # wrong-code requests from a guesser: bounded memory
+                for old in sorted(self.items.values(), key=lambda r: r.at)[:500]:
+                    del self.items[old.id]
+            req = JoinRequest(secrets.token_urlsafe(18), game_id, seat, self.clock())
+            self.items[req.id] = req
+            return req
+
+    def get(self, request_id: str) -> JoinRequest | None:
+        with self.lock:
+            self._expire()
+            return self.items.get(request_id) if isinstance(request_id, str) else None
+
+    def pending(self, game_id: str) -> list[JoinRequest]:
+        with self.lock:
+            self._expire()
+            return sorted((r for r in self.items.values() if r.game_id == game_id and r.state == "pending"),
+                          key=lambda r: r.at)
+
+    def _expire(self) -> None:
+        now = self.clock()
+        for rid in [rid for rid, r in self.items.items() if now - r.at > REQUEST_TTL]:
+            del self.items[rid]
 
 
 def guesses() -> RateLimiter:
@@ -41,43 +120,113 @@ def guesses() -> RateLimiter:
     d = dashboard()
     limiter = d.extra.get("join_guesses")
     if limiter is None:
-        limiter = d.extra["join_guesses"] = RateLimiter(limit=GUESSES - 1, window=GUESS_WINDOW)
+        limiter = d.extra["join_guesses"] = RateLimiter(limit=GUESSES, window=GUESS_WINDOW)
     return limiter
 
 
-def game_for_code(code: Any, address: str | None) -> str:
-    """The unfinished game whose join code is ``code``; one sentence (400/403/429) otherwise."""
-    if not isinstance(code, str) or not re.fullmatch(r"\s*\d{6}\s*", code):
-        raise ApiError(400, "The join code is the six digits on the table's screen.")
-    code = code.strip()
+def requests() -> Requests:
     d = dashboard()
-    found = None
-    open_games = Library(d.hub.journal).resumable(d.hub.journal.games(finished=False))  # not abandoned
-    for rec in open_games:  # every code compared, in constant time
-        if hmac.compare_digest(d.keys.join_code(rec.id).encode(), code.encode()) and found is None:
-            found = rec.id
-    if found is not None:
-        return found
-    _wrong_code()
-    wait = d.joins.allow(address or "?")
-    if wait:
+    found = d.extra.get("join_requests")
+    if found is None:
+        found = d.extra["join_requests"] = Requests()
+    return found
+
+
+def normalise_code(code: Any) -> str:
+    """The six digits of a code as typed or shown (« 015 746 », « 015-746 »); ApiError 400 otherwise."""
+    if isinstance(code, str):
+        digits = _SEPARATORS.sub("", code)
+        if re.fullmatch(r"[0-9]{6}", digits):
+            return digits
+    raise ApiError(400, "The join code is the six digits on the table's screen.")
+
+
+def needs_tap() -> bool:
+    """True once the table-wide budget of wrong codes is spent: no code opens a seat by itself."""
+    return guesses().blocked("table") > 0
+
+
+def game_for_code(code: Any, address: str | None, seat: str | None = None) -> str:
+    """The unfinished game whose join code is ``code``; one sentence (400/403/429) otherwise.
+
+    :class:`JoinPending` once the guess budget is spent (``seat`` names the seat asked for).
+    """
+    code = normalise_code(code)
+    d = dashboard()
+    who = address or "?"
+    wait = d.joins.blocked(who)
+    if wait:  # before any comparison: a locked address learns nothing
         raise ApiError(429, f"Too many wrong codes from this device; wait {int(wait) + 1} seconds.",
                        retry_after=int(wait) + 1)
-    raise ApiError(403, "That code does not open any game at this table.")
+    found = None
+    for rec in joinable():  # every code compared, in constant time
+        if hmac.compare_digest(d.keys.join_code(rec.id).encode(), code.encode()) and found is None:
+            found = rec.id
+    if found is not None and not seats_left(found):
+        found = None  # every seat is taken: the code has expired
+    if found is None:
+        d.joins.allow(who)
+        guesses().allow("table")
+    if needs_tap():  # the same answer for a right and a wrong code: the guesser learns nothing
+        if not isinstance(seat, str):
+            raise JoinPending("")  # the page asks which seat first
+        if found is not None and seat not in d.hub.journal.game(found).players:
+            found = None  # no such seat: the tablet is not bothered with it
+        req = requests().add(found, seat[:40])
+        if found is not None:
+            d.hub.broadcast(found)  # « Someone wants to join as Cleo — allow? » on the tablet
+        raise JoinPending(req.id)
+    if found is None:
+        raise ApiError(403, "That code does not open any game at this table.")
+    return found
 
 
-def _wrong_code() -> None:
-    """Count a wrong code table-wide; past ``GUESSES`` every open game gets a new code."""
-    if not guesses().allow("table"):
-        return
+def joinable() -> list[Any]:
+    """The games a code may open: unfinished, not abandoned, not damaged, joining not closed."""
     d = dashboard()
-    log.warning("%d wrong join codes in %d s: every open game gets a new code", GUESSES, GUESS_WINDOW)
-    guesses().clear("table")
-    for rec in d.hub.journal.games(finished=False):
-        d.seats.new_code(rec.id)
-        if d.hub.current == rec.id:
-            d.hub.set_current(rec.id)  # the OLED's code and QR follow
-        d.hub.broadcast(rec.id)
+    open_games = Library(d.hub.journal).resumable(d.hub.journal.games(finished=False))
+    return [rec for rec in open_games if not d.seats.joining_closed(rec.id)]
+
+
+def seats_left(game_id: str) -> bool:
+    """Whether a seat of ``game_id`` is still free of a phone (a code expires once none is).
+
+    A seat the tablet plays is not taken: the table may still let a phone take it, and the
+    phone that asks is told so (409), not that the code is wrong.
+    """
+    d = dashboard()
+    claimed = set(d.seats.claimed(game_id))
+    return any(p not in claimed for p in d.hub.journal.game(game_id).players)
+
+
+def claim_request(request_id: Any) -> tuple[str, str, str] | None:
+    """``(game, seat, token)`` once the tablet allowed the request; None while it waits.
+
+    ApiError 403 when it was declined, expired or never existed (a wrong code's request
+    ends this way too, unseen by the tablet).
+    """
+    req = requests().get(request_id) if isinstance(request_id, str) else None
+    if req is None or req.state in ("declined", "used"):
+        raise ApiError(403, "The table did not let this phone in; type the code again.")
+    if req.state == "pending":
+        return None
+    d = dashboard()
+    token = d.seats.claim(req.game_id, req.seat)  # type: ignore[arg-type]
+    if token is None:
+        raise ApiError(409, f"{req.seat}'s seat is already taken on another phone; the table can free it.")
+    req.state = "used"
+    d.hub.broadcast(req.game_id)  # type: ignore[arg-type]
+    return req.game_id, req.seat, token  # type: ignore[return-value]
+
+
+def answer_request(game_id: str, request_id: str, allow: bool) -> JoinRequest:
+    """The tablet's tap: allow or decline one waiting request of ``game_id``."""
+    req = requests().get(request_id)
+    if req is None or req.game_id != game_id or req.state != "pending":
+        raise ApiError(404, "That request is no longer waiting.")
+    req.state = "allowed" if allow else "declined"
+    dashboard().hub.broadcast(game_id)
+    return req
 
 
 def played_by_tablet(session: Session, seat: str) -> bool:
@@ -139,6 +288,9 @@ def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: s
     """The seats the tablet keeps (« Let a phone take this seat » on the table page)."""
     if view != "table" or not ctx.get("is_table") or session.over:  # nobody joins a finished game
         ctx.setdefault("kept_seats", [])
+        ctx.setdefault("join_requests", [])
         return
     claimed = set(ctx.get("claimed") or [])
     ctx["kept_seats"] = [p for p in session.players if p not in claimed and kept_by_tablet(session, p)]
+    ctx["join_requests"] = [{"id": r.id, "seat": r.seat} for r in requests().pending(session.id)]
+    ctx["joining_closed"] = dashboard().seats.joining_closed(session.id)

@@ -61,10 +61,9 @@ def stream(channel: str, render: Callable[[], tuple[str, Any, int | None]], owne
     """
     d = dashboard()
     try:
-        feed = d.hub.feed(channel, owner)
+        feed = d.hub.feed(channel, owner, address=request.remote_addr)
     except LiveFull as full:
-        raise ApiError(429, f"This pass already has {full.limit} live pages open; close one and try again.",
-                       retry_after=5) from None
+        raise ApiError(429, full.sentence, retry_after=5) from None
     if feed is None:
         raise ApiError(503, "Too many open live connections; close a page and try again.", retry_after=5)
     gone = request.environ.get("waitress.client_disconnected")

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import random
+import re
 from datetime import datetime
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -31,7 +32,7 @@ from web.api import find_seat, open_game, set_seat_cookie
 from web.context import dashboard
 from web.i18n import LANGS, lang, translator
 from web.security import Principal
-from web.validate import ApiError, game_header
+from web.validate import ApiError, game_header, parse_body
 
 bp = Blueprint("pages", __name__)
 
@@ -85,6 +86,7 @@ def _home_ctx(form: dict[str, Any], error: str | None = None) -> dict[str, Any]:
         games=extras.game_names(lang()), fx_json=lambda v: json.dumps(v, sort_keys=True),
         titles={pkg.id: pkg.title(lang()) for pkg in listed},
         library=_listed(library.listed()),
+        damaged=library.journal.damaged(),
         stats=library.stats(),
         current=dashboard().hub.current,
         when=_when, when_long=lambda ts: when_in(ts, lang()),
@@ -171,8 +173,8 @@ def start_game():
         options = _start_options(game, chosen)
         players = [p.strip() for p in players_text.replace(",", "\n").splitlines() if p.strip()]
         game, names, options = game_header({"game": game, "players": players, "options": options})
-        options = games.package(game).default_options(options)  # e.g. a random island when none is given
         try:
+            options = games.package(game).default_options(options)  # e.g. a random island when none is given
             session = dashboard().hub.new(game, names, options)
         except RuleError as err:
             if isinstance(err, JournalUnavailable):
@@ -260,9 +262,23 @@ def qr(game_id: str):
 @bp.get("/join")
 def join():
     code = request.args.get("code", "").strip()
-    ctx: dict[str, Any] = {"code": code, "game": None, "seats": [], "error": None}
+    ctx: dict[str, Any] = {"code": code, "game": None, "seats": [], "error": None, "ask": False, "waiting": None}
+    d = dashboard()
+    request_id = request.args.get("request")
+    if request_id:  # a phone waiting for the tablet's tap
+        try:
+            claimed = joining.claim_request(request_id)
+        except ApiError as err:
+            ctx["error"] = err.message
+        else:
+            if claimed is not None:
+                game_id, seat_name, token = claimed
+                response = redirect(url_for("pages.seat", game_id=game_id, seat=joining.seat_param(seat_name)))
+                set_seat_cookie(response, game_id, token)
+                return response
+            ctx["waiting"] = request_id
+        return page("join.html", optional(), **ctx)
     if code:
-        d = dashboard()
         try:
             game_id = joining.game_for_code(code, request.remote_addr)
             session = open_game(game_id)
@@ -270,7 +286,10 @@ def join():
             holder = optional(game_id)
             ctx.update(game=session, seats=[(p, _why_taken(session, p, taken)) for p in session.players],
                        title=games.package(session.game).title(lang()),
-                       mine=holder.seat if holder and not holder.is_table else None)
+                       mine=holder.seat if holder and not holder.is_table else None,
+                       code=joining.normalise_code(code))
+        except joining.JoinPending:
+            ctx["ask"] = True  # name the seat: the tablet is asked (the same page for a right and a wrong code)
         except ApiError as err:
             ctx["error"] = err.message
     return page("join.html", optional(), **ctx)
@@ -297,6 +316,78 @@ def join_post():
     response = redirect(url_for("pages.seat", game_id=game_id, seat=joining.seat_param(seat_name)))
     set_seat_cookie(response, game_id, token)
     return response
+
+
+@bp.app_errorhandler(joining.JoinPending)
+def join_pending(err: joining.JoinPending):
+    """The join waits for the tablet's tap: 202 with the request's handle, or the page that waits."""
+    if request.path.startswith("/api/"):
+        return jsonify({"pending": err.request, "message": translator(lang())(err.message)}), 202
+    return redirect(url_for("pages.join", request=err.request))
+
+
+@bp.post("/api/join/requests/<request_id>")
+def join_request_status(request_id: str):
+    """A phone asks whether the tablet let it in: 201 with its seat token, 202 while it waits."""
+    claimed = joining.claim_request(request_id)
+    if claimed is None:
+        return jsonify({"pending": request_id, "message": translator(lang())(joining.ASK_THE_TABLE)}), 202
+    game_id, seat_name, token = claimed
+    response = make_response(jsonify({"game": game_id, "seat": seat_name, "token": token}), 201)
+    set_seat_cookie(response, game_id, token)
+    return response
+
+
+@bp.get("/api/games/<game_id>/join-requests")
+def join_requests(game_id: str):
+    require(table=True)
+    open_game(game_id)
+    return jsonify({"requests": [{"id": r.id, "seat": r.seat} for r in joining.requests().pending(game_id)],
+                    "joining_closed": dashboard().seats.joining_closed(game_id)})
+
+
+@bp.post("/games/<game_id>/join-requests/<request_id>")
+@bp.post("/api/games/<game_id>/join-requests/<request_id>")
+def answer_join_request(game_id: str, request_id: str):
+    """The tablet's tap: « Someone wants to join as Cleo — allow? » (``allow`` 1/0, or JSON true/false)."""
+    require(table=True)
+    allow = _flag("allow")
+    req = joining.answer_request(game_id, request_id, allow)
+    if request.path.startswith("/api/"):
+        return jsonify({"seat": req.seat, "allowed": allow})
+    return redirect(url_for("pages.table", game_id=game_id))
+
+
+@bp.post("/games/<game_id>/joining")
+@bp.post("/api/games/<game_id>/joining")
+def set_joining(game_id: str):
+    """The tablet closes joining (the code opens nothing) or opens it again with a new code."""
+    require(table=True)
+    session = open_game(game_id)
+    d = dashboard()
+    if _flag("open"):
+        d.seats.new_code(game_id)
+    else:
+        d.seats.close_joining(game_id)
+    if d.hub.current == game_id:
+        d.hub.set_current(game_id)  # the OLED's code and QR follow
+    d.hub.broadcast(session.id)
+    if request.path.startswith("/api/"):
+        closed = d.seats.joining_closed(game_id)
+        return jsonify({"joining_closed": closed, "join_code": None if closed else d.keys.join_code(game_id)})
+    return redirect(url_for("pages.table", game_id=game_id))
+
+
+def _flag(name: str) -> bool:
+    """A yes/no of a form (``1``/``0``) or of a JSON body (true/false); 400 otherwise."""
+    if request.mimetype == "application/json":
+        data = parse_body(request.get_data(cache=False), 1024)  # the shared check of every JSON body
+        value = data.get(name) if isinstance(data, dict) else None
+    else:
+        value = {"1": True, "0": False}.get(request.form.get(name, ""))
+    if not isinstance(value, bool):
+        raise ApiError(400, f"Say {name} with 1 or 0 (true or false).")
+    return value
 
 
 @bp.get("/lang/<code>")
@@ -341,6 +432,8 @@ def setup():
 
 
 # -- the board as built (the dice island entered hex by hex) ------------------------------
+#: the largest island check body (36 cells fit in 3 KB; anything up to the server's limit gets the JSON check's sentence)
+ISLAND_LIMIT = 64 * 1024
 #: at most this many cells in an entered board (the dice island has 36)
 MAX_CELLS = 64
 
@@ -463,7 +556,7 @@ def island_check(game: str):
     require(table=True)
     build = _builder(game)
     assert build is not None
-    body = request.get_json(silent=True)
+    body = parse_body(request.get_data(cache=False), ISLAND_LIMIT)  # the shared check: depth, size, numbers
     raw = json.dumps(body.get("cells") if isinstance(body, dict) else None)
     return jsonify(_check(games.package(game), _cells(raw)))
 
@@ -491,18 +584,37 @@ def export_csv():
     rows = _rows(Library(dashboard().hub.journal).history())
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=["game_id", "game", "created", "finished", "seat", "player",
-                                             "score", "winner", "reason"])
+                                             "score", "winner", "reason"], quoting=csv.QUOTE_ALL)
     writer.writeheader()
     writer.writerows({k: csv_cell(v) for k, v in row.items()} for row in rows)
     return Response(buf.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": "attachment; filename=galapagos-history.csv"})
 
 
+#: a cell, or a part of it after a separator a spreadsheet may split on, that starts a formula
+_FORMULA = re.compile(r"(^|[,;\t\r\n])(\s*)([=+\-@\t\r])")
+
+
 def csv_cell(value: Any) -> Any:
-    """A text cell a spreadsheet cannot take for a formula: a leading ``= + - @`` (or tab, CR) is quoted."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
+    """A text cell a spreadsheet cannot take for a formula: wherever a ``= + - @`` (or tab, CR) starts
+    the cell or follows a separator (``,``, ``;``, tab: a French spreadsheet splits on ``;``), a ``'``
+    is put before it. Every cell is quoted as well (the writer's ``QUOTE_ALL``)."""
+    if isinstance(value, str):
+        return _FORMULA.sub(lambda m: f"{m.group(1)}{m.group(2)}'{m.group(3)}", value)
     return value
+
+
+@bp.get("/games/<game_id>/raw.json")
+def export_raw(game_id: str):
+    """One game's rows exactly as stored (a damaged game's evidence, to keep or to send with a bug report)."""
+    require(table=True)
+    try:
+        rows = dashboard().hub.journal.raw_rows(game_id)
+    except UnknownGame:
+        raise ApiError(404, f"There is no game {jsoncheck.clean(game_id)!r}.") from None
+    response = make_response(jsonify(rows))
+    response.headers["Content-Disposition"] = f"attachment; filename=galapagos-{quote(game_id, safe='')}-rows.json"
+    return response
 
 
 @bp.get("/history.json")

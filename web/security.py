@@ -123,6 +123,10 @@ class Keys:
         return bool(sent) and hmac.compare_digest(self.csrf(credential).encode(), str(sent).encode())
 
 
+#: a join-code nonce that starts so means the tablet closed joining for that game
+CLOSED = "closed:"
+
+
 class SeatStore:
     """Which seats are claimed, and the hash of each seat token (a table in the journal file)."""
 
@@ -195,6 +199,15 @@ class SeatStore:
             self._write("INSERT OR REPLACE INTO web_codes (game_id, nonce) VALUES (?, ?)",
                         (game_id, secrets.token_hex(8)))
 
+    def close_joining(self, game_id: str) -> None:
+        """The tablet closes joining: the game's code opens nothing (a new code opens it again)."""
+        with self._lock:
+            self._write("INSERT OR REPLACE INTO web_codes (game_id, nonce) VALUES (?, ?)",
+                        (game_id, CLOSED + secrets.token_hex(8)))
+
+    def joining_closed(self, game_id: str) -> bool:
+        return self.code_nonce(game_id).startswith(CLOSED)
+
     def open_seat(self, game_id: str, seat: str) -> None:
         """The table lets a phone take ``seat`` although the tablet has played it."""
         with self._lock:
@@ -245,6 +258,17 @@ class RateLimiter:
                 for k in [k for k, v in self._hits.items() if not v]:
                     del self._hits[k]
             return 0.0
+
+    def blocked(self, key: str) -> float:
+        """The seconds ``key`` must wait (0: it may try), without counting a try."""
+        now = self._clock()
+        with self._lock:
+            hits = self._hits.get(key)
+            if not hits:
+                return 0.0
+            while hits and hits[0] <= now - self.window:
+                hits.popleft()
+            return max(0.1, hits[0] + self.window - now) if len(hits) >= self.limit else 0.0
 
     def clear(self, key: str) -> None:
         """Forget every attempt of ``key`` (a fresh start after the codes were renewed)."""

@@ -53,6 +53,9 @@ ROUTES = [
     ("POST", "/api/games/<game_id>/aside/<int:seq>/reenter"), ("POST", "/api/games/<game_id>/aside/<int:seq>/drop"),
     ("POST", "/games/<game_id>/abandon"), ("POST", "/games/<game_id>/play-on"), ("POST", "/games/<game_id>/delete"),
     ("GET", "/setup/<game>/island"), ("POST", "/setup/<game>/island/check"),
+    ("GET", "/games/<game_id>/raw.json"), ("POST", "/games/<game_id>/joining"), ("POST", "/api/games/<game_id>/joining"),
+    ("GET", "/api/games/<game_id>/join-requests"), ("POST", "/api/join/requests/<request_id>"),
+    ("POST", "/games/<game_id>/join-requests/<request_id>"), ("POST", "/api/games/<game_id>/join-requests/<request_id>"),
 ]
 
 WEIRD_TEXT = ["", " ", "A/B", "Jo #2", "x?y=1", "..", "%2e%2e", "%00", "\u202e", "é", "😀", "a" * 300,
@@ -109,6 +112,7 @@ def path_for(rng: random.Random, template: str, context: dict[str, Any]) -> str:
     seat = rng.choice(context["seats"] + WEIRD_TEXT)
     path = (template.replace("<game_id>", quote(game_id, safe="")).replace("<path:seat>", quote(seat, safe="/"))
             .replace("<code>", rng.choice(["en", "fr", "xx", "%00", ""]))
+            .replace("<request_id>", rng.choice(["x", "", "A" * 24, "%00", ".."]))
             .replace("<int:seq>", rng.choice(["1", "2", "5", "0", "-1", "99999999999999999999", "x"]))
             .replace("<game>", quote(rng.choice(context["kinds"] + ["nope", "..", "é"]), safe=""))
             .replace("<path:filename>", rng.choice(["live.js", "app.css", "../secret", "nope", "%2e%2e/x"])))
