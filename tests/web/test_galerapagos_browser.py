@@ -155,3 +155,32 @@ def test_at_a_death_the_tablet_says_prominently_whom_to_deal_the_cards(browser, 
     SHOTS.mkdir(parents=True, exist_ok=True)
     table.screenshot(path=str(SHOTS / "next-death-hand-off.png"))
     table.context.close()
+
+
+GIFT_LINES = "galerapagos_issue23_gift_saves_the_condemned.jsonl"
+
+
+def test_a_neighbours_phone_gives_the_condemned_the_card_that_saves_him(browser, server):
+    """Issue 23: « Il peut se sauver en jouant une carte Ressource » and « Peuvent être offertes »: Dan,
+    voted out with an empty hand, is not dead at the reveal; Cid's phone hands him a card and Dan's
+    phone plays it."""
+    import json
+    from pathlib import Path
+
+    lines = (Path(__file__).parents[1] / "scenarios" / GIFT_LINES).read_text().splitlines()
+    head, actions = json.loads(lines[0]), [json.loads(x) for x in lines[1:] if x.strip()]
+    gid, code = server.new_game("galerapagos", head["players"])
+    for action in actions[:-2]:  # up to the reveal: Dan condemned, holding no card
+        server.act(gid, action)
+    s = state(server, gid)
+    assert s["condemned"] == "Dan" and all(p["alive"] for p in s["players"])
+    cid, dan = phone(browser, server, code, "Cid", gid), phone(browser, server, code, "Dan", gid)
+    dan.wait_for_selector(".show-cards")
+    assert "Dan has no card: someone may give him one" in dan.inner_text("body")
+    play(cid, "give", {"target": "Dan"}, player="Cid")
+    synced(server, gid, dan)
+    play(dan, "resource", {"resource": "water"}, player="Dan")
+    s = state(server, gid)
+    assert all(p["alive"] for p in s["players"]) and s["condemned"] is None and s["water"] == 2
+    for page in (cid, dan):
+        page.context.close()
