@@ -47,10 +47,10 @@ def main() -> None:
         journal.close()
     emit({
         "join_guesses_per_second": metric(REQUESTS / seconds, "requests/s", ">= 100"),
-        "join_seats_without_tap": metric(outcome[201], "seats", "== 0"),
-        "join_guesses_compared": metric(outcome[403], "guesses", f"< {joining.GUESSES}"),
+        "join_seats_without_tap": metric(outcome[201], "seats", "<= 0"),
+        "join_guesses_compared": metric(outcome[403], "guesses", f"<= {joining.GUESSES - 1}"),
         "join_chance_six_hours_25_games": metric((1 - (1 - 25 / 10**6) ** joining.GUESSES) * 10**5, "in 100,000",
-                                                 "< 10"),
+                                                 "<= 10"),
     })
 
 

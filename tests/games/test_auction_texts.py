@@ -202,7 +202,7 @@ def test_refusals_keep_their_english_and_gain_a_french_sentence() -> None:
         RULES.apply(state, act("expedition", "Ann", animal="crab"))
     assert info.value.message == "Ann has £300 and cannot pay £1000 for a crab."
     assert GAME.error_text(info.value, "fr") == "Ann a 300 £ et ne peut pas payer 1000 £ pour un crabe."
-    assert GAME.prompt(state, "fr") == "Ann : jouez vos cartes Sud, puis « terminé »."
+    assert GAME.prompt(state, "fr") == "Ann : jouez vos cartes Sud, puis « Terminé »."
     assert GAME.prompt(new(), "en") == "Ann: bid or pass."
 
 

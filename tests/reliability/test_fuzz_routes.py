@@ -38,7 +38,7 @@ SOAK_REQUESTS = 20_000
 #: every route of the app, with its methods (checked against the app's url_map below)
 ROUTES = [
     ("GET", "/static/<path:filename>"), ("POST", "/api/games"), ("GET", "/api/games"),
-    ("GET", "/api/games/<game_id>"), ("POST", "/api/games/<game_id>/actions"), ("POST", "/api/games/<game_id>/draw"),
+    ("GET", "/api/games/<game_id>"), ("POST", "/api/games/<game_id>/actions"), ("POST", "/api/games/<game_id>/draft"), ("POST", "/api/games/<game_id>/draw"),
     ("POST", "/api/games/<game_id>/undo"), ("POST", "/api/games/<game_id>/redo"),
     ("GET", "/api/games/<game_id>/events"), ("POST", "/api/games/<game_id>/current"),
     ("POST", "/api/games/<game_id>/seats/<path:seat>/release"), ("POST", "/api/games/<game_id>/join-code"), ("POST", "/api/join"), ("GET", "/"),

@@ -283,6 +283,10 @@ def test_galerapagos_two_phones_vote_in_secret_one_in_french_and_see_the_reveal(
                 play(phones[who], "search")
             else:
                 play(table, "search", player=who)  # Cleo has no phone
+    # the rulebook's order (issue 21): the first player starts the survival step, the castaways may
+    # still play cards during the debate, then he ends it and everyone points
+    server.act(gid, {"type": "survival"})
+    server.act(gid, {"type": "debate"})
     synced(server, gid, table, ann, bob)
     wait_text(ann, "form.act[data-action='vote'] .act-name", "Vote: who goes without food?")
     wait_text(bob, "form.act[data-action='vote'] .act-name", "Vote : qui sera privé de nourriture ?")
