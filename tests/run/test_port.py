@@ -11,7 +11,9 @@ import sys
 import urllib.request
 from pathlib import Path
 
-from test_signals import ROOT, free_port, start
+from test_signals import ROOT, start
+
+from tests.web.runner import free_port
 
 
 def test_run_listens_on_the_port_asked_for(tmp_path: Path) -> None:

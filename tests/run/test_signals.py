@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -22,15 +21,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.web.runner import printed_url
+
 ROOT = Path(__file__).resolve().parents[2]
 #: every process start() began (conftest kills those still alive after each test)
 STARTED: list[subprocess.Popen] = []
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def start(db: Path, *args: str, sim: bool = True, cwd: Path = ROOT) -> tuple[subprocess.Popen, str, str]:
@@ -41,19 +36,8 @@ def start(db: Path, *args: str, sim: bool = True, cwd: Path = ROOT) -> tuple[sub
                              *args],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=cwd)
     STARTED.append(proc)
-    assert proc.stdout is not None
-    lines = []
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        m = re.search(r"(http://[\d.]+:(\d+))/\?token=([0-9a-f]+)", line)
-        if m:
-            return proc, m.group(1), m.group(3)
-    proc.kill()
-    raise AssertionError("companion run did not print its URL:\n" + "".join(lines))
+    base, token, _ = printed_url(proc, 30)
+    return proc, base, token
 
 
 def open_live_page(base: str, token: str) -> socket.socket:

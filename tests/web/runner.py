@@ -75,7 +75,14 @@ def start_server(db: Path, port: int) -> Server:
     env.pop("COMPANION_CONFIG", None)
     proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--sim", "--port", str(port), "--db", str(db)],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)
-    deadline = time.monotonic() + 20
+    base, token, port = printed_url(proc, 20)
+    return Server(proc, base, token, db, port)
+
+
+def printed_url(proc: subprocess.Popen, seconds: float) -> tuple[str, str, int]:
+    """The address, token and port ``companion run`` prints once it listens (killed if it never does)."""
+    assert proc.stdout is not None
+    deadline = time.monotonic() + seconds
     lines = []
     while time.monotonic() < deadline:
         line = proc.stdout.readline()
@@ -84,6 +91,6 @@ def start_server(db: Path, port: int) -> Server:
         lines.append(line)
         m = re.search(r"(http://[\d.]+:(\d+))/\?token=([0-9a-f]+)", line)
         if m:
-            return Server(proc, m.group(1), m.group(3), db, int(m.group(2)))
+            return m.group(1), m.group(3), int(m.group(2))
     proc.kill()
     raise AssertionError("companion run did not print its URL:\n" + "".join(lines))
