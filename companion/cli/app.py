@@ -25,6 +25,7 @@ from typing import Any
 
 from companion.board.config import Config, DisplayConfig, ReaderConfig
 from companion.table.journal import open_checked
+from companion.table.live import LiveGames
 from companion.table.session import Session
 
 log = logging.getLogger(__name__)
@@ -282,7 +283,9 @@ class Companion:
         self.db_path = db_path
         #: what start-up found in the journal (damage recovered, an emptied file, a read-only card)
         self.journal, self.notices = open_checked(db_path)
-        self.hub = Hub(self.journal, max_feeds=MAX_LIVE, autotick=True)
+        #: the table's live games and the one on the table; the dashboard's hub renders them
+        self.games = LiveGames(self.journal, autotick=True)
+        self.hub = Hub(self.games, max_feeds=MAX_LIVE)
         self.keys = Keys(load_secret(db_path.with_name(db_path.name + ".secret")))
         self.seats = SeatStore(db_path)
         self.keys.nonces = self.seats.code_nonce  # a join code can be renewed
@@ -333,7 +336,7 @@ class Companion:
         if hasattr(self.devices, "health"):
             self.dashboard.health = self.devices.health
         self.devices.listeners.append(self._device_event)
-        self.hub.on_current(self._follow)
+        self.games.on_current(self._follow)
 
     def _tags_copy(self, source: str) -> str:
         """A temporary copy of the tag registry's file (a read-only card): tags read, enrolments do not last."""
@@ -375,7 +378,7 @@ class Companion:
         from companion.board.lobby import TableLobby
 
         if getattr(self, "_lobby", None) is None:
-            self._lobby = TableLobby(self.devices.oled, lambda g, p, o: self.hub.set_current(self.hub.new(g, p, o).id),
+            self._lobby = TableLobby(self.devices.oled, lambda g, p, o: self.games.set_current(self.games.new(g, p, o).id),
                                      beeper=self.devices.beeper, url=self.base_url() + "/join")
         return self._lobby
 
@@ -452,7 +455,7 @@ class Companion:
 
         for record in Library(self.journal).resumable(self.journal.last_acted(finished=False)):
             try:
-                session = self.hub.set_current(record.id)
+                session = self.games.set_current(record.id)
             except Exception as exc:  # noqa: BLE001 - any failure is this game's alone
                 log.exception("game %s cannot be resumed", record.id)
                 message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
@@ -460,7 +463,7 @@ class Companion:
                 continue
             self._show_notices()
             return session
-        self.hub.set_current(None)
+        self.games.set_current(None)
         self._show_notices()
         return None
 
@@ -588,7 +591,7 @@ class Companion:
                 log.exception("closing devices")
         for thread in self._threads:
             thread.join(timeout=SHUTDOWN_WAIT)
-        ticker = getattr(self.hub, "_ticker", None)  # its last poll may still read the journal
+        ticker = self.games._ticker  # its last poll may still read the journal
         if ticker is not None and ticker is not threading.current_thread():
             ticker.join(timeout=SHUTDOWN_WAIT)
         for part in (self.seats, self.journal):  # last: a session's final write has finished under its lock
