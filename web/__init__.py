@@ -15,7 +15,7 @@ from urllib.parse import quote, urlencode
 from flask import Flask, redirect, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from companion.table.journal import NOT_RECORDED, GameDamaged, JournalUnavailable
+from companion.table.rows import NOT_RECORDED, GameDamaged, JournalUnavailable
 from web.context import Dashboard
 from web.validate import ApiError
 

@@ -26,8 +26,8 @@ from companion import games
 from companion.engine import jsoncheck
 from companion.engine.rules import RuleError
 from companion.table import extras
-from companion.table.journal import GameRecord, JournalUnavailable, UnknownGame
 from companion.table.library import Library
+from companion.table.rows import GameRecord, JournalUnavailable, UnknownGame
 from web import joining, pictures, views
 from web.access import csrf_for, optional, require
 from web.api import find_seat, open_game, set_seat_cookie

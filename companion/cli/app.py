@@ -26,8 +26,8 @@ from typing import Any
 from companion.board.config import Config
 from companion.cli.sim import SimTable, simulated
 from companion.cli.tags import Tags, demo_tags
-from companion.table.journal import open_checked
 from companion.table.live import LiveGames
+from companion.table.recovery import open_checked
 from companion.table.session import Session
 from web.server import (
     LIVE_KEEPALIVE,

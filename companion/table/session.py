@@ -25,7 +25,8 @@ from companion.engine import jsoncheck
 from companion.engine.rules import Action, Event, Expected, RuleError, Rules
 from companion.table import authorship, secrecy
 from companion.table.authorship import Author
-from companion.table.journal import GameRecord, Journal, JournalEntry
+from companion.table.journal import Journal
+from companion.table.rows import GameRecord, JournalEntry
 from companion.table.timers import Clock, SandTimer
 
 log = logging.getLogger(__name__)

@@ -13,7 +13,7 @@ from urllib.parse import quote, urljoin, urlsplit
 
 import pytest
 
-from companion.table.journal import NOT_RECORDED
+from companion.table.rows import NOT_RECORDED
 from tests.web.conftest import Table
 from tests.web.test_events import open_stream
 

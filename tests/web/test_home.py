@@ -205,7 +205,7 @@ def test_an_abandoned_game_can_be_played_on_and_goes_back_on_the_table(table: Ta
 
 
 def test_a_full_card_refuses_abandon_with_the_journal_s_sentence(table: Table, monkeypatch) -> None:
-    from companion.table.journal import JournalUnavailable
+    from companion.table.rows import JournalUnavailable
 
     gid = table.new_game("pocket-galapagos", ["Ann"])
     c, csrf = tablet(table)
