@@ -17,7 +17,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-Action = dict[str, Any]
+from companion.engine.shapes import Action
+
 Event = dict[str, Any]
 
 
@@ -250,7 +251,7 @@ def require_int(action: Action, key: str, lo: int | None = None, hi: int | None 
 
 def require_choice(action: Action, key: str, choices: list[str] | tuple[str, ...]) -> str:
     value = action.get(key)
-    if value not in choices:
+    if not isinstance(value, str) or value not in choices:  # the choices are names: a non-text is none of them
         raise RuleError("\"{key}\" must be one of {choices}, not {value}.", key=key, choices=", ".join(choices), value=json.dumps(value))
     return value
 
@@ -264,6 +265,6 @@ def require_bool(action: Action, key: str, default: bool | None = None) -> bool:
 
 def require_player(action: Action, players: list[str] | tuple[str, ...], key: str = "player") -> str:
     value = action.get(key)
-    if value not in players:
+    if not isinstance(value, str) or value not in players:
         raise RuleError("There is no player {name} at this table.", name=json.dumps(value))
     return value

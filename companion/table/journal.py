@@ -301,7 +301,8 @@ class Journal:
         with self._lock:
             counts = dict(self._db.execute("SELECT game_id, COUNT(*) FROM actions GROUP BY game_id").fetchall())
         return [DamagedGame(_shown(record.id), _shown(record.game), [_shown(p) for p in record.players],
-                            record.created, problem, int(counts.get(row[0], 0) or 0)) for row, record, problem in bad]
+                            record.created, str(problem), int(counts.get(row[0], 0) or 0))
+                for row, record, problem in bad]
 
     def _rows_damage(self, game_id: str) -> str:
         """Why one game's action rows cannot be read ("" when every one can); checked once per game."""
@@ -494,9 +495,9 @@ class Journal:
                 kept = index is not None and near is not None
                 db.execute("INSERT INTO actions (game_id, seq, action, source, at, origin, author) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           (game_id, seq, _dumps(action), near.source if kept else "migrate",
-                            near.at if near else self._clock(), near.seq if kept else None,
-                            near.author.dumps() if kept else None))
+                           (game_id, seq, _dumps(action), near.source if kept and near else "migrate",
+                            near.at if near else self._clock(), near.seq if kept and near else None,
+                            near.author.dumps() if kept and near else None))
             db.execute("UPDATE games SET rules_version = ? WHERE id = ?", (version, game_id))
             self._bump(db, game_id)
 

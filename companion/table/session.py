@@ -235,8 +235,9 @@ class Session:
                 rev = self.journal.rev(self.id, db)
             self.state = state
             self.entries.append(entry)
-            if isinstance(action.get("player"), str):  # what he sent replaces what he had laid
-                self.drafts.pop(action["player"], None)
+            sender = action.get("player")
+            if isinstance(sender, str):  # what he sent replaces what he had laid
+                self.drafts.pop(sender, None)
             self.undone = []  # a new action discards the redo branch (Journal.append)
             self._rev = rev
             self._note_timer(entry, events)

@@ -40,7 +40,7 @@ def told(session: Any, lang: str = "en") -> list[dict[str, Any]]:
     pkg = games.package(session.game)
     rules = pkg.rules
     state = rules.setup(session.players, session.options)
-    out = []
+    out: list[dict[str, Any]] = []
     for entry in entries:
         try:
             after, events = rules.apply(state, entry.action)
@@ -125,7 +125,7 @@ def corrections(session: Any, lang: str = "en") -> list[dict[str, Any]]:
 def _changed(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     """The players one of whose public figures differs between the two views."""
     then = {p.get("name"): p for p in before.get("players", []) if isinstance(p, dict)}
-    names = [p.get("name") for p in after.get("players", []) if isinstance(p, dict)]
+    names = [str(p.get("name")) for p in after.get("players", []) if isinstance(p, dict)]
     out = []
     for p in after.get("players", []):
         name = p.get("name") if isinstance(p, dict) else None
