@@ -22,7 +22,7 @@ from companion.engine import moves as M
 from companion.engine.audit import audit
 from companion.engine.rules import RuleError
 from companion.games.galerapagos import rules as R
-from tests.games.test_galerapagos_support import (
+from tests.support.galerapagos import (
     FIVE,
     food_vote_round_two,
     new,

@@ -14,7 +14,7 @@ from companion.games.galerapagos import (
     tournament_scores,
     tournament_winners,
 )
-from tests.games.test_galerapagos_support import (
+from tests.support.galerapagos import (
     food_vote_round_two,
     new,
     play,

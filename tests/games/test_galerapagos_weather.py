@@ -10,7 +10,7 @@ import pytest
 
 from companion.engine.rules import RuleError
 from companion.games.galerapagos import draw_weather, weather_deck_order
-from tests.games.test_galerapagos_support import (
+from tests.support.galerapagos import (
     FOUR,
     RULES,
     fed_round,

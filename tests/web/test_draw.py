@@ -9,7 +9,7 @@ import sqlite3
 from companion.games.galerapagos import draw_weather
 from companion.table.journal import Journal
 from companion.table.session import Session
-from tests.web.conftest import Table
+from tests.support.dashboard import Table
 
 
 def journal_row(table: Table, gid: str) -> tuple[str, str]:
