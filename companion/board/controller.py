@@ -43,7 +43,7 @@ from typing import Any
 
 from companion import games
 from companion.board import dial_screen, screens
-from companion.board.dial import END, Entry, first_detent  # noqa: F401  (END: older imports)
+from companion.board.dial import Entry, first_detent
 from companion.engine import moves, texts
 from companion.engine.rules import RuleError
 from companion.table import extras
@@ -474,4 +474,3 @@ def _seat_of(point: str) -> int:
     return int(m.group(1)) if m else 0
 
 
-from companion.board.devices import TableDevices, open_devices  # noqa: E402,F401  (older imports)

@@ -93,7 +93,7 @@ class Companion:
     # -- devices ------------------------------------------------------------
     def open_devices(self) -> None:
         """Open the configured devices (simulated with ``--sim``) and follow the current game."""
-        from companion.board.controller import open_devices
+        from companion.board.devices import open_devices
 
         if self.devices is None:
             cfg = self.cfg

@@ -30,12 +30,10 @@ class RuleError(Exception):
     ``RuleError("{p} has £{money} and cannot pay £{cost}.", p="Ann", money=200, cost=300)``.
     :meth:`text` renders it in the reader's language from the gettext catalog of
     ``domain`` (the game's, given by its package; see :mod:`companion.engine.texts`).
-    ``message`` is the English sentence. ``translations`` (older code) carries
-    finished sentences per language and wins where present.
+    ``message`` is the English sentence.
     """
 
-    def __init__(self, message: str, *, translations: dict[str, str] | None = None,
-                 domain: str | None = None, **params: Any):
+    def __init__(self, message: str, *, domain: str | None = None, **params: Any):
         from companion.engine import texts
 
         self.msgid = message
@@ -43,12 +41,9 @@ class RuleError(Exception):
         self.domain = domain
         self.message = texts.render(message, params, "en", domain or texts.INTERFACE) if params else message
         super().__init__(self.message)
-        self.translations = dict(translations or {})
 
     def text(self, lang: str = "en", domain: str | None = None) -> str:
         """The sentence in ``lang`` (``domain``: the game's catalog when the error names none)."""
-        if lang in self.translations:
-            return self.translations[lang]
         from companion.engine import texts
 
         return texts.render(self.msgid, self.params, lang, self.domain or domain or texts.INTERFACE)

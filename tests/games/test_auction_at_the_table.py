@@ -24,7 +24,8 @@ from companion.board.screens import context_for, render
 from companion.board.screens.canvas import Canvas
 from companion.engine import moves as M
 from companion.engine.rules import RuleError
-from companion.games.auction import GAME, AuctionState, animal_cost, costs
+from companion.games.auction import GAME
+from companion.games.auction.rules import AuctionState, animal_cost, costs
 from companion.table import extras
 from companion.table.journal import Journal
 from companion.table.session import Session

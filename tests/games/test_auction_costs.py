@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from companion.engine.rules import RuleError
-from companion.games.auction import cost_lines, costs
+from companion.games.auction.rules import cost_lines, costs
 from tests.support.auction import act, choose, new, play, with_player
 
 

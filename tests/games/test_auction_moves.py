@@ -21,8 +21,8 @@ import pytest
 
 from companion.engine import moves as M
 from companion.engine.rules import RuleError
-from companion.games.auction import ANIMALS, DIRECTIONS, AuctionState
 from companion.games.auction.moves import moves
+from companion.games.auction.rules import ANIMALS, DIRECTIONS, AuctionState
 from tests.support.auction import RULES, act, choose, new, play, with_player, with_track
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]

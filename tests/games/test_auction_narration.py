@@ -15,7 +15,8 @@ from random import Random
 import pytest
 
 from companion.engine.rules import RuleError
-from companion.games.auction import GAME, AuctionState
+from companion.games.auction import GAME
+from companion.games.auction.rules import AuctionState
 from tests.support.auction import (
     RULES,
     act,

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.engine.rules import RuleError
-from companion.games.auction import ANIMALS, AuctionState
+from companion.games.auction.rules import ANIMALS, AuctionState
 from tests.support.auction import RULES
 
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve")

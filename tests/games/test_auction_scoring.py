@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.games.auction import education_bonus
+from companion.games.auction.rules import education_bonus
 from tests.support.auction import (
     RULES,
     choose,

@@ -15,7 +15,8 @@ from typing import Any
 from test_auction_texts import english_in
 
 from companion.engine import texts
-from companion.games.auction import GAME, AuctionState
+from companion.games.auction import GAME
+from companion.games.auction.rules import AuctionState
 from tests.support.auction import RULES, act, choose, new, play, with_player
 from web import pictures
 

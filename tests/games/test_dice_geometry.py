@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 
 from companion.engine.rules import RuleError
-from companion.games.dice import generate_layout, render_island
 from companion.games.dice.island import layout_from_colours, parse_layout
+from companion.games.dice.rules import generate_layout, render_island
 from tests.support.dice import (
     AXIAL_STEPS,
     CORNERS,

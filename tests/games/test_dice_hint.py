@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from companion.engine.rules import RuleError
-from companion.games.dice import hint, roll_dice
+from companion.games.dice.rules import hint, roll_dice
 from tests.support.dice import (
     COLOURS,
     RULES,

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from companion.engine.rules import RuleError
-from companion.games.dice import hint
+from companion.games.dice.rules import hint
 from tests.support.dice import (
     COLOURS,
     RULES,

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 
-from companion.games.dice import GAME, hint
+from companion.games.dice import GAME
+from companion.games.dice.rules import hint
 from tests.support.dice import RULES, act, new, play, ready
 
 

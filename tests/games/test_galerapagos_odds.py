@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from companion.games.galerapagos import (
+from companion.games.galerapagos.rules import (
     expected_fish,
     game_points,
     odds,

@@ -22,7 +22,7 @@ import pytest
 from companion.engine import audit, moves
 from companion.engine.rules import RuleError
 from companion.games import package
-from companion.games.pocket import SPACES, SPECIES
+from companion.games.pocket.rules import SPACES, SPECIES
 from tests.support.pocket import END, RULES, change, move, new, ocean, play, put
 
 GAME = package("pocket-galapagos")

@@ -9,7 +9,7 @@ import pytest
 
 from companion import games
 from companion.engine.rules import RuleError
-from companion.games.pocket import PocketRules
+from companion.games.pocket.rules import PocketRules
 from tests.support.pocket import RULES, new, play
 
 

@@ -23,7 +23,7 @@ from companion.board.screens.context import ScreenContext
 from companion.engine import catalogs, moves, texts
 from companion.engine.rules import RuleError
 from companion.games import package
-from companion.games.pocket import DOMAIN, SPACES, SPECIES
+from companion.games.pocket.rules import DOMAIN, SPACES, SPECIES
 from tests.games.test_pocket_moves import GRID, random_options
 from tests.support.pocket import END, RULES, change, move, new, ocean, play, put
 
