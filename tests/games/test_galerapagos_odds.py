@@ -6,11 +6,10 @@ from fractions import Fraction
 
 import pytest
 
-from companion.games.galerapagos.rules import (
-    expected_fish,
+from companion.games.galerapagos.chances import expected_fish, snake_chance
+from companion.games.galerapagos.rules import odds
+from companion.games.galerapagos.tournament import (
     game_points,
-    odds,
-    snake_chance,
     tournament_scores,
     tournament_winners,
 )

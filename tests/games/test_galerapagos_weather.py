@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from companion.engine.rules import RuleError
-from companion.games.galerapagos.rules import draw_weather, weather_deck_order
+from companion.games.galerapagos.draws import draw_weather, weather_deck_order
 from tests.support.galerapagos import (
     FOUR,
     RULES,

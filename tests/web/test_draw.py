@@ -6,7 +6,7 @@ import json
 import random
 import sqlite3
 
-from companion.games.galerapagos.rules import draw_weather
+from companion.games.galerapagos.draws import draw_weather
 from companion.table.journal import Journal
 from companion.table.session import Session
 from tests.support.dashboard import Table

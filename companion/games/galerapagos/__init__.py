@@ -11,14 +11,13 @@ import random
 from typing import Any
 
 from companion.engine.gamepack import GamePackage
+from companion.games.galerapagos.draws import draw_weather, weather_deck_order
 from companion.games.galerapagos.rules import (
     BOTTOM_CARDS,
     HURRICANE_WATER,
     WEATHER_CARDS,
     GalerapagosRules,
-    draw_weather,
     odds,
-    weather_deck_order,
 )
 
 
