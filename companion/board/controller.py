@@ -342,8 +342,9 @@ class TableController:
         try:
             from companion.table import story
 
-            told = story.told(self.session, self.lang)
-            return " ".join(told[-1]["sentences"]) if told else None
+            pkg = games.package(change.session.game)
+            return " ".join(story.sentences_of(pkg, change.before, change.action, change.events, change.after,
+                                               self.lang, where=f"{change.session.game} (toast)"))
         except Exception:  # a narration bug must not stop the table
             log.exception("narration failed")
             return None

@@ -40,6 +40,10 @@ class Change:
     kind: str  # "action" | "undo" | "redo" | "sync"
     action: Action | None
     events: list[Event] = field(default_factory=list)
+    #: for an accepted action, the states the session computed before and after it (its own
+    #: replay: listeners narrate the new entry from them instead of replaying the journal)
+    before: Any = None
+    after: Any = None
 
 
 @dataclass(frozen=True)
@@ -227,7 +231,8 @@ class Session:
         with self._lock:
             with self.journal.transaction() as db:
                 self._sync_locked(db)
-                state, events = self.rules.apply(self.state, action)
+                before = self.state
+                state, events = self.rules.apply(before, action)
                 for seq in settles:
                     self.journal.settle_aside(db, self.id, seq, "reentered", source.again("reenter", source))
                 entry = self.journal.append(db, self.id, action, source)
@@ -242,7 +247,7 @@ class Session:
             self._rev = rev
             self._note_timer(entry, events)
             self._refresh_timer()
-        self._notify(Change(self, "action", action, events))
+        self._notify(Change(self, "action", action, events, before, state))
         return events
 
     def tick(self) -> list[Event] | None:
@@ -418,7 +423,8 @@ class Session:
                 if secrecy.is_secret(games.package(self.game), found.action) and found.author.is_phone \
                         and not by.phone_of(found.author.seat):
                     raise RuleError("Only {player}'s phone can make this move again.", player=found.author.seat)
-                state, events = self.rules.apply(self.state, found.action)
+                before = self.state
+                state, events = self.rules.apply(before, found.action)
                 author = found.author.again("reenter", by)
                 self.journal.settle_aside(db, self.id, seq, "reentered", author)
                 entry = self.journal.append(db, self.id, found.action, author)
@@ -428,7 +434,7 @@ class Session:
             self.entries.append(entry)
             self._note_timer(entry, events)
             self._refresh_timer()
-        self._notify(Change(self, "action", found.action, events))
+        self._notify(Change(self, "action", found.action, events, before, state))
         return events
 
     def drop(self, seq: int, source: Author | str = "cli") -> bool:
