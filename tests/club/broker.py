@@ -113,3 +113,49 @@ class Broker:
     def log(self) -> str:
         path = self.folder / "mosquitto.log"
         return path.read_text(errors="replace") if path.exists() else ""
+
+
+class Listener:
+    """A paho subscriber that keeps every message it gets: ``(topic, payload as JSON or text, retained)``."""
+
+    def __init__(self, broker: Broker, topics: tuple[str, ...] = ("galapagos/#", "homeassistant/#"),
+                 **tls: str) -> None:
+        import json
+
+        import paho.mqtt.client as mqtt
+        from paho.mqtt.enums import CallbackAPIVersion
+
+        self.messages: list[tuple[str, object, bool]] = []
+        self._json = json
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2)
+        if tls:
+            self.client.tls_set(ca_certs=tls.get("ca"))
+        if "username" in tls:
+            self.client.username_pw_set(tls["username"], tls.get("password"))
+        self.client.on_message = self._on_message
+        self.client.on_connect = lambda c, u, f, r, p: [c.subscribe(t, qos=1) for t in topics]
+        self.client.connect(HOST, broker.port)
+        self.client.loop_start()
+
+    def _on_message(self, client: object, userdata: object, msg: object) -> None:
+        raw = msg.payload.decode()  # type: ignore[attr-defined]
+        try:
+            body: object = self._json.loads(raw)
+        except ValueError:
+            body = raw
+        self.messages.append((msg.topic, body, bool(msg.retain)))  # type: ignore[attr-defined]
+
+    def on(self, suffix: str) -> list[object]:
+        return [b for t, b, _ in self.messages if t.endswith(suffix)]
+
+    def wait(self, predicate: object, timeout: float = 10.0) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if predicate():  # type: ignore[operator]
+                return True
+            time.sleep(0.02)
+        return bool(predicate())  # type: ignore[operator]
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
