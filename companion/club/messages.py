@@ -140,6 +140,7 @@ def result(table: str, record: Any, pkg: Any, state: Any, steps: list[Step], fin
     return {"format": FORMAT, "id": record.id, "table": table, "game": record.game, "title": pkg.title("en"),
             "players": list(record.players), "scores": scores, "winners": winners, "ranking": ranking,
             "outcome": res.get("outcome") or "", "tie": res.get("tie") or "",
+            "reason": getattr(pkg.rules.outcome(state), "reason", None),
             "started": start, "finished": end, "duration_min": minutes, "actions": len(steps),
             "options": dict(record.options), "match": public.get("match"), "bgstats": bgstats}
 

@@ -142,10 +142,11 @@ class Outbox:
             res = messages.result(self.table, record, pkg, state, steps, record.finished)
             digest = _digest(res)
             if digest != done:
-                self._put(db, "results", {**res, "rev": record.rev}, game_id, retain=False)
+                self._put(db, "results", {**res, "rev": record.rev}, game_id, retain=True)
                 self._set_mark(db, rkey, digest)
         elif done not in (None, "withdrawn"):
-            self._put(db, "results", {**messages.withdrawn(self.table, record), "rev": record.rev}, game_id, retain=False)
+            self._put(db, "results", {**messages.withdrawn(self.table, record), "rev": record.rev}, game_id,
+                      retain=True)
             self._set_mark(db, rkey, "withdrawn")
 
     def put_status(self, db: sqlite3.Connection, status: dict[str, Any], game_id: str | None) -> None:
