@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from companion import story
-from companion.rules import RuleError
+from companion.engine.rules import RuleError
+from companion.table import story
 
 PREFIX = "galapagos"
 #: the message format's version, in every payload (a subscriber can tell an older table)
@@ -31,7 +31,7 @@ def topic(table: str, kind: str) -> str:
 class Step:
     """One journalled action replayed: the state before and after it, and what the rules said it did."""
 
-    entry: Any  # companion.journal.JournalEntry
+    entry: Any  # companion.table.journal.JournalEntry
     before: Any
     events: list[dict[str, Any]]
     after: Any
@@ -39,17 +39,21 @@ class Step:
 
 def replay(pkg: Any, players: list[str], options: dict[str, Any], entries: list[Any]) -> tuple[Any, list[Step]]:
     """The game's set-up state and each action in play replayed (a line today's rules refuse is skipped)."""
-    rules = pkg.rules
-    first = state = rules.setup(list(players), dict(options))
+    first = pkg.rules.setup(list(players), dict(options))
+    return first, replay_from(pkg, first, entries)[1]
+
+
+def replay_from(pkg: Any, state: Any, entries: list[Any]) -> tuple[Any, list[Step]]:
+    """``entries`` replayed onto ``state``: the last state and the steps."""
     steps = []
     for entry in entries:
         try:
-            after, events = rules.apply(state, entry.action)
+            after, events = pkg.rules.apply(state, entry.action)
         except RuleError:
             continue
         steps.append(Step(entry, state, events, after))
         state = after
-    return first, steps
+    return state, steps
 
 
 def sand_end(pkg: Any, steps: list[Step], state: Any) -> float | None:

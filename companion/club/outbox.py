@@ -88,6 +88,8 @@ class Outbox:
         #: set after each commit that wrote rows: the publisher wakes at once
         self.wake = threading.Event()
         self._wrote = False
+        #: game id -> ((players, options), seqs replayed, set-up state, steps): see :meth:`_replayed`
+        self._cache: dict[str, tuple[Any, tuple[int, ...], Any, list[messages.Step]]] = {}
         with journal.transaction() as db:
             for statement in SCHEMA:
                 db.execute(statement)
@@ -123,7 +125,7 @@ class Outbox:
         record = self.journal.game(game_id)
         pkg = games.package(record.game)
         entries = self.journal.active(game_id, db)
-        first, steps = messages.replay(pkg, record.players, record.options, entries)
+        first, steps = self._replayed(pkg, record, entries)
         state = steps[-1].after if steps else first
         key = f"story:{game_id}"
         mark = self._mark(db, key)
@@ -148,6 +150,27 @@ class Outbox:
             self._put(db, "results", {**messages.withdrawn(self.table, record), "rev": record.rev}, game_id,
                       retain=True)
             self._set_mark(db, rkey, "withdrawn")
+
+    def _replayed(self, pkg: Any, record: Any, entries: list[Any]) -> tuple[Any, list[messages.Step]]:
+        """The game replayed, reusing the last replay when the actions in play only grew or shrank at the
+        end (an action, an undo): the hook then costs one ``apply``, not the whole game."""
+        seqs = tuple(e.seq for e in entries)
+        key = (record.players, record.options)
+        hit = self._cache.get(record.id)
+        if hit is not None and hit[0] == key and len(hit[3]) == len(hit[1]):  # no line was skipped last time
+            old, first, steps = hit[1], hit[2], hit[3]
+            n = next((i for i, (a, b) in enumerate(zip(old, seqs, strict=False)) if a != b), min(len(old), len(seqs)))
+            if n in (len(old), len(seqs)):  # it grew or shrank at the end only
+                steps = steps[:n]
+                _, tail = messages.replay_from(pkg, steps[-1].after if steps else first, entries[n:])
+                steps = steps + tail
+                self._cache[record.id] = (key, seqs, first, steps)
+                return first, steps
+        first, steps = messages.replay(pkg, record.players, record.options, entries)
+        if len(self._cache) > 16:
+            self._cache.clear()
+        self._cache[record.id] = (key, seqs, first, steps)
+        return first, steps
 
     def put_status(self, db: sqlite3.Connection, status: dict[str, Any], game_id: str | None) -> None:
         """The retained status, when it differs from the last one written."""

@@ -1,7 +1,7 @@
 """The ``[mqtt]`` table of the config file: where a table publishes, under which name.
 
 Off unless the table is there. Every bad value is refused with one sentence naming the key, like the
-rest of :mod:`companion.config` (which calls :func:`parse`).
+rest of :mod:`companion.board.config` (which calls :func:`parse`).
 """
 
 from __future__ import annotations

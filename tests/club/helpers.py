@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.club.outbox import Outbox
-from companion.journal import Journal
-from companion.session import Session
+from companion.table.journal import Journal
+from companion.table.session import Session
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from companion.club import wiring
 from companion.club.settings import parse
-from companion.journal import Journal
-from companion.session import Session
+from companion.table.journal import Journal
+from companion.table.session import Session
 from tests.club.helpers import scenario
 
 

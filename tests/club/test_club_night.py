@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.club.league import Store, Subscriber, standings
-from companion.journal import Journal
+from companion.table.journal import Journal
 from tests.club.broker import Broker, Listener
 
 ROOT = Path(__file__).resolve().parents[2]

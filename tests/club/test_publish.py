@@ -9,9 +9,11 @@ from typing import Any
 
 import pytest
 
-from companion import config, games, secrecy
+from companion import games
+from companion.board import config
 from companion.club.publisher import Publisher
 from companion.club.settings import parse
+from companion.table import secrecy
 from tests.club.broker import Broker, Listener
 from tests.club.helpers import play, rows, scenario, table
 
@@ -38,7 +40,7 @@ def test_a_bad_mqtt_value_is_one_sentence(mqtt: dict[str, Any], sentence: str) -
 
 
 def test_publishing_is_off_without_the_table_and_survives_sim() -> None:
-    from companion.app import simulated
+    from companion.cli.app import simulated
 
     assert config.parse({}).mqtt is None
     cfg = config.parse({"mqtt": {"url": "mqtts://club.local", "table": "t2"}})
@@ -177,3 +179,31 @@ def _other_targets(rules: Any, head: dict[str, Any], actions: list[dict[str, Any
         else:
             return None
     return out if out != actions else None
+
+
+def test_an_undo_past_the_end_withdraws_the_result_and_a_new_end_replaces_it(tmp_path: Path) -> None:
+    """The outbox follows undo and redo (its replay reused only where the history grew or shrank at the end)."""
+    from companion.club.league import Store
+
+    journal, _ = table(tmp_path / "j.db")
+    head, actions = scenario("galerapagos_full_game.jsonl")
+    session = play(journal, head, actions)
+    assert session.undo() is not None
+    status = [p for _, t, p, _ in rows(journal) if t.endswith("/status")][-1]
+    assert status["actions"] == len(actions) - 1 and not status["over"]
+    assert session.redo() is not None
+    results = [p for _, t, p, _ in rows(journal) if t.endswith("/results")]
+    assert [bool(r.get("withdrawn")) for r in results] == [False, True, False]
+    assert results[0]["rev"] < results[1]["rev"] < results[2]["rev"]
+    store = Store(str(tmp_path / "league.db"))
+    for r in results:
+        store.add(r)
+    assert [r["id"] for r in store.records()] == [session.id]  # counted once, as it ended last
+    store.close()
+    # and the replay reused by the hook gives the same status as a replay from scratch
+    fresh, _ = table(tmp_path / "fresh.db")
+    play(fresh, head, actions)
+    strip = lambda p: {k: v for k, v in p.items() if k not in ("game_id",)}  # noqa: E731
+    last = [p for _, t, p, _ in rows(journal) if t.endswith("/status")][-1]
+    again = [p for _, t, p, _ in rows(fresh) if t.endswith("/status")][-1]
+    assert strip(last) == strip(again)
