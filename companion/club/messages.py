@@ -157,7 +157,10 @@ def withdrawn(table: str, record: Any) -> dict[str, Any]:
 # -- Home Assistant MQTT discovery (https://www.home-assistant.io/integrations/mqtt/#mqtt-discovery) ----------
 
 def discovery(table: str, gauges: dict[str, str]) -> list[tuple[str, dict[str, Any]]]:
-    """The retained ``homeassistant/sensor/<unique>/config`` messages of one table's sensors.
+    """The retained ``homeassistant/sensor/<table>/<object>/config`` messages of one table's sensors.
+
+    The table's name is the topic's node level (Home Assistant's ``<node_id>``), alone in its level so
+    that a broker's ACL ``pattern write homeassistant/sensor/%u/#`` lets a table announce only itself.
 
     One device per table; sensors for the game, the round, who plays, the sand's end (a timestamp), and
     each public gauge any installed game has (``gauges``: key → English label; a sensor whose game is not
@@ -180,7 +183,7 @@ def discovery(table: str, gauges: dict[str, str]) -> list[tuple[str, dict[str, A
     out = []
     for key, name, template, extra in sensors:
         unique = f"galapagos_{table}_{key}"
-        out.append((f"homeassistant/sensor/{unique}/config",
+        out.append((f"homeassistant/sensor/{table}/galapagos_{key}/config",
                     {"name": name, "unique_id": unique, "object_id": unique, "state_topic": state,
                      "value_template": template, "device": device,
                      "availability_topic": topic(table, "online"), "payload_available": "online",

@@ -128,8 +128,8 @@ class Listener:
         self.messages: list[tuple[str, object, bool]] = []
         self._json = json
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2)
-        if tls:
-            self.client.tls_set(ca_certs=tls.get("ca"))
+        if "ca" in tls:
+            self.client.tls_set(ca_certs=tls["ca"])
         if "username" in tls:
             self.client.username_pw_set(tls["username"], tls.get("password"))
         self.client.on_message = self._on_message

@@ -90,7 +90,7 @@ def test_home_assistant_discovers_each_table(broker: Broker, tmp_path: Path) -> 
     pub = publisher(broker, journal, outbox)
     pub.connected.wait(10)
     listener = Listener(broker, ("homeassistant/#",))
-    wanted = {f"homeassistant/sensor/galapagos_club-7_{k}/config"
+    wanted = {f"homeassistant/sensor/club-7/galapagos_{k}/config"
               for k in ("game", "round", "player", "sand", "devices_down", *games.package("galerapagos").gauges)}
     try:
         assert listener.wait(lambda: wanted <= {t for t, _, _ in listener.messages})
@@ -101,10 +101,10 @@ def test_home_assistant_discovers_each_table(broker: Broker, tmp_path: Path) -> 
     assert later.wait(lambda: wanted <= {t for t, _, _ in later.messages})
     later.close()
     configs = {t: b for t, b, retained in later.messages if retained}
-    water = configs["homeassistant/sensor/galapagos_club-7_water/config"]
+    water = configs["homeassistant/sensor/club-7/galapagos_water/config"]
     assert water["state_topic"] == "galapagos/club-7/status" and water["unique_id"] == "galapagos_club-7_water"
     assert "value_json.gauges['water']" in water["value_template"]
-    assert configs["homeassistant/sensor/galapagos_club-7_sand/config"]["device_class"] == "timestamp"
+    assert configs["homeassistant/sensor/club-7/galapagos_sand/config"]["device_class"] == "timestamp"
     assert {c["device"]["identifiers"][0] for c in configs.values()} == {"galapagos_club-7"}
     # the gauges come from the game packages, not from a list of names here
     assert wanted <= set(configs)

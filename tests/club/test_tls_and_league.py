@@ -144,3 +144,36 @@ def test_the_league_counts_a_result_once_in_postgresql(postgres: str) -> None:
         _check_store(store)
     finally:
         store.close()
+
+
+ACL = """pattern write galapagos/%u/#
+pattern write homeassistant/sensor/%u/#
+user watcher
+topic read #
+"""
+
+
+def test_the_clubs_acl_lets_a_table_publish_under_its_own_name_only(tmp_path: Path) -> None:
+    """docs/club.md's ACL on a real Mosquitto: t1 publishes as t1; t1 claiming to be table t2 reaches nobody."""
+    broker = Broker(tmp_path / "acl", users={"t1": "a", "watcher": "w"}, acl=ACL).start()
+    listener = Listener(broker, ("galapagos/#", "homeassistant/#"), username="watcher", password="w")
+    try:
+        for name, db in (("t1", "own.db"), ("t2", "other.db")):
+            journal, outbox = table(tmp_path / db, name)
+            pub = Publisher(parse({"url": broker.url, "table": name, "username": "t1", "password": "a"}, "test"),
+                            str(journal.path), outbox.wake).start()
+            head, actions = scenario("galerapagos_full_game.jsonl")
+            play(journal, head, actions[:3])
+            deadline = time.monotonic() + 10
+            while pub.reader.unsent() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert pub.reader.unsent() == 0  # the broker acknowledges even what it drops (MQTT 3.1.1)
+            pub.stop()
+        assert listener.wait(lambda: len([t for t, _, _ in listener.messages if t.endswith("/story")]) >= 3)
+        time.sleep(0.3)
+    finally:
+        listener.close()
+        broker.stop()
+    topics = {t for t, _, _ in listener.messages}
+    assert "galapagos/t1/story" in topics and "homeassistant/sensor/t1/galapagos_water/config" in topics
+    assert not any("/t2/" in t for t in topics)
