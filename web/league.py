@@ -11,8 +11,8 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, render_template_string, request
 
-from companion import texts
 from companion.club.league import csv_rows, standings
+from companion.engine import texts
 
 PAGE = """<!doctype html><html lang="{{ lang }}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>{{ t("League standings") }}</title>

@@ -633,21 +633,11 @@ def export_json():
 
 def bgstats_link(rec: GameRecord) -> str:
     """A BG Stats "createPlay" link for a finished game (https://app.bgstatsapp.com/createPlay.html)."""
+    from companion.engine.results import bgstats_play
+
     result = rec.result or {}
-    scores = result.get("scores") or {}
-    winners = set(result.get("winners") or [])
-    ranked = sorted(rec.players, key=lambda n: -(scores.get(n) or 0))
-    players = [{"name": n, "score": scores.get(n, 0), "winner": n in winners, "startPlayer": i == 0,
-                "rank": ranked.index(n) + 1, "sourcePlayerId": n} for i, n in enumerate(rec.players)]
-    # no BoardGameGeek id: BG Stats matches the game by name and remembers the match
-    game: dict[str, Any] = {"name": _title(rec.game), "highestWins": True,
-                            "noPoints": False, "sourceGameId": rec.game}
-    data = {
-        "sourceName": "Galapagos Table Companion", "game": game, "players": players,
-        "playDate": _when(rec.created) + ":00",
-        "durationMin": max(1, round(((rec.finished or rec.created) - rec.created) / 60)),
-        "comments": result.get("text") or "",
-    }
+    data = bgstats_play(rec.game, _title(rec.game), rec.players, result.get("scores") or {}, result.get("winners"),
+                        rec.created, rec.finished, result.get("text") or "")
     return "https://app.bgstatsapp.com/createPlay.html?data=" + quote(json.dumps(data, separators=(",", ":")))
 
 

@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import Any
 
-from companion.cli import UsageError, command, emit, subcommands
+from companion.cli.main import UsageError, command, emit, subcommands
 
 
 @subcommands

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from companion.engine.results import bgstats_play
 from companion.engine.rules import RuleError
 from companion.table import story
 
@@ -131,16 +132,8 @@ def result(table: str, record: Any, pkg: Any, state: Any, steps: list[Step], fin
     start = record.created
     end = finished if finished is not None else (steps[-1].entry.at if steps else start)
     minutes = max(1, round((end - start) / 60))
-    ranked = sorted(record.players, key=lambda n: -(scores.get(n) or 0))
-    bgstats = {
-        "sourceName": "Galapagos Table Companion",
-        "game": {"name": pkg.title("en"), "highestWins": True, "noPoints": False, "sourceGameId": record.game},
-        "players": [{"name": n, "score": scores.get(n, 0), "winner": n in winners, "startPlayer": i == 0,
-                     "rank": ranked.index(n) + 1, "sourcePlayerId": n} for i, n in enumerate(record.players)],
-        "playDate": dt.datetime.fromtimestamp(start).strftime("%Y-%m-%d %H:%M:00"),
-        "durationMin": minutes, "comments": res.get("outcome") or "",
-        "location": table,
-    }
+    bgstats = bgstats_play(record.game, pkg.title("en"), list(record.players), scores, winners, start, end,
+                           res.get("outcome") or "", location=table)
     return {"format": FORMAT, "id": record.id, "table": table, "game": record.game, "title": pkg.title("en"),
             "players": list(record.players), "scores": scores, "winners": winners, "ranking": ranking,
             "outcome": res.get("outcome") or "", "tie": res.get("tie") or "",
