@@ -236,7 +236,11 @@ class Subscriber:
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any) -> None:
         if reason.is_failure:
-            self.problem = f"The MQTT broker {self.broker} refused the league ({reason})."
+            what = "username or password" if "password" in str(reason).lower() or "authori" in str(reason).lower() \
+                else str(reason)
+            self.problem = (f"The MQTT broker {self.broker} refused the league's {what}: check --username and "
+                            f"--password." if what != str(reason) else
+                            f"The MQTT broker {self.broker} refused the league ({reason}).")
             return
         client.subscribe([(TOPIC, 1), (self._sync_topic, 1)])
 

@@ -45,9 +45,17 @@ def start(settings: Any, journal: Any, db_path: Any, devices_down: Any, notices:
         notices.append(f"Publishing to the club's broker is off: the journal cannot keep its outbox ({exc}).")
         return None
 
+    shown: list[str] = []
+
     def said(problem: str | None) -> None:
-        if problem and problem not in notices:
+        """The dashboard's notices say the broker's problem while it lasts (the list is the page's own)."""
+        for old in shown:
+            if old in notices:
+                notices.remove(old)
+        shown.clear()
+        if problem:
             notices.append(problem)
+            shown.append(problem)
 
     publisher = Publisher(settings, str(db_path), outbox.wake, on_problem=said).start()
     log.info("publishing table %s to %s", settings.table, settings.url)

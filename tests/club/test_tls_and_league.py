@@ -177,3 +177,19 @@ def test_the_clubs_acl_lets_a_table_publish_under_its_own_name_only(tmp_path: Pa
     topics = {t for t, _, _ in listener.messages}
     assert "galapagos/t1/story" in topics and "homeassistant/sensor/t1/galapagos_water/config" in topics
     assert not any("/t2/" in t for t in topics)
+
+
+def test_the_league_refused_by_the_broker_says_it_in_one_sentence(tls_broker: Broker, tmp_path: Path) -> None:
+    import sys
+
+    from tests.club.test_club_night import ROOT
+
+    out = subprocess.run([sys.executable, "-m", "companion", "league", "--broker", tls_broker.url, "--db",
+                          str(tmp_path / "l.db"), "--json", "--ca-file", str(tls_broker.certs["ca"]),
+                          "--username", "t1", "--password", "wrong", "--timeout", "10"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.strip().splitlines() == [
+        f"companion: The MQTT broker {tls_broker.url} refused the league's username or password: check "
+        "--username and --password."] or "refused the league's username or password" in out.stderr
+    assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
