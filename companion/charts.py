@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 #: the drawing's own size (the viewBox); the page scales it to the column
-WIDTH, HEIGHT = 440, 300
+WIDTH, HEIGHT = 400, 290
 
 
 def svg(course: dict[str, Any], ch: dict[str, Any], *, ident: str = "chart") -> str:
@@ -32,16 +32,17 @@ def svg(course: dict[str, Any], ch: dict[str, Any], *, ident: str = "chart") -> 
     colours = [s["colour"] for s in lines] + ["#777777"] * len(ch.get("lines") or [])
     style = Style(colors=tuple(colours), background="#ffffff", plot_background="#ffffff",
                   foreground="#222222", foreground_strong="#111111", foreground_subtle="#8a948f",
-                  font_family="system-ui, sans-serif", label_font_size=13, major_label_font_size=13,
-                  legend_font_size=14, title_font_size=15, value_font_size=12, tooltip_font_size=13,
+                  font_family="system-ui, sans-serif", label_font_size=14, major_label_font_size=14,
+                  legend_font_size=16, title_font_size=15, value_font_size=12, tooltip_font_size=13,
                   opacity="1", opacity_hover="1")
     values = [v for s in lines for v in s["values"] if isinstance(v, int | float)]
     values += [r["value"] for r in ch.get("lines") or []]
     low, high = (min(values), max(values)) if values else (0, 1)
-    chart = pygal.Line(width=WIDTH, height=HEIGHT, style=style, js=[], css=["file://style.css", "file://graph.css"],
-                       disable_xml_declaration=True, legend_at_bottom=True, legend_at_bottom_columns=3,
+    legend_rows = -(-(len(lines) + len(ch.get("lines") or [])) // 3)  # three keys a row, each row room of its own
+    chart = pygal.Line(width=WIDTH, height=HEIGHT + 24 * (legend_rows - 1), style=style, js=[], css=["file://style.css", "file://graph.css"],
+                       disable_xml_declaration=True, legend_at_bottom=True, legend_at_bottom_columns=3, legend_box_size=14,
                        truncate_legend=-1, truncate_label=-1, show_y_guides=True, show_x_guides=False,
-                       dots_size=4.5, stroke_style={"width": 2.5}, margin=6, spacing=8,
+                       dots_size=4.5, stroke_style={"width": 3}, margin=6, margin_right=16, spacing=8,
                        range=(min(0, low), high if high > low else low + 1),
                        x_title=course["x_label"], print_values=False, allow_interruptions=True)
     chart.x_labels = course["x_labels"]
@@ -50,7 +51,7 @@ def svg(course: dict[str, Any], ch: dict[str, Any], *, ident: str = "chart") -> 
     if high - low <= 12 and all(float(v).is_integer() for v in values):
         chart.y_labels = list(range(int(min(0, low)), int(high) + 1))  # whole counts, never 2.5 turtles
     for s in lines:
-        chart.add(s["label"], s["values"], stroke_style={"width": 2.5, "dasharray": s.get("dash") or "none"})
+        chart.add(s["label"], s["values"], stroke_style={"width": 3, "dasharray": s.get("dash") or "none"})
     for r in ch.get("lines") or []:
         chart.add(r["label"], [r["value"]] * len(course["x"]), show_dots=False,
                   stroke_style={"width": 2, "dasharray": "3,3"})
@@ -67,7 +68,7 @@ def _pygal_id(text: str) -> str:
 
 _SERIE = re.compile(r'<g class="series serie-(\d+) color-\d+">')
 _DOT = re.compile(r'<circle cx="([-\d.e]+)" cy="([-\d.e]+)" r="[\d.]+" class="dot reactive tooltip-trigger"\s*/>')
-_LEGEND = re.compile(r'<rect x="([-\d.e]+)" y="([-\d.e]+)" width="12" height="12" class="color-(\d+) reactive"\s*/>')
+_LEGEND = re.compile(r'<rect x="([-\d.e]+)" y="([-\d.e]+)" width="([\d.]+)" height="[\d.]+" class="color-(\d+) reactive"\s*/>')
 
 
 def _shaped(text: str, shapes: list[str], title: str) -> str:
@@ -82,9 +83,9 @@ def _shaped(text: str, shapes: list[str], title: str) -> str:
     text = "".join(out)
 
     def legend(m: re.Match[str]) -> str:
-        n = int(m.group(3))
+        n, half = int(m.group(4)), float(m.group(3)) / 2
         shape = shapes[n] if n < len(shapes) else "circle"
-        return _glyph(shape, float(m.group(1)) + 6, float(m.group(2)) + 6, 6.5, f'class="color-{n} reactive"')
+        return _glyph(shape, float(m.group(1)) + half, float(m.group(2)) + half, half + .5, f'class="color-{n} reactive"')
 
     text = _LEGEND.sub(legend, text)
     return text.replace(">", f' role="img" aria-label="{_attr(title)}"><title>{_esc(title)}</title>', 1)
