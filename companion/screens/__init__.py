@@ -14,7 +14,7 @@ from typing import Any
 
 from PIL import Image
 
-from companion.screens import common, lobby
+from companion.screens import common, course, lobby
 from companion.screens.canvas import Canvas
 from companion.screens.common import reading_seconds
 from companion.screens.context import ScreenContext
@@ -29,6 +29,7 @@ SCREENS: dict[str, Screen] = {
     "error": common.error,
     "confirm": common.confirm,
     "lobby": lobby.lobby,
+    "course": course.course,
 }
 
 
