@@ -83,7 +83,7 @@ def description(x: list[int], charts: list[dict[str, Any]], lang: str, *, marks:
                 spark: dict[str, Any] | None = None, heading: str = "Round") -> dict[str, Any]:
     """The course as every reader takes it; ``heading`` is the x axis' message id (« Round », « Turn »)."""
     t = texts.translator(lang)
-    labels = [t("Start") if n == 0 else str(n) for n in x]
+    labels = [texts.pgettext_("chart axis", "Start", lang) if n == 0 else str(n) for n in x]
     return {"x_label": t(heading), "x": list(x), "x_labels": labels, "charts": charts,
             "marks": list(marks or []), "spark": spark}
 

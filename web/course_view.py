@@ -127,3 +127,38 @@ def history_csv():
     writer.writerows({k: csv_cell(v) for k, v in row.items()} for row in history.rows(figures))
     return Response(buf.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": "attachment; filename=galapagos-players.csv"})
+
+
+# -- BG Stats: a file of plays beside the link -----------------------------------------------------
+def _bgsplay(records: list[Any], filename: str) -> Response:
+    from companion import bgstats
+    from web.pages import _title
+
+    body = json.dumps(bgstats.play_file(records, _title), ensure_ascii=False, indent=1)
+    return Response(body, mimetype="application/json",
+                    headers={"Content-Disposition": f"attachment; filename={filename}"})
+
+
+@bp.get("/games/<game_id>/bgstats.bgsplay")
+def bgstats_game(game_id: str):
+    """One finished game as a BG Stats play file (the link on Home hands over the same play)."""
+    from web.api import open_game
+    from web.validate import ApiError
+
+    require(table=True)
+    open_game(game_id)
+    rec = dashboard().hub.journal.game(game_id)
+    if rec.finished is None:
+        raise ApiError(409, "This game is not over yet; BG Stats takes finished games.")
+    return _bgsplay([rec], f"galapagos-{game_id}.bgsplay")
+
+
+@bp.get("/history/bgstats.bgsplay")
+def bgstats_history():
+    """The finished games of the history (its filters applied) as one BG Stats play file."""
+    require(table=True)
+    game, period = _filters()
+    library = Library(dashboard().hub.journal)
+    recs = [rec for rec, state in history.records(library, game=game, period=period, now=library.journal._clock())
+            if state == "over"]
+    return _bgsplay(recs, "galapagos-plays.bgsplay")
