@@ -21,7 +21,7 @@ so that every package's alternative is built the one way.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from companion import texts
@@ -66,6 +66,21 @@ def rounds(entries: list[dict[str, Any]]) -> tuple[Any, list[tuple[int, Any, lis
         else:
             out.append((rnd, e["state"], list(e["events"])))
     return start, out
+
+
+def read(entries: list[dict[str, Any]], view: Callable[[Any], dict[str, Any]]
+         ) -> tuple[list[int], list[dict[str, Any]], list[tuple[int, Any, list[dict[str, Any]]]]] | None:
+    """(x: 0 then each round, ``view(state)`` at the start and at each round's end, :func:`rounds`' rounds),
+    or None before anything was played: how every package's ``course`` begins."""
+    start, played = rounds(entries)
+    if start is None:
+        return None
+    return [0] + [r for r, _, _ in played], [view(s) for s in [start] + [s for _, s, _ in played]], played
+
+
+def words(domain: str) -> Callable[..., str]:
+    """``t(lang, msgid, **params)``: a game's texts (its catalog, then the interface's)."""
+    return lambda lang, msgid, **params: texts.render(msgid, params, lang, domain)
 
 
 def series(key: str, label: str, values: list[Any], style: dict[str, str]) -> dict[str, Any]:

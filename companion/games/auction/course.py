@@ -20,20 +20,17 @@ ANIMALS = ("sea_lion", "iguana", "tortoise", "booby", "penguin", "crab")
 DASHES = {"sea_lion": "", "iguana": "8,4", "tortoise": "2,3", "booby": "10,3,2,3", "penguin": "14,4", "crab": "4,4"}
 
 
-def _t(lang: str, msgid: str, **params: Any) -> str:
-    return texts.render(msgid, params, lang, R.DOMAIN)
+_t = C.words(R.DOMAIN)
 
 
 def course(entries: list[dict[str, Any]], lang: str = "en") -> dict[str, Any] | None:
     """Money, points and education per player, the track per animal, the bonus tiles marked."""
     from companion.games.auction import GAME
 
-    start, played = C.rounds(entries)
-    if start is None:
+    got = C.read(entries, _RULES.public_state)
+    if got is None:
         return None
-    states = [start] + [s for _, s, _ in played]
-    x = [0] + [r for r, _, _ in played]
-    views = [_RULES.public_state(s) for s in states]
+    x, views, played = got
     names = [p["name"] for p in views[0]["players"]]
 
     def per_player(field: str) -> list[dict[str, Any]]:

@@ -19,17 +19,15 @@ DOMAIN = R.DiceRules.id
 DASHES = {"black": "", "white": "8,4", "red": "2,3", "green": "10,3,2,3", "yellow": "14,4", "blue": "4,4"}
 
 
-def _t(lang: str, msgid: str, **params: Any) -> str:
-    return texts.render(msgid, params, lang, DOMAIN)
+_t = C.words(DOMAIN)
 
 
 def course(entries: list[dict[str, Any]], lang: str = "en") -> dict[str, Any] | None:
     """Sets and turtles per player, then each player's turtles colour by colour."""
-    start, played = C.rounds(entries)
-    if start is None:
+    got = C.read(entries, _RULES.public_state)
+    if got is None:
         return None
-    views = [_RULES.public_state(s) for s in [start] + [s for _, s, _ in played]]
-    x = [0] + [r for r, _, _ in played]
+    x, views, played = got
     names = [p["name"] for p in views[0]["players"]]
 
     def counts(v: dict[str, Any], i: int) -> dict[str, int]:

@@ -12,7 +12,6 @@ from collections import Counter
 from typing import Any
 
 from companion import course as C
-from companion import texts
 from companion.games.galerapagos import rules as R
 
 _RULES = R.GalerapagosRules()
@@ -24,17 +23,15 @@ STYLE = {"water": {"colour": "#2f6fbf", "shape": "diamond", "dash": ""},
          "survivors": {"colour": "#222222", "shape": "figure", "dash": "14,4"}}
 
 
-def _t(lang: str, msgid: str, **params: Any) -> str:
-    return texts.render(msgid, params, lang, R.DOMAIN)
+_t = C.words(R.DOMAIN)
 
 
 def course(entries: list[dict[str, Any]], lang: str = "en") -> dict[str, Any] | None:
     """The supplies and the survivors per round; weather, votes and deaths as marks."""
-    start, played = C.rounds(entries)
-    if start is None:
+    got = C.read(entries, _RULES.view)
+    if got is None:
         return None
-    views = [_RULES.view(s) for s in [start] + [s for _, s, _ in played]]
-    x = [0] + [r for r, _, _ in played]
+    x, views, played = got
     label = {"water": _t(lang, "Water"), "food": _t(lang, "Food"), "wood": _t(lang, "Wood"),
              "rafts": _t(lang, "Raft places"), "survivors": _t(lang, "Survivors")}
 

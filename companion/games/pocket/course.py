@@ -22,17 +22,15 @@ SPACE_STYLE = {"dominant": {"colour": "#3f9b4b", "shape": "square", "dash": ""},
                "invasive": {"colour": "#c62f2f", "shape": "cross", "dash": "2,3"}}
 
 
-def _t(lang: str, msgid: str, **params: Any) -> str:
-    return texts.render(msgid, params, lang, R.DOMAIN)
+_t = C.words(R.DOMAIN)
 
 
 def course(entries: list[dict[str, Any]], lang: str = "en") -> dict[str, Any] | None:
     """Populations, cards on each kind of space, and each species on the invasive spaces."""
-    start, played = C.rounds(entries)
-    if start is None:
+    got = C.read(entries, _RULES.view)
+    if got is None:
         return None
-    views = [_RULES.view(s) for s in [start] + [s for _, s, _ in played]]
-    x = [0] + [r for r, _, _ in played]
+    x, views, played = got
     word = {s: texts.gettext_(s, lang, R.DOMAIN).capitalize() for s in R.SPECIES + R.SPACES}
     pops = [C.series(s, word[s], [v["populations"][s] for v in views], SPECIES_STYLE[s]) for s in R.SPECIES]
     spaces = [C.series(p, word[p], [len(v["spaces"][p]) for v in views], SPACE_STYLE[p]) for p in R.SPACES]
