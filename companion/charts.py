@@ -44,8 +44,8 @@ def svg(course: dict[str, Any], ch: dict[str, Any], *, ident: str = "chart") -> 
                        truncate_legend=-1, truncate_label=-1, show_y_guides=True, show_x_guides=False,
                        dots_size=4.5, stroke_style={"width": 3}, margin=6, margin_right=16, spacing=8,
                        range=(min(0, low), high if high > low else low + 1),
-                       x_title=course["x_label"], print_values=False, allow_interruptions=True)
-    chart.x_labels = course["x_labels"]
+                       x_title=ch.get("x_label", course["x_label"]), print_values=False, allow_interruptions=True)
+    chart.x_labels = ch.get("x_labels", course["x_labels"])  # a tournament's chart counts manches
     unit = ch.get("unit", "")
     chart.value_formatter = (lambda v: f"{unit}{v:g}") if unit else (lambda v: f"{v:g}")
     if high - low <= 12 and all(float(v).is_integer() for v in values):
@@ -53,7 +53,7 @@ def svg(course: dict[str, Any], ch: dict[str, Any], *, ident: str = "chart") -> 
     for s in lines:
         chart.add(s["label"], s["values"], stroke_style={"width": 3, "dasharray": s.get("dash") or "none"})
     for r in ch.get("lines") or []:
-        chart.add(r["label"], [r["value"]] * len(course["x"]), show_dots=False,
+        chart.add(r["label"], [r["value"]] * len(ch.get("x", course["x"])), show_dots=False,
                   stroke_style={"width": 2, "dasharray": "3,3"})
     out = re.sub(r"<script\b.*?</script>", "", chart.render(is_unicode=True), flags=re.S)  # pygal's config: unused
     out = re.sub(r'id="chart-[0-9a-f-]+"', f'id="{ident}"', out, count=1).replace(_pygal_id(out), ident)

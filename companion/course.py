@@ -114,13 +114,14 @@ def table(course: dict[str, Any], ch: dict[str, Any], lang: str = "en") -> dict[
     """The figures of one chart as a table: a column per line, a row per round, and the marks of each round."""
     t = texts.translator(lang)
     marks: dict[int, list[str]] = {}
-    for m in course.get("marks", []):
+    for m in course.get("marks", []) if "x" not in ch else []:  # a chart with its own x has no round marks
         marks.setdefault(m["x"], []).append(m["text"])
-    head = [course["x_label"]] + [s["label"] for s in ch["series"]] + ([t("Events")] if marks else [])
+    xs, labels = ch.get("x", course["x"]), ch.get("x_labels", course["x_labels"])
+    head = [ch.get("x_label", course["x_label"])] + [s["label"] for s in ch["series"]] + ([t("Events")] if marks else [])
     rows = []
-    for i, x in enumerate(course["x"]):
+    for i, x in enumerate(xs):
         cells = [_cell(s["values"][i] if i < len(s["values"]) else None, ch.get("unit", "")) for s in ch["series"]]
-        rows.append([course["x_labels"][i]] + cells + (["; ".join(marks.get(x, []))] if marks else []))
+        rows.append([labels[i]] + cells + (["; ".join(marks.get(x, []))] if marks else []))
     return {"caption": ch["title"], "head": head, "rows": rows}
 
 
@@ -140,8 +141,46 @@ def leader_margin(names: list[str], scores: list[dict[str, int]]) -> list[int]:
 
 
 def of_session(session: Any, lang: str = "en") -> dict[str, Any] | None:
-    """The course of ``session``'s game so far from the story's one replay; None when its package draws none."""
+    """The course of ``session``'s game so far from the story's one replay, with a tournament's totals
+    manche by manche when the game is one of a match; None when its package draws none."""
     from companion import games, story
 
     pkg = games.package(session.game)
-    return pkg.course(story.told(session, lang), lang)
+    out = pkg.course(story.told(session, lang), lang)
+    match = match_chart(session, pkg, lang) if out is not None else None
+    if match is not None:
+        out["charts"].append(match)
+        match["table"] = table(out, match, lang)
+    return out
+
+
+def match_chart(session: Any, pkg: Any, lang: str = "en") -> dict[str, Any] | None:
+    """A tournament's running totals after each manche played so far (the package's ``match_totals``
+    over the journal's games of the same match), as a chart with its own x: the manches."""
+    name = (session.options or {}).get("match")
+    if not name:
+        return None
+    try:
+        records = [r for r in session.journal.games() if r.game == session.game and (r.options or {}).get("match") == name]
+    except Exception:  # a journal that cannot list its games: no tournament chart, the course stands
+        return None
+    rows = []
+    for r in sorted(records, key=lambda r: (r.id == session.id, r.created)):  # this game last: its match
+        result = r.result or {}
+        rows.append({"options": r.options, "over": r.finished is not None, "winners": result.get("winners") or [],
+                     "players": [{"name": n} for n in r.players], "outcome": {"reason": result.get("reason")}})
+    totals = pkg.match_totals(rows)
+    if not totals or not totals["rows"]:
+        return None
+    t = texts.translator(lang)
+    names = list(session.players)
+    running = {n: 0 for n in names}
+    values: dict[str, list[int]] = {n: [] for n in names}
+    for row in totals["rows"]:
+        for n in names:
+            running[n] += row["points"].get(n, 0)
+            values[n].append(running[n])
+    x = [row["manche"] for row in totals["rows"]]
+    lines = [series(n, n, values[n], seat_style(i)) for i, n in enumerate(names)]
+    return {**chart("match", t("Tournament points after each manche"), lines), "x": x,
+            "x_label": t("Manche"), "x_labels": [str(m) for m in x]}

@@ -43,7 +43,7 @@ def drawn(session: Any, language: str) -> dict[str, Any] | None:
         hit = _cache.get(key)
         if hit is not None and hit[0] == id(told):
             return hit[1]
-    out = games.package(session.game).course(told, language)
+    out = course.of_session(session, language)
     if out is not None:
         for i, ch in enumerate(out["charts"]):
             ch["svg"] = Markup(charts.svg(out, ch, ident=f"course-{ch['id']}-{i}"))
