@@ -38,13 +38,17 @@ def svg(course: dict[str, Any], ch: dict[str, Any], *, ident: str = "chart") -> 
     values = [v for s in lines for v in s["values"] if isinstance(v, int | float)]
     values += [r["value"] for r in ch.get("lines") or []]
     low, high = (min(values), max(values)) if values else (0, 1)
-    legend_rows = -(-(len(lines) + len(ch.get("lines") or [])) // 3)  # three keys a row, each row room of its own
+    keys = len(lines) + len(ch.get("lines") or [])
+    legend_rows = -(-keys // 3)  # three keys a row, each row room of its own
+    # pygal 3.1 reserves floor(keys / 3) rows for a bottom legend (it draws the ceiling): the missing room
+    missing = (legend_rows - keys // 3) * 24
     chart = pygal.Line(width=WIDTH, height=HEIGHT + 24 * (legend_rows - 1), style=style, js=[], css=["file://style.css", "file://graph.css"],
                        disable_xml_declaration=True, legend_at_bottom=True, legend_at_bottom_columns=3, legend_box_size=14,
                        truncate_legend=-1, truncate_label=-1, show_y_guides=True, show_x_guides=False,
-                       dots_size=4.5, stroke_style={"width": 3}, margin=6, margin_right=16, spacing=8,
+                       dots_size=4.5, stroke_style={"width": 3}, margin=6, margin_right=16, margin_bottom=6 + missing, spacing=8,
                        range=(min(0, low), high if high > low else low + 1),
-                       x_title=ch.get("x_label", course["x_label"]), print_values=False, allow_interruptions=True)
+                       x_title=ch.get("x_label", course["x_label"]), print_values=False,
+                       allow_interruptions=not ch.get("connect"))  # a history joins a player's games
     chart.x_labels = ch.get("x_labels", course["x_labels"])  # a tournament's chart counts manches
     unit = ch.get("unit", "")
     chart.value_formatter = (lambda v: f"{unit}{v:g}") if unit else (lambda v: f"{v:g}")

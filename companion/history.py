@@ -147,7 +147,7 @@ def timeline_course(figures_: dict[str, Any], lang: str = "en") -> dict[str, Any
     tl = figures_["timeline"]
     lines = [course.series(n, n, tl["scores"][n], course.seat_style(i)) for i, n in enumerate(tl["scores"])]
     return {"x_label": t("Game"), "x": tl["x"], "x_labels": [str(x) for x in tl["x"]], "marks": [],
-            "charts": [course.chart("scores", t("Scores over time"), lines)], "spark": None}
+            "charts": [{**course.chart("scores", t("Scores over time"), lines), "connect": True}], "spark": None}
 
 
 def rows(figures_: dict[str, Any]) -> list[dict[str, Any]]:

@@ -95,7 +95,7 @@ def history_page():
     figures, game, period = _figures()
     language = lang()
     chart = None
-    if figures["timeline"]["x"]:
+    if figures["timeline"]["x"] and game is not None:  # scores of different games do not compare: one game's
         line = history.timeline_course(figures, language)
         chart = {**line["charts"][0], "svg": Markup(charts.svg(line, line["charts"][0], ident="history-scores"))}
         course.complete(line, language)

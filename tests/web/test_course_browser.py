@@ -99,7 +99,16 @@ def test_history_after_a_dozen_games(browser, server: Server) -> None:
         for key in ("played", "won", "shared", "abandoned", "streak"):
             assert row.locator(f"td[data-k='{key}']").inner_text() == str(want[key]), (name, key)
     assert "11 games played to the end, 1 abandoned." in tablet.inner_text(".history-count")
+    assert tablet.locator(".course-chart[data-chart='history']").count() == 0  # all games: nothing to compare
+    tablet.select_option("select[name='game']", "galapagos-auction")
+    tablet.click(".history-filters button")
+    tablet.wait_for_selector(".course-chart[data-chart='history']")
+    assert tablet.locator("tr[data-player='Ann'] td[data-k='played']").inner_text() == "2"
+    rows = tablet.locator(".course-chart[data-chart='history'] tbody tr")
+    assert rows.count() == 4  # the four auction games played to the end, oldest first
+    assert rows.nth(3).locator("th, td").all_text_contents()[:3] == ["4", "–", "–"]  # Eve and Fay's game
     _shot(tablet.locator("main"), "history-tablet.png")
+    _shot(tablet.locator(".course-chart[data-chart='history']"), "history-chart-tablet.png")
     phone = _open(browser, server, "/history?game=galapagos-dice", PHONE)
     assert phone.locator("tr[data-player='Ann'] td[data-k='played']").inner_text() == "3"
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
