@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from companion import dial_screen, extras, games, moves, screens, texts
+from companion import course, dial_screen, extras, games, moves, screens, texts
 from companion.dial import END, Entry, first_detent  # noqa: F401  (END: older imports)
 from companion.rules import RuleError
 from companion.session import Change, Session
@@ -438,6 +438,8 @@ class TableController:
             toasting=bool(self.toast and not editing and not (timer is not None and timer.running)),
         )
         # what is on screen changed: its text starts again from the left / the first line
+        if self.screen == "course":  # the course's sparkline, from the story's one replay (cached per revision)
+            ctx = dataclasses.replace(ctx, data={**ctx.data, "course": course.spark(self.session, self.lang)})
         key = (ctx.message, ctx.entry, ctx.heading, ctx.preview, ctx.status, ctx.question, self.screen)
         if key != self._shown_key:
             self._shown_key, self._shown_since = key, self.clock()

@@ -154,6 +154,18 @@ def of_session(session: Any, lang: str = "en") -> dict[str, Any] | None:
     return out
 
 
+def spark(session: Any, lang: str = "en") -> dict[str, Any] | None:
+    """The OLED's sparkline series of ``session``'s game (None when there is none, or it cannot be told)."""
+    import logging
+
+    try:
+        out = of_session(session, lang)
+    except Exception:  # the course must never take the table's screen down
+        logging.getLogger(__name__).exception("the course of %s", session.game)
+        return None
+    return (out or {}).get("spark")
+
+
 def match_chart(session: Any, pkg: Any, lang: str = "en") -> dict[str, Any] | None:
     """A tournament's running totals after each manche played so far (the package's ``match_totals``
     over the journal's games of the same match), as a chart with its own x: the manches."""

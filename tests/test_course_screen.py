@@ -50,3 +50,4 @@ def test_a_real_game_s_rations(tmp_path) -> None:
     assert spark == {"label": "Rations", "values": [7, 5, 2, 1, 0, 0]}  # min(water, food) each round
     img = screens.render("course", {"game": "galerapagos"}, ScreenContext(data={"course": spark}))
     assert _lit(img, WIDTH - 2)  # the line reaches the newest round
+

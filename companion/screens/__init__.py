@@ -55,7 +55,8 @@ def screens_for(state: dict[str, Any]) -> dict[str, Screen]:
 def cycle(game: str | None) -> tuple[str, ...]:
     """The screens Up/Down cycle through for ``game`` (the first is the usual one)."""
     pkg = _package({"game": game})
-    return tuple(pkg.cycle) if pkg is not None else ("prompt", "scores", "qr")
+    out = tuple(pkg.cycle) if pkg is not None else ("prompt", "scores", "qr")
+    return out if "course" in out else out + ("course",)  # every game's course sparkline, last
 
 
 def render(name: str, state: dict[str, Any], ctx: ScreenContext | None = None) -> Image.Image:
