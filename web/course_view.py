@@ -31,17 +31,17 @@ from web.i18n import lang
 
 bp = Blueprint("course", __name__)
 
-_cache: dict[tuple[str, str], tuple[int, dict[str, Any] | None]] = {}
+_cache: dict[tuple[str, str], tuple[tuple[int, ...], dict[str, Any] | None]] = {}
 _lock = Lock()
 
 
 def drawn(session: Any, language: str) -> dict[str, Any] | None:
     """The course of ``session``'s game with each chart's SVG, kept while the story stays the same."""
-    told = story.told(session, language)  # the one replay, cached per journal revision
+    stamp = tuple(e["seq"] for e in story.told(session, language))  # the one replay; an edit changes a line
     key = (session.id, language)
     with _lock:
         hit = _cache.get(key)
-        if hit is not None and hit[0] == id(told):
+        if hit is not None and hit[0] == stamp:
             return hit[1]
     out = course.of_session(session, language)
     if out is not None:
@@ -50,7 +50,7 @@ def drawn(session: Any, language: str) -> dict[str, Any] | None:
     with _lock:
         if len(_cache) > 32:
             _cache.clear()
-        _cache[key] = (id(told), out)
+        _cache[key] = (stamp, out)
     return out
 
 
