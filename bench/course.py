@@ -3,7 +3,7 @@
 The twelve-round auction (tests/scenarios/auction_full_game.jsonl: 3 players, 4 charts, up to 6 lines)
 and a complete game of each other package are replayed once through the rules the way the story
 replays a journal; then each game's course is built (``GamePackage.course``) and each of its charts
-drawn to SVG (``companion.charts.svg``), repeatedly. The figure is the median time of the slowest
+drawn to SVG (``companion.engine.charts.svg``), repeatedly. The figure is the median time of the slowest
 chart of the twelve-round game, its course's share included (the course once, divided by its charts).
 """
 
@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import emit, median, metric, percentile, size
-from companion import charts, games
+from companion import games
+from companion.engine import charts
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "tests" / "scenarios"
 GAMES = {"galapagos-auction": "auction_full_game", "galapagos-dice": "dice_full_game",

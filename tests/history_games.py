@@ -11,9 +11,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from companion.journal import Journal
-from companion.library import Library
-from companion.session import Session
+from companion.table.journal import Journal
+from companion.table.library import Library
+from companion.table.session import Session
 
 SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from companion import course, screens
-from companion.journal import Journal
-from companion.screens.canvas import HEADER_H, HEIGHT, WIDTH
-from companion.screens.context import ScreenContext
-from companion.session import Session
+from companion.board import screens
+from companion.board.screens.canvas import HEADER_H, HEIGHT, WIDTH
+from companion.board.screens.context import ScreenContext
+from companion.table import course
+from companion.table.journal import Journal
+from companion.table.session import Session
 
 SCENARIO = Path(__file__).resolve().parent / "scenarios" / "galerapagos_full_game.jsonl"
 

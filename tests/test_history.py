@@ -3,9 +3,9 @@ a tie broken by the rules, an abandoned game and a deleted one; filters by game 
 
 from __future__ import annotations
 
-from companion import history
-from companion.journal import Journal
-from companion.library import Library
+from companion.table import history
+from companion.table.journal import Journal
+from companion.table.library import Library
 from tests.history_games import EXPECTED, record
 
 

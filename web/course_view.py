@@ -1,7 +1,7 @@
 """The course of a game (its charts and their tables) and the players' history across games.
 
-Thin on purpose: the figures come from the game package (:mod:`companion.course`), the drawings
-from :mod:`companion.charts`, the history from :mod:`companion.history`; this module only finds
+Thin on purpose: the figures come from the game package (:mod:`companion.engine.course`), the drawings
+from :mod:`companion.engine.charts`, the history from :mod:`companion.table.history`; this module only finds
 the game, checks who may look, and hands the templates what they show.
 
 - ``GET /g/<id>/course`` — the course of a game, one tap from the table and from every phone
@@ -23,8 +23,11 @@ from typing import Any
 from flask import Blueprint, Response, make_response, request
 from markupsafe import Markup
 
-from companion import charts, course, games, history, story
-from companion.library import Library
+from companion import games
+from companion.engine import charts
+from companion.engine import course as shape
+from companion.table import course, history, story
+from companion.table.library import Library
 from web.access import require
 from web.context import dashboard
 from web.i18n import lang
@@ -98,7 +101,7 @@ def history_page():
     if figures["timeline"]["x"] and game is not None:  # scores of different games do not compare: one game's
         line = history.timeline_course(figures, language)
         chart = {**line["charts"][0], "svg": Markup(charts.svg(line, line["charts"][0], ident="history-scores"))}
-        course.complete(line, language)
+        shape.complete(line, language)
         chart["table"] = line["charts"][0]["table"]
     titles = {pkg.id: pkg.title(language) for pkg in games.packages()}
     return page("history.html", who, figures=figures, game=game, period=period, titles=titles, chart=chart,
@@ -131,7 +134,7 @@ def history_csv():
 
 # -- BG Stats: a file of plays beside the link -----------------------------------------------------
 def _bgsplay(records: list[Any], filename: str) -> Response:
-    from companion import bgstats
+    from companion.table import bgstats
     from web.pages import _title
 
     body = json.dumps(bgstats.play_file(records, _title), ensure_ascii=False, indent=1)

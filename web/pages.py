@@ -22,10 +22,12 @@ from flask import (
     url_for,
 )
 
-from companion import extras, games, jsoncheck
-from companion.journal import GameRecord, JournalUnavailable, UnknownGame
-from companion.library import Library
-from companion.rules import RuleError
+from companion import games
+from companion.engine import jsoncheck
+from companion.engine.rules import RuleError
+from companion.table import extras
+from companion.table.journal import GameRecord, JournalUnavailable, UnknownGame
+from companion.table.library import Library
 from web import joining, pictures, views
 from web.access import csrf_for, optional, require
 from web.api import find_seat, open_game, set_seat_cookie
@@ -624,7 +626,7 @@ def export_json():
     marks = library.marks()
     records = [{**r.to_json(), "state": library.state(r, marks.get(r.id)),
                 "deleted": r.id in marks and marks[r.id].deleted is not None} for r in library.journal.games()]
-    from companion import history
+    from companion.table import history
 
     players = history.figures(library, now=library.journal._clock())["players"]  # the history page's figures
     response = make_response(jsonify({"games": records, "players": players}))
@@ -633,8 +635,8 @@ def export_json():
 
 
 def bgstats_link(rec: GameRecord) -> str:
-    """A BG Stats "createPlay" link for a finished game (:mod:`companion.bgstats`)."""
-    from companion import bgstats
+    """A BG Stats "createPlay" link for a finished game (:mod:`companion.table.bgstats`)."""
+    from companion.table import bgstats
 
     return bgstats.link(rec, _title(rec.game))
 

@@ -2,7 +2,7 @@
 after that round's last action.
 
 Each complete scenario is played into a real journal through a Session; its course comes the way
-the pages get it (:func:`companion.course.of_session`, from the story's replay). The test walks the
+the pages get it (:func:`companion.table.course.of_session`, from the story's replay). The test walks the
 scenario's lines through the rules by itself and reads the states where the rulebook ends a round:
 after the last action played in it (auction, dice: the round counter before the action; Pocket: the
 turn), and, in Galèrapagos, just before the next weather card is turned (a card opens its round).
@@ -16,9 +16,10 @@ from typing import Any
 
 import pytest
 
-from companion import course, games
-from companion.journal import Journal
-from companion.session import Session
+from companion import games
+from companion.table import course
+from companion.table.journal import Journal
+from companion.table.session import Session
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 COMPLETE = {

@@ -2,15 +2,15 @@
 the animals' fields on the education track, and when each bonus tile changed hands.
 
 Every figure is read from the rules' own state after a round's last action (the upkeep
-included), through :func:`companion.course.rounds`; nothing is recomputed here.
+included), through :func:`companion.engine.course.rounds`; nothing is recomputed here.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from companion import course as C
-from companion import texts
+from companion.engine import course as C
+from companion.engine import texts
 from companion.games.auction import rules as R
 from companion.games.auction.words import animal, bonus_tile
 

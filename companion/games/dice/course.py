@@ -1,14 +1,14 @@
 """The course of a dice game: each player's turtles by colour round by round, and the sets completed.
 
-The figures are the rules' own state after each round's last move (:func:`companion.course.rounds`).
+The figures are the rules' own state after each round's last move (:func:`companion.engine.course.rounds`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from companion import course as C
-from companion import texts
+from companion.engine import course as C
+from companion.engine import texts
 from companion.games.dice import pictures
 from companion.games.dice import rules as R
 from companion.games.dice.island import COLOURS

@@ -3,7 +3,7 @@ round, the weather drawn, the votes and the deaths marked on the time line; in a
 points manche by manche so far.
 
 A round opens with its weather card (``results.round_of``); its figures are the rules' own state
-after its last action, the survival step and any death included (:func:`companion.course.rounds`).
+after its last action, the survival step and any death included (:func:`companion.engine.course.rounds`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from companion import course as C
+from companion.engine import course as C
 from companion.games.galerapagos import rules as R
 
 _RULES = R.GalerapagosRules()

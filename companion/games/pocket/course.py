@@ -1,15 +1,15 @@
 """The course of a Pocket Galapagos game: the three populations and the species spaces turn by
 turn, with the loss lines (two populations at 0; three of one species on the invasive spaces).
 
-The figures are the rules' own state after each turn's last action (:func:`companion.course.rounds`).
+The figures are the rules' own state after each turn's last action (:func:`companion.engine.course.rounds`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from companion import course as C
-from companion import texts
+from companion.engine import course as C
+from companion.engine import texts
 from companion.games.pocket import rules as R
 
 _RULES = R.PocketRules()
