@@ -46,7 +46,7 @@ def svg(course: dict[str, Any], ch: dict[str, Any], *, ident: str = "chart") -> 
                        disable_xml_declaration=True, legend_at_bottom=True, legend_at_bottom_columns=3, legend_box_size=14,
                        truncate_legend=-1, truncate_label=-1, show_y_guides=True, show_x_guides=False,
                        dots_size=4.5, stroke_style={"width": 3}, margin=6, margin_right=16, margin_bottom=6 + missing, spacing=8,
-                       range=(min(0, low), high if high > low else low + 1),
+                       range=(min(0, low), high + (high - low) * .04 if high > low else low + 1),  # room for a dot on top
                        x_title=ch.get("x_label", course["x_label"]), print_values=False,
                        allow_interruptions=not ch.get("connect"))  # a history joins a player's games
     chart.x_labels = ch.get("x_labels", course["x_labels"])  # a tournament's chart counts manches
