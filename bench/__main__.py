@@ -24,7 +24,11 @@ MODULES = [
     "bench.oled_bus",
     "bench.server",
     "bench.join_guessing",
+<<<<<<< HEAD
     "bench.club",
+=======
+    "bench.course",
+>>>>>>> main
 ]
 
 

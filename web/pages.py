@@ -626,19 +626,19 @@ def export_json():
     marks = library.marks()
     records = [{**r.to_json(), "state": library.state(r, marks.get(r.id)),
                 "deleted": r.id in marks and marks[r.id].deleted is not None} for r in library.journal.games()]
-    response = make_response(jsonify({"games": records}))
+    from companion.table import history
+
+    players = history.figures(library, now=library.journal._clock())["players"]  # the history page's figures
+    response = make_response(jsonify({"games": records, "players": players}))
     response.headers["Content-Disposition"] = "attachment; filename=galapagos-history.json"
     return response
 
 
 def bgstats_link(rec: GameRecord) -> str:
-    """A BG Stats "createPlay" link for a finished game (https://app.bgstatsapp.com/createPlay.html)."""
-    from companion.engine.results import bgstats_play
+    """A BG Stats "createPlay" link for a finished game (:mod:`companion.table.bgstats`)."""
+    from companion.table import bgstats
 
-    result = rec.result or {}
-    data = bgstats_play(rec.game, _title(rec.game), rec.players, result.get("scores") or {}, result.get("winners"),
-                        rec.created, rec.finished, result.get("text") or "")
-    return "https://app.bgstatsapp.com/createPlay.html?data=" + quote(json.dumps(data, separators=(",", ":")))
+    return bgstats.link(rec, _title(rec.game))
 
 
 def _title(game: str) -> str:

@@ -14,9 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from companion.engine.results import bgstats_play
 from companion.engine.rules import RuleError
-from companion.table import story
+from companion.table import bgstats, story
 
 PREFIX = "galapagos"
 #: the message format's version, in every payload (a subscriber can tell an older table)
@@ -132,14 +131,13 @@ def result(table: str, record: Any, pkg: Any, state: Any, steps: list[Step], fin
     start = record.created
     end = finished if finished is not None else (steps[-1].entry.at if steps else start)
     minutes = max(1, round((end - start) / 60))
-    bgstats = bgstats_play(record.game, pkg.title("en"), list(record.players), scores, winners, start, end,
-                           res.get("outcome") or "", location=table)
+    play = {**bgstats.play_data(record, pkg.title("en")), "location": table}
     return {"format": FORMAT, "id": record.id, "table": table, "game": record.game, "title": pkg.title("en"),
             "players": list(record.players), "scores": scores, "winners": winners, "ranking": ranking,
             "outcome": res.get("outcome") or "", "tie": res.get("tie") or "",
             "reason": getattr(pkg.rules.outcome(state), "reason", None),
             "started": start, "finished": end, "duration_min": minutes, "actions": len(steps),
-            "options": dict(record.options), "match": public.get("match"), "bgstats": bgstats}
+            "options": dict(record.options), "match": public.get("match"), "bgstats": play}
 
 
 def withdrawn(table: str, record: Any) -> dict[str, Any]:

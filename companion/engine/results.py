@@ -102,25 +102,3 @@ def results(public: dict[str, Any], outcome: str, lang: str = "en") -> dict[str,
     return {"outcome": outcome, "tie": "", "score_label": t("Points"), "columns": [], "decides_label": "",
             "rows": rows, "lines": []}
 
-
-
-def bgstats_play(game: str, title: str, players: list[str], scores: dict[str, Any], winners: Any,
-                 created: float, finished: float | None, comments: str = "", **extra: Any) -> dict[str, Any]:
-    """A finished game as BG Stats' « createPlay » data (https://app.bgstatsapp.com/createPlay.html).
-
-    One shape for the dashboard's link and the club's results: players in seating order (the first one
-    started), ranked by score; no BoardGameGeek id, BG Stats matches the game by name and remembers it.
-    """
-    from datetime import datetime
-
-    won = set(winners or [])
-    ranked = sorted(players, key=lambda n: -(scores.get(n) or 0))
-    return {
-        "sourceName": "Galapagos Table Companion",
-        "game": {"name": title, "highestWins": True, "noPoints": False, "sourceGameId": game},
-        "players": [{"name": n, "score": scores.get(n, 0), "winner": n in won, "startPlayer": i == 0,
-                     "rank": ranked.index(n) + 1, "sourcePlayerId": n} for i, n in enumerate(players)],
-        "playDate": datetime.fromtimestamp(created).strftime("%Y-%m-%d %H:%M") + ":00",
-        "durationMin": max(1, round(((finished or created) - created) / 60)),
-        "comments": comments, **extra,
-    }
