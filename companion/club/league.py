@@ -28,6 +28,8 @@ from companion.club.settings import parse_url
 log = logging.getLogger(__name__)
 
 TOPIC = "galapagos/+/results"
+#: each game's result, retained for good (a league started after the games still reads them all)
+ARCHIVE = "galapagos/+/results/+"
 SQL = """CREATE TABLE IF NOT EXISTS league_results (
     id       TEXT PRIMARY KEY,
     tbl      TEXT NOT NULL,
@@ -242,7 +244,7 @@ class Subscriber:
                             f"--password." if what != str(reason) else
                             f"The MQTT broker {self.broker} refused the league ({reason}).")
             return
-        client.subscribe([(TOPIC, 1), (self._sync_topic, 1)])
+        client.subscribe([(TOPIC, 1), (ARCHIVE, 1), (self._sync_topic, 1)])
 
     def _on_subscribe(self, client: Any, userdata: Any, mid: int, codes: Any, properties: Any) -> None:
         # the queued and retained results come before this marker, which goes round the broker after them

@@ -144,11 +144,10 @@ class Outbox:
             res = messages.result(self.table, record, pkg, state, steps, record.finished)
             digest = _digest(res)
             if digest != done:
-                self._put(db, "results", {**res, "rev": record.rev}, game_id, retain=True)
+                self._put_result(db, {**res, "rev": record.rev}, game_id)
                 self._set_mark(db, rkey, digest)
         elif done not in (None, "withdrawn"):
-            self._put(db, "results", {**messages.withdrawn(self.table, record), "rev": record.rev}, game_id,
-                      retain=True)
+            self._put_result(db, {**messages.withdrawn(self.table, record), "rev": record.rev}, game_id)
             self._set_mark(db, rkey, "withdrawn")
 
     def _replayed(self, pkg: Any, record: Any, entries: list[Any]) -> tuple[Any, list[messages.Step]]:
@@ -178,6 +177,12 @@ class Outbox:
         if self._mark(db, "status") != digest:
             self._put(db, "status", status, game_id, retain=True)
             self._set_mark(db, "status", digest)
+
+    def _put_result(self, db: sqlite3.Connection, payload: dict[str, Any], game_id: str) -> None:
+        """A result on ``results`` (retained: the table's last) and on ``results/<game id>`` (retained for
+        good: a league started late still finds every game of the evening)."""
+        self._put(db, "results", payload, game_id, retain=True)
+        self._put(db, f"results/{game_id}", payload, game_id, retain=True)
 
     def _put(self, db: sqlite3.Connection, kind: str, payload: dict[str, Any], game_id: str | None, retain: bool) -> None:
         db.execute("INSERT INTO club_outbox (gen, topic, payload, qos, retain, game_id, kind, created) "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -57,11 +58,11 @@ def test_a_whole_game_reaches_the_broker_in_order_once_with_ids(broker: Broker, 
     written = rows(journal)
     try:
         assert listener.wait(lambda: len([m for m in listener.messages if m[0].startswith("galapagos/t1/")
-                                          and m[0].split("/")[-1] in ("status", "story", "results")]) >= len(written))
+                                          and not m[0].endswith("/online")]) >= len(written))
     finally:
         pub.stop()
         listener.close()
-    got = [(t, b) for t, b, _ in listener.messages if t.split("/")[-1] in ("status", "story", "results")]
+    got = [(t, b) for t, b, _ in listener.messages if t.startswith("galapagos/t1/") and not t.endswith("/online")]
     # exactly the outbox, in its order, each with its id
     assert [(t, b["msg"]) for t, b in got] == [(t, f"0-{i}") for i, t, _, _ in written]
     assert [{k: v for k, v in b.items() if k != "msg"} for _, b in got] == [p for _, _, p, _ in written]
@@ -70,6 +71,9 @@ def test_a_whole_game_reaches_the_broker_in_order_once_with_ids(broker: Broker, 
     assert story[0]["text"] == "Round 1: the weather card shows 2 drops of water."
     results = [b for t, b in got if t.endswith("/results")]
     assert len(results) == 1 and results[0]["id"] == session.id
+    archived = [b for t, b in got if t == f"galapagos/t1/results/{session.id}"]  # retained for a late league
+    assert [{k: v for k, v in b.items() if k != "msg"} for b in archived] == \
+        [{k: v for k, v in b.items() if k != "msg"} for b in results]
     assert results[0]["winners"] == ["Ann", "Bob", "Cid"] and results[0]["scores"]["Dan"] == 0
     assert results[0]["bgstats"]["players"][0] == {"name": "Ann", "score": 1, "winner": True, "startPlayer": True,
                                                    "rank": 1, "sourcePlayerId": "Ann"}
@@ -83,6 +87,29 @@ def test_a_whole_game_reaches_the_broker_in_order_once_with_ids(broker: Broker, 
     assert late.wait(lambda: late.messages)
     late.close()
     assert late.messages[0][2] is True and late.messages[0][1]["msg"] == status["msg"]
+
+
+def test_a_league_started_after_the_games_still_reads_every_result(broker: Broker, tmp_path: Path) -> None:
+    from companion.club.league import Store, Subscriber
+
+    journal, outbox = table(tmp_path / "j.db")
+    pub = publisher(broker, journal, outbox)
+    ids = []
+    for name in ("galerapagos_full_game.jsonl", "galerapagos_review_3p.jsonl"):
+        head, actions = scenario(name)
+        ids.append(play(journal, head, actions).id)
+    deadline = time.monotonic() + 15
+    while pub.reader.unsent() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    pub.stop()
+    store = Store(str(tmp_path / "late.db"))  # a league that never met this broker before
+    league = Subscriber(broker.url, store).start()
+    try:
+        assert league.wait_synced(10)
+    finally:
+        league.stop()
+    assert sorted(r["id"] for r in store.records()) == sorted(ids)
+    store.close()
 
 
 def test_home_assistant_discovers_each_table(broker: Broker, tmp_path: Path) -> None:
