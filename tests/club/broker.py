@@ -52,6 +52,8 @@ class Broker:
         self.tls = tls
         self.certs = make_certs(folder / "certs") if tls else {}
         lines = [f"listener {self.port} {HOST}", "persistence true", f"persistence_location {folder}/",
+                 # saved after every change, as docs/club.md advises: a broker killed keeps what it acknowledged
+                 "autosave_on_changes true", "autosave_interval 1",
                  f"log_dest file {folder / 'mosquitto.log'}", "log_type error", "log_type warning",
                  "log_type notice", "max_queued_messages 100000",
                  # as root mosquitto would become user "mosquitto", who cannot enter the test's folder

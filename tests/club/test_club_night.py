@@ -57,11 +57,11 @@ def test_a_club_night_loses_nothing_and_counts_each_result_once(broker: Broker, 
     dbs = {t: tmp_path / f"{t}.db" for t in TABLES}
     procs = {t: spawn(dbs[t], broker, t) for t in TABLES}
 
-    # the broker stopped and restarted mid-game (the tables play on meanwhile)
+    # the broker killed and restarted mid-game (the tables play on meanwhile)
     wait_line(procs["t1"], "acted 10")
     league.stop()  # the league goes home early; its session keeps what comes meanwhile
     listener.close()
-    broker.stop()
+    broker.stop(kill=True)  # killed: no goodbye to anyone
     time.sleep(0.6)
     broker.start()
     listener = Listener(broker, ("galapagos/#",))
