@@ -106,7 +106,9 @@ def test_the_league_counts_a_result_once_in_sqlite(tmp_path: Path) -> None:
         store.close()
 
 
-PG_BIN = Path("/usr/lib/postgresql/15/bin")
+#: Debian's newest PostgreSQL server binaries (/usr/lib/postgresql/<version>/bin)
+PG_BIN = max(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name) if p.parent.name.isdigit() else 0,
+             default=Path("/usr/lib/postgresql/15/bin"))
 
 
 @pytest.fixture
