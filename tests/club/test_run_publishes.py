@@ -40,10 +40,12 @@ def test_companion_run_publishes_its_table(broker: Broker, tmp_path: Path) -> No
         assert listener.wait(lambda: len(listener.on("/story")) == 3, 15)
     finally:
         proc.send_signal(signal.SIGTERM)
-        proc.communicate(timeout=20)
+        proc.wait(20)
+        printed = proc.stdout.read() if proc.stdout else ""  # what printed_url left in the buffer, too
     assert listener.wait(lambda: listener.on("/online")[-1:] == ["offline"], 10)
     listener.close()
     story = listener.on("/story")
     assert [s["seq"] for s in story] == [1, 2, 3] and story[0]["lang"] == "fr"
     assert story[0]["text"].startswith("Tour 1 : la carte Météo") and story[0]["game_id"] == game
     assert listener.on("/status")[-1]["actions"] == 3
+    assert "Publishing table cafe-2 to " in printed
