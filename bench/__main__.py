@@ -24,11 +24,8 @@ MODULES = [
     "bench.oled_bus",
     "bench.server",
     "bench.join_guessing",
-<<<<<<< HEAD
-    "bench.club",
-=======
     "bench.course",
->>>>>>> main
+    "bench.club",
 ]
 
 
