@@ -124,8 +124,7 @@ class Outbox:
     def _collect(self, db: sqlite3.Connection, game_id: str) -> None:
         record = self.journal.game(game_id)
         pkg = games.package(record.game)
-        entries = self.journal.active(game_id, db)
-        first, steps = self._replayed(pkg, record, entries)
+        first, steps, entries = self._replayed(db, pkg, record)
         state = steps[-1].after if steps else first
         key = f"story:{game_id}"
         mark = self._mark(db, key)
@@ -150,10 +149,11 @@ class Outbox:
             self._put_result(db, {**messages.withdrawn(self.table, record), "rev": record.rev}, game_id)
             self._set_mark(db, rkey, "withdrawn")
 
-    def _replayed(self, pkg: Any, record: Any, entries: list[Any]) -> tuple[Any, list[messages.Step]]:
-        """The game replayed, reusing the last replay when the actions in play only grew or shrank at the
-        end (an action, an undo): the hook then costs one ``apply``, not the whole game."""
-        seqs = tuple(e.seq for e in entries)
+    def _replayed(self, db: sqlite3.Connection, pkg: Any, record: Any) -> tuple[Any, list[messages.Step], list[Any]]:
+        """The game replayed and its actions in play, reusing the last replay when they only grew or shrank
+        at the end (an action, an undo): the hook then reads and applies the new actions only, not the game."""
+        seqs = tuple(r[0] for r in db.execute("SELECT seq FROM actions WHERE game_id = ? AND status = 'active' "
+                                              "ORDER BY seq", (record.id,)))
         key = (record.players, record.options)
         hit = self._cache.get(record.id)
         if hit is not None and hit[0] == key and len(hit[3]) == len(hit[1]):  # no line was skipped last time
@@ -161,15 +161,18 @@ class Outbox:
             n = next((i for i, (a, b) in enumerate(zip(old, seqs, strict=False)) if a != b), min(len(old), len(seqs)))
             if n in (len(old), len(seqs)):  # it grew or shrank at the end only
                 steps = steps[:n]
-                _, tail = messages.replay_from(pkg, steps[-1].after if steps else first, entries[n:])
+                new = self.journal.active(record.id, db, after=seqs[n - 1]) if n and n < len(seqs) else \
+                    self.journal.active(record.id, db) if n < len(seqs) else []
+                _, tail = messages.replay_from(pkg, steps[-1].after if steps else first, new)
                 steps = steps + tail
                 self._cache[record.id] = (key, seqs, first, steps)
-                return first, steps
+                return first, steps, [s.entry for s in steps]
+        entries = self.journal.active(record.id, db)
         first, steps = messages.replay(pkg, record.players, record.options, entries)
         if len(self._cache) > 16:
             self._cache.clear()
-        self._cache[record.id] = (key, seqs, first, steps)
-        return first, steps
+        self._cache[record.id] = (key, tuple(e.seq for e in entries), first, steps)
+        return first, steps, entries
 
     def put_status(self, db: sqlite3.Connection, status: dict[str, Any], game_id: str | None) -> None:
         """The retained status, when it differs from the last one written."""

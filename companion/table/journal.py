@@ -494,16 +494,17 @@ class Journal:
         return row[0]
 
     # -- actions (call inside transaction()) ---------------------------------
-    def active(self, game_id: str, db: sqlite3.Connection | None = None) -> list[JournalEntry]:
-        """The actions in play, oldest first: replaying them gives the game's state."""
-        return self._with_status(game_id, "active", db)
+    def active(self, game_id: str, db: sqlite3.Connection | None = None, after: int = 0) -> list[JournalEntry]:
+        """The actions in play, oldest first: replaying them gives the game's state (``after``: only those
+        journalled after that seq, for a reader that has the rest)."""
+        return self._with_status(game_id, "active", db, after)
 
-    def _with_status(self, game_id: str, status: str, db: sqlite3.Connection | None) -> list[JournalEntry]:
+    def _with_status(self, game_id: str, status: str, db: sqlite3.Connection | None, after: int = 0) -> list[JournalEntry]:
         conn = db or self._db
         with self._lock:
             rows = conn.execute(
                 f"SELECT seq, action, source, at, {self._author_col} FROM actions WHERE game_id = ? AND status = ? "
-                "ORDER BY seq", (game_id, status),
+                "AND seq > ? ORDER BY seq", (game_id, status, after),
             ).fetchall()
         return [self._guarded_entry(game_id, row) for row in rows]
 

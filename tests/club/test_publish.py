@@ -227,6 +227,9 @@ def test_an_undo_past_the_end_withdraws_the_result_and_a_new_end_replaces_it(tmp
         store.add(r)
     assert [r["id"] for r in store.records()] == [session.id]  # counted once, as it ended last
     store.close()
+    # an edit of an early line (new rows: the hook replays from scratch), then the reused replay again
+    session.edit(session.entries[2].seq, dict(actions[2]))
+    assert session.undo() is not None and session.redo() is not None
     # and the replay reused by the hook gives the same status as a replay from scratch
     fresh, _ = table(tmp_path / "fresh.db")
     play(fresh, head, actions)
