@@ -47,3 +47,15 @@ def test_a_device_down_is_in_the_status(tmp_path: Path) -> None:
     assert status[-2]["devices_down"] == [] and status[-1]["devices_down"] == down
     outbox.refresh(session.id)  # unchanged: no new status
     assert len([1 for _, t, _, _ in rows(journal) if t.endswith("/status")]) == len(status)
+
+
+def test_the_status_says_when_the_sand_runs_out(tmp_path: Path) -> None:
+    """The dice game's first plan turns the sand: the status carries its end from the journalled moment."""
+    journal, _ = table(tmp_path / "j.db", clock=lambda: 1_800_000_000.0)
+    head, actions = scenario("dice_full_game.jsonl")
+    first_plan = next(i for i, a in enumerate(actions) if a["type"] == "plan")
+    play(journal, head, actions[:first_plan + 1])
+    status = [p for _, t, p, _ in rows(journal) if t.endswith("/status")]
+    assert status[-2]["sand_ends"] is None
+    assert status[-1]["sand_ends"] == 1_800_000_030.0  # a 30-second sand, turned at the plan's journalled time
+    assert status[-1]["sand_ends_iso"] == "2027-01-15T08:00:30+00:00"
