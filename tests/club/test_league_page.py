@@ -59,3 +59,32 @@ def test_the_status_says_when_the_sand_runs_out(tmp_path: Path) -> None:
     assert status[-2]["sand_ends"] is None
     assert status[-1]["sand_ends"] == 1_800_000_030.0  # a 30-second sand, turned at the plan's journalled time
     assert status[-1]["sand_ends_iso"] == "2027-01-15T08:00:30+00:00"
+
+
+def test_companion_league_serves_its_standings(broker, tmp_path: Path) -> None:  # noqa: ANN001 - the fixture
+    import json
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    from tests.club.broker import free_port
+    from tests.club.test_club_night import ROOT
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "league", "--broker", broker.url, "--db",
+                             str(tmp_path / "l.db"), "--port", str(port)], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and "League standings at http://127.0.0.1:" in proc.stdout.readline()
+        deadline, body = time.monotonic() + 15, None
+        while body is None and time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/standings.json", timeout=2) as resp:
+                    body = json.loads(resp.read())
+            except OSError:
+                time.sleep(0.1)
+        assert body == {"games": 0, "tables": [], "overall": [], "per_game": [], "tournaments": []}
+    finally:
+        proc.terminate()
+        proc.wait(10)
