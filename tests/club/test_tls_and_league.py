@@ -158,7 +158,11 @@ topic read #
 def test_the_clubs_acl_lets_a_table_publish_under_its_own_name_only(tmp_path: Path) -> None:
     """docs/club.md's ACL on a real Mosquitto: t1 publishes as t1; t1 claiming to be table t2 reaches nobody."""
     broker = Broker(tmp_path / "acl", users={"t1": "a", "watcher": "w"}, acl=ACL).start()
-    listener = Listener(broker, ("galapagos/#", "homeassistant/#"), username="watcher", password="w")
+    try:
+        listener = Listener(broker, ("galapagos/#", "homeassistant/#"), username="watcher", password="w")
+    except BaseException:
+        broker.stop()
+        raise
     try:
         for name, db in (("t1", "own.db"), ("t2", "other.db")):
             journal, outbox = table(tmp_path / db, name)
