@@ -25,6 +25,7 @@ MODULES = [
     "bench.server",
     "bench.join_guessing",
     "bench.course",
+    "bench.club",
 ]
 
 
