@@ -24,6 +24,8 @@ MODULES = [
     "bench.oled_bus",
     "bench.server",
     "bench.join_guessing",
+    "bench.course",
+    "bench.club",
 ]
 
 

@@ -140,6 +140,8 @@ class Companion:
         if isinstance(event, StatusEvent):  # a device down or back: every open page redraws its banner now
             for channel in {"games", getattr(self.hub, "current", None)} - {None}:
                 self.hub.broadcast(channel)
+            if getattr(self, "club", None) is not None:  # the club's status names the devices down
+                self.club.health_changed(getattr(self.hub, "current", None))
         with self._lock:
             controller = self.controller
         if controller is None:
@@ -216,6 +218,9 @@ class Companion:
         self.dashboard.base_url = self.base_url()
         self.open_devices()
         self.resume()
+        from companion.club import wiring
+
+        self.club = wiring.start(self.cfg.mqtt, self.journal, self.db_path, self._failing_devices, self.notices)
         self.hub.start(interval=0.25)
         if self.devices is not None:
             self.devices.start()  # reader polling, and the bridge link when readers sit behind it
@@ -373,6 +378,8 @@ class Companion:
         ticker = self.games._ticker  # its last poll may still read the journal
         if ticker is not None and ticker is not threading.current_thread():
             ticker.join(timeout=SHUTDOWN_WAIT)
+        if getattr(self, "club", None) is not None:  # its PUBACKs get a moment; the rest waits in the outbox
+            self.club.stop()
         for part in (self.seats, self.journal):  # last: a session's final write has finished under its lock
             try:
                 part.close()
@@ -382,9 +389,13 @@ class Companion:
             import signal
 
             if threading.current_thread() is threading.main_thread():  # as before install_signal_handlers
-                signal.set_wakeup_fd(self._previous_wakeup)
-                for sig, handler in self._previous_handlers.items():
-                    signal.signal(sig, handler)
+                signal.set_wakeup_fd(self._previous_wakeup)  # before its pipe closes: the fd could be reused
+                # Stopped by a signal, the process is on its way out: a burst (systemd's SIGTERM, then
+                # a Ctrl-C) may still be arriving, and the default handlers would kill it mid-exit with
+                # -15. The recording handler stays; without a signal (tests) the old ones come back.
+                if not self.stop_requested:
+                    for sig, handler in self._previous_handlers.items():
+                        signal.signal(sig, handler)
             for fd in self._wake:
                 os.close(fd)
             self._wake = None

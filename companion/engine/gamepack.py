@@ -50,6 +50,9 @@ class GamePackage:
     #: a phone may send the action only when every one of them present is its own seat; a type not
     #: listed names its acting seat in ``player`` alone
     seat_fields: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: public figures of the table as a whole worth a gauge of their own (keys of the public view, each
+    #: with its English label): the club's status and Home Assistant's sensors show them
+    gauges: ClassVar[dict[str, str]] = {}
 
     def __init__(self, rules: Rules, folder: str) -> None:
         self.rules = rules
@@ -326,6 +329,17 @@ class GamePackage:
         from companion.engine import results
 
         return results.results(self.rules.public_state(state), self.outcome_text(state, lang), lang)
+
+    def course(self, entries: list[dict[str, Any]], lang: str = "en") -> dict[str, Any] | None:
+        """The course of the game (:mod:`companion.engine.course`) from the story's ``entries``; None when the
+        package's ``course.course(entries, lang)`` is missing or there is nothing played yet."""
+        fn = self._hook("course", "course")
+        if fn is None or not entries:
+            return None
+        from companion.engine import course
+
+        out = fn(entries, lang)
+        return course.complete(out, lang) if out else None
 
     # -- secrets at undo, acting for a seat, tournaments (issue 13) ---------------------------------
     def undo_refusal(self, before: Any, action: Action, after: Any, by_table: bool, lang: str = "en") -> str | None:
