@@ -20,6 +20,7 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "companion/table": ("web", "companion.board", "companion.cli"),
     "companion/board": ("web", "companion.cli"),
     "companion/games": ("web", "companion.table", "companion.cli"),
+    "companion/club": ("web", "companion.board", "companion.cli"),
     "web": ("companion.cli", "companion.board.controller", "companion.board.devices"),
     "hw": ("companion", "web"),
     "firmware_bridge": ("companion", "web"),
