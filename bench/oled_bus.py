@@ -22,7 +22,11 @@ sending only the changed page spans.
   pusher thread's wake-up and page diff); the bus itself is the model's
   timeline, which queues transfers back to back, so the figure is that
   latency plus the exact bus time of every byte sent, without this (shared,
-  busy) machine's sleep jitter between transfers charged to the bus.
+  busy) machine's sleep jitter between transfers charged to the bus. The press is Down/Up
+  moving the dial's cursor between the bid's fields (a new frame, no action journaled). The
+  frame is written to the bus by the device-event worker itself when the bus is free
+  (:meth:`hw.oled.Oled.on_this_thread`), and the start-up heap is frozen as `companion run`
+  freezes it.
 
 The dial is turned on the bid amount, what the encoder is for ("a rotary
 encoder for amounts", DESIGN.md); a turn that changes a field's choice and
@@ -31,6 +35,7 @@ its preview line is reported beside it (``dial_choice_turn_median_bytes``).
 
 from __future__ import annotations
 
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -40,6 +45,7 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from bench.common import emit, median, metric, percentile, size
+from companion.cli_run import freeze_start_up_heap
 from hw.busmodel import BITS_PER_BYTE, I2CBusModel
 from hw.events import ButtonEvent, EncoderEvent
 from hw.oled import Oled, open_device
@@ -156,6 +162,7 @@ def press_to_photons(folder: Path) -> tuple[list[float], list[int]]:
     presses: list[Any] = []
     devices.listeners.append(lambda e: presses.append(e) if isinstance(e, ButtonEvent) else None)
     devices.start()
+    freeze_start_up_heap()  # as `companion run` does once the table has started
     oled = devices.oled
     pins = {name: Device.pin_factory.pin(cfg.buttons()[name]) for name in ("up", "down")}
     samples, sizes = [], []
@@ -211,7 +218,8 @@ def run() -> dict[str, Any]:
             bounces_per_press=BOUNCES, debounce="leading edge (hw.inputs)",
             with_lgpio_debounce_p99_ms=round(p99 + bounce_ms, 4),  # lgpio reports a level stable for bounce_ms
             press_median_bytes=median(press_bytes), press_bus_ms=round(median(press_bytes) * ms_per_byte, 3),
-            bus_hz=RATE_HZ, bits_per_byte=BITS_PER_BYTE),
+            bus_hz=RATE_HZ, bits_per_byte=BITS_PER_BYTE,
+            load_1min_after_presses=round(os.getloadavg()[0], 2), cores=os.cpu_count()),
     }
 
 
