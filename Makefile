@@ -51,4 +51,4 @@ clean:
 
 # gettext catalogs: .po (edited) -> .mo (read at run time); a test checks they are current
 catalogs: $(STAMP)
-	$(PY) -m companion.catalogs
+	$(PY) -m companion.engine.catalogs

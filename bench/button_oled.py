@@ -20,10 +20,10 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from bench.common import emit, median, metric, percentile, size
-from companion.config import Config
-from companion.controller import TableController, open_devices
-from companion.journal import Journal
-from companion.session import Session
+from companion.board.config import Config
+from companion.board.controller import TableController, open_devices
+from companion.table.journal import Journal
+from companion.table.session import Session
 
 PRESSES = size(2000, 5)
 TILES = {"N": ["crab", "iguana"], "E": ["sea_lion", "booby"], "S": ["tortoise", "penguin"], "W": ["crab", "booby"]}

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from bench.common import emit, metric
-from companion.journal import Journal
+from companion.table.journal import Journal
 from web import create_app, joining
 from web.context import Dashboard
 from web.hub import Hub

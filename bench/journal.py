@@ -15,8 +15,8 @@ from typing import Any
 
 from bench.common import emit, median, metric, size
 from companion import games
-from companion.journal import Journal
-from companion.session import Session
+from companion.table.journal import Journal
+from companion.table.session import Session
 
 APPENDS = size(300, 5)
 

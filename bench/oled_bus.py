@@ -86,9 +86,9 @@ def full_frame_bytes() -> int:
 
 def timer_ticks(folder: Path) -> list[int]:
     """Bytes sent for each second of a running sand timer."""
-    from companion.controller import TableController
-    from companion.journal import Journal
-    from companion.session import Session
+    from companion.board.controller import TableController
+    from companion.table.journal import Journal
+    from companion.table.session import Session
 
     clock = Clock()
     session = Session.new(Journal(folder / "timer.db"), "galapagos-dice", ["Ann", "Bob"],
@@ -125,9 +125,9 @@ def _pushes(oled: Oled, ctl: Any, session: Any, step: Any, count: int, never: st
 
 def dial_turns(folder: Path, field: int = 2) -> list[int]:
     """Bytes sent for each detent of the dial on the bid's ``field``-th item (2: the amount, 1: the square)."""
-    from companion.controller import TableController
-    from companion.journal import Journal
-    from companion.session import Session
+    from companion.board.controller import TableController
+    from companion.table.journal import Journal
+    from companion.table.session import Session
 
     clock = Clock()
     session = Session.new(Journal(folder / f"dial{field}.db"), "galapagos-auction", ["Ann", "Bob", "Cy"], clock=clock)
@@ -143,11 +143,11 @@ def dial_turns(folder: Path, field: int = 2) -> list[int]:
 
 def press_to_photons(folder: Path) -> tuple[list[float], list[int]]:
     """Milliseconds from the press edge to the last byte of the frame it caused, and its bytes."""
-    from companion.config import Config
-    from companion.controller import TableController
-    from companion.devices import open_devices
-    from companion.journal import Journal
-    from companion.session import Session
+    from companion.board.config import Config
+    from companion.board.controller import TableController
+    from companion.board.devices import open_devices
+    from companion.table.journal import Journal
+    from companion.table.session import Session
 
     Device.pin_factory = MockFactory()
     cfg = Config()  # the shipped debounce (bounce_ms = 20): the leading-edge filter of hw.inputs

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import emit, median, metric, size
-from companion.journal import Journal
-from companion.session import Session
+from companion.table.journal import Journal
+from companion.table.session import Session
 
 SECONDS = 0.5
 RUNS = size(10, 1)

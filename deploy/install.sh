@@ -51,7 +51,7 @@ fi
 # 3. the interfaces that config uses, in config.txt under [all]
 PY="$APP_DIR/.venv/bin/python"
 [ -x "$PY" ] || PY=python3
-if ! NEEDS="$(cd "$APP_DIR" && "$PY" -m companion.config needs "$ETC/config.toml")"; then
+if ! NEEDS="$(cd "$APP_DIR" && "$PY" -m companion.board.config needs "$ETC/config.toml")"; then
   echo "Fix $ETC/config.toml first (the line above says which key), then run this again." >&2
   exit 2
 fi

@@ -1,6 +1,6 @@
 """The device events ``hw`` emits. Plain frozen dataclasses: no game knowledge.
 
-The table controller (``companion/controller.py``) turns them into game
+The table controller (``companion/board/controller.py``) turns them into game
 actions; ``hw`` never learns what a button means in a game.
 """
 

@@ -9,7 +9,7 @@ gpiozero calls ``when_pressed`` and friends from the pin factory's own thread
 ``when_held``) with no guard: an exception there stops every button and the
 encoder for good. So the callback here only hands the event on and never
 lets an exception out, and the table's devices
-(:class:`companion.devices.TableDevices`) only enqueue it for their worker:
+(:class:`companion.board.devices.TableDevices`) only enqueue it for their worker:
 no I2C push or game logic ever runs on gpiozero's thread.
 """
 

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.journal import Journal
-from companion.session import Session
+from companion.table.journal import Journal
+from companion.table.session import Session
 
 ROOT = Path(__file__).resolve().parents[1]
 KILLS = 5
@@ -32,8 +32,8 @@ SOAK_KILLS = 100
 #: dies in the middle of the edit: after the old rows gave way and the first new row was written
 BETWEEN_THE_STEPS = r"""
 import os, sys
-from companion.journal import Journal
-from companion.session import Session
+from companion.table.journal import Journal
+from companion.table.session import Session
 
 calls = []
 original = Journal._copy_row
@@ -51,8 +51,8 @@ raise SystemExit("the edit finished without dying")
 #: edits back and forth for ever: the action five back removed, then the remaining one five back, ...
 BACK_AND_FORTH = r"""
 import sys
-from companion.journal import Journal
-from companion.session import Session
+from companion.table.journal import Journal
+from companion.table.session import Session
 
 session = Session.open(Journal(sys.argv[1]), sys.argv[2])
 print("ready", flush=True)

@@ -16,11 +16,12 @@ from typing import Any
 
 import pytest
 
-from companion import amend, extras, games
-from companion.authorship import phone, tablet
-from companion.journal import Journal
-from companion.rules import RuleError
-from companion.session import Session
+from companion import games
+from companion.engine.rules import RuleError
+from companion.table import amend, extras
+from companion.table.authorship import phone, tablet
+from companion.table.journal import Journal
+from companion.table.session import Session
 from tests.test_amend_undo_back import played
 from tests.web.conftest import TO_THE_VOTE
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion import extras
-from companion.journal import Journal
-from companion.session import Session
+from companion.table import extras
+from companion.table.journal import Journal
+from companion.table.session import Session
 from tests.test_session_timer import until_timer_runs
 
 OCEAN = {"type": "ocean", "species": "rat", "icons": 1, "mode": "migrate"}

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion import amend, story
-from companion.authorship import tablet
+from companion.table import amend, story
+from companion.table.authorship import tablet
 from tests.test_amend_undo_back import played
 
 

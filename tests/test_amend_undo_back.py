@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from companion import amend, extras, games
-from companion.authorship import TIMER
-from companion.journal import Journal
-from companion.session import Session
+from companion import games
+from companion.table import amend, extras
+from companion.table.authorship import TIMER
+from companion.table.journal import Journal
+from companion.table.session import Session
 from tests.web.conftest import TO_THE_VOTE
 
 SCENARIOS = Path(__file__).parent / "scenarios"

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from companion import screens
-from companion.config import Config
-from companion.controller import TableController, open_devices
-from companion.journal import Journal
-from companion.session import Session
+from companion.board import screens
+from companion.board.config import Config
+from companion.board.controller import TableController, open_devices
+from companion.table.journal import Journal
+from companion.table.session import Session
 from hw.events import ButtonEvent, DieEvent
 from hw.tags import Component
 from tests.hw.conftest import (

@@ -14,9 +14,9 @@ import time
 
 import pytest
 
-from companion import devices as devices_module
-from companion.config import Config
-from companion.devices import open_devices
+from companion.board import devices as devices_module
+from companion.board.config import Config
+from companion.board.devices import open_devices
 from hw.events import ButtonEvent, EncoderEvent, StatusEvent, TagEvent
 from hw.rfid import DebounceSettings, ReaderGroup, load_backend
 from hw.rfid.base import Reader

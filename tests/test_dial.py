@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from companion import moves
-from companion.controller import TableController
-from companion.journal import Journal
-from companion.session import Session
+from companion.board.controller import TableController
+from companion.engine import moves
+from companion.table.journal import Journal
+from companion.table.session import Session
 from hw.events import ButtonEvent, EncoderEvent
 from hw.oled import open_oled
 from tests.clock import FakeClock
@@ -135,7 +135,7 @@ def test_a_move_that_neither_spends_nor_ends_the_turn_goes_on_one_ok(tmp_path):
 
 def test_a_long_story_stays_until_it_has_scrolled_through(tmp_path):
     ctl = table(tmp_path, "galerapagos", ["Ann", "Bob", "Cy"], GALERAPAGOS)
-    from companion import screens
+    from companion.board import screens
 
     long = "Gus draws a snake and falls sick: no extra wood. Dan dies of thirst. Deal Dan's 4 cards: 2 to Ann, 2 to Cleo."
     assert screens.reading_seconds(long) > ctl.message_seconds

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from companion.controller import TableController
-from companion.journal import Journal
-from companion.session import Session
+from companion.board.controller import TableController
+from companion.table.journal import Journal
+from companion.table.session import Session
 from hw.events import ButtonEvent, EncoderEvent
 from hw.oled import open_oled
 from tests.clock import FakeClock

@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from companion import audit, catalogs, games
-from companion.replay import replay_via_table
+from companion import games
+from companion.board.replay import replay_via_table
+from companion.engine import audit, catalogs
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "tests" / "scenarios").glob("*.jsonl"))

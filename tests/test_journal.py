@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.journal import Journal, UnknownGame, default_db_path
+from companion.table.journal import Journal, UnknownGame, default_db_path
 
 
 def test_journal_uses_wal_and_full_sync(db_path: Path) -> None:

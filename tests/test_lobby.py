@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from companion import games
-from companion.journal import Journal
-from companion.lobby import TableLobby
-from companion.session import Session
+from companion.board.lobby import TableLobby
+from companion.table.journal import Journal
+from companion.table.session import Session
 from hw.events import ButtonEvent, EncoderEvent
 from hw.oled import open_oled
 from tests.clock import FakeClock
@@ -128,7 +128,7 @@ def test_a_refused_start_says_why_and_keeps_the_lobby(tmp_path):
     t = Lobby(tmp_path)
 
     def refuse(game, players, options):
-        from companion.rules import RuleError
+        from companion.engine.rules import RuleError
 
         raise RuleError("The journal is full.")
 
@@ -141,8 +141,8 @@ def test_a_refused_start_says_why_and_keeps_the_lobby(tmp_path):
 
 def test_the_buttons_alone_put_a_game_on_the_table(tmp_path):
     """Through the composition root: no game, two OKs, and the table's controller plays it."""
-    from companion.app import build
-    from companion.config import Config
+    from companion.board.config import Config
+    from companion.cli.app import build
 
     companion = build(Config(), tmp_path / "journal.db", sim=True, port=0)
     try:

@@ -8,9 +8,9 @@ from importlib import metadata
 import pytest
 
 from companion import games
-from companion.gamepack import GamePackage
+from companion.engine.gamepack import GamePackage
+from companion.engine.rules import RuleError
 from companion.games.pocket.rules import PocketRules
-from companion.rules import RuleError
 
 
 class _Solo(PocketRules):
@@ -72,7 +72,7 @@ def test_a_package_is_heard_by_convention_through_its_own_modules() -> None:
     pkg = games.package("pocket-galapagos")
     state = pkg.rules.setup(["Ann"], {})
     assert "moves" not in type(pkg).__dict__
-    from companion.moves import ordered
+    from companion.engine.moves import ordered
 
     # the package's own forms, each with its step, in step order (next, also, override)
     assert pkg.moves(state, "fr") == ordered(pocket_moves.moves(state, "fr")) != []

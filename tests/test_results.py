@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import games
-from companion.script import run_file
+from companion.engine.script import run_file
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 
@@ -150,7 +150,7 @@ def test_galerapagos_left_behind_by_the_hurricane_and_everyone_dead() -> None:
 
 
 def test_the_generic_results_rank_the_scores_and_quote_the_outcome() -> None:
-    from companion import results
+    from companion.engine import results
 
     public = {"players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cid"}],
               "scores": {"Ann": 3, "Bob": 7, "Cid": 3}, "winners": ["Bob"]}

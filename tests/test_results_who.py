@@ -11,10 +11,10 @@ from dataclasses import replace
 
 from PIL import ImageChops
 
-from companion import screens
-from companion.screens.canvas import WIDTH, Canvas
-from companion.screens.common import who
-from companion.screens.context import ScreenContext
+from companion.board import screens
+from companion.board.screens.canvas import WIDTH, Canvas
+from companion.board.screens.common import who
+from companion.board.screens.context import ScreenContext
 
 
 def waiting(*names: str) -> dict:

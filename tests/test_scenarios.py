@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from companion.script import run_file
+from companion.engine.script import run_file
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.jsonl"))
 

@@ -15,11 +15,11 @@ import pytest
 import qrcode
 from PIL import Image, ImageChops
 
-from companion import screens
-from companion.cli import main
+from companion.board import screens
+from companion.board.screens import ScreenContext, choose, context_for, render
+from companion.board.screens.canvas import latin1
+from companion.cli.main import main
 from companion.games.galerapagos.oled import snake_odds
-from companion.screens import ScreenContext, choose, context_for, render
-from companion.screens.canvas import latin1
 from tests.hw.screen_states import (
     AUCTION,
     AUCTION_ACTIONS,
@@ -186,7 +186,7 @@ class TestChoose:
 
     def test_a_galerapagos_vote_shows_who_has_still_to_vote(self):
         """The rations do not change while votes come in; the table must see the vote move on."""
-        from companion.script import run_lines
+        from companion.engine.script import run_lines
 
         start = ['{"game": "galerapagos", "players": ["Ann", "Bob", "Cy"], "options": {}}']
         dry = ['{"type": "weather", "water": 0, "hurricane": false}']
@@ -198,7 +198,7 @@ class TestChoose:
         assert render("prompt", voting).tobytes() != render("prompt", one_vote).tobytes()
 
     def test_a_lost_solo_game_says_why_rather_than_a_score(self):
-        from companion.script import run_lines
+        from companion.engine.script import run_lines
 
         lost = run_lines(['{"game": "pocket-galapagos", "players": ["Ann"], "options": {}}',
                           '{"type": "population", "species": "rat", "change": -3}',
@@ -282,7 +282,7 @@ def test_each_games_status_screen_says_whose_turn_it_is(screen, make, rows):
 
 def test_a_line_too_long_scrolls_to_its_end_and_is_never_cut():
     """« Ann bids £300 on ... »: the window shows the whole line, a part at a time, up to its last pixel."""
-    from companion.screens.canvas import Canvas, font_height, marquee_offset
+    from companion.board.screens.canvas import Canvas, font_height, marquee_offset
 
     text = "Ann bids £300 on North for the crab and the iguana"
     room = 124
@@ -303,7 +303,7 @@ def test_a_line_too_long_scrolls_to_its_end_and_is_never_cut():
 
 
 def test_a_text_longer_than_its_rows_scrolls_up_to_its_last_line():
-    from companion.screens.canvas import Canvas, scroll_index, scroll_seconds
+    from companion.board.screens.canvas import Canvas, scroll_index, scroll_seconds
 
     text = LONG_TOAST
     lines = Canvas().wrap_all(text, "small", 121)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.journal import Journal
-from companion.rules import RuleError
-from companion.session import Change, Session
+from companion.engine.rules import RuleError
+from companion.table.journal import Journal
+from companion.table.session import Change, Session
 
 GAME = "pocket-galapagos"
 OCEAN = {"type": "ocean", "species": "rat", "icons": 1, "mode": "migrate"}

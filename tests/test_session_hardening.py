@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from companion import extras
-from companion.journal import Journal
-from companion.rules import RuleError
-from companion.session import ReplayError, Session
+from companion.engine.rules import RuleError
+from companion.table import extras
+from companion.table.journal import Journal
+from companion.table.session import ReplayError, Session
 from tests.clock import FakeClock as Clock
 from tests.test_session_timer import until_timer_runs
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.journal import Journal
-from companion.session import Session
+from companion.table.journal import Journal
+from companion.table.session import Session
 from tests.clock import FakeClock as Clock
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion import story
-from companion.journal import JournalEntry
+from companion.table import story
+from companion.table.journal import JournalEntry
 
 
 @dataclass

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion import terminal
-from companion.journal import Journal
-from companion.session import Session
+from companion.cli import terminal
+from companion.table.journal import Journal
+from companion.table.session import Session
 
 
 def answers(*typed: str):

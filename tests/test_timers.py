@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.timers import DEFAULT_SECONDS, SandTimer
+from companion.table.timers import DEFAULT_SECONDS, SandTimer
 from tests.clock import FakeClock
 
 

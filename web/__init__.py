@@ -1,6 +1,6 @@
 """The phone dashboard: a Flask app over the session API (see docs/api.md).
 
-``create_app(dashboard)`` is the factory; ``companion/app.py`` builds the
+``create_app(dashboard)`` is the factory; ``companion/cli/app.py`` builds the
 :class:`web.context.Dashboard` (journal, hub, tokens, simulated devices) and
 serves the app with waitress. Pages are server-rendered templates with a
 little plain JavaScript (``static/live.js``): no build step.
@@ -15,7 +15,7 @@ from urllib.parse import quote, urlencode
 from flask import Flask, redirect, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from companion.journal import NOT_RECORDED, GameDamaged, JournalUnavailable
+from companion.table.journal import NOT_RECORDED, GameDamaged, JournalUnavailable
 from web.context import Dashboard
 from web.validate import ApiError
 

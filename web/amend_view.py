@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import amend, extras, games, story, texts
-from companion.session import Session
+from companion import games
+from companion.engine import texts
+from companion.table import amend, extras, story
+from companion.table.session import Session
 from web.security import Principal
 
 #: what a phone says when an edit set one of its own moves aside (its own value shown: the author's)

@@ -11,12 +11,13 @@ from typing import Any
 
 from flask import Blueprint, jsonify, make_response, request
 
-from companion import amend, extras, games
-from companion.authorship import phone, tablet
-from companion.journal import JournalUnavailable, UnknownGame
-from companion.jsoncheck import clean
-from companion.rules import RuleError
-from companion.session import ReplayError, Session
+from companion import games
+from companion.engine.jsoncheck import clean
+from companion.engine.rules import RuleError
+from companion.table import amend, extras
+from companion.table.authorship import phone, tablet
+from companion.table.journal import JournalUnavailable, UnknownGame
+from companion.table.session import ReplayError, Session
 from web import amend_view, joining, views
 from web.access import TABLE_COOKIE, require, seat_cookie
 from web.context import dashboard

@@ -1,4 +1,4 @@
-"""What the dashboard is given by the composition root (``companion/app.py``)."""
+"""What the dashboard is given by the composition root (``companion/cli/app.py``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from web.security import Keys, RateLimiter, SeatStore
 
 
 class SimBackend(Protocol):
-    """The simulated table the simulation panel drives (see ``companion/app.py``)."""
+    """The simulated table the simulation panel drives (see ``companion/cli/app.py``)."""
 
     def buttons(self) -> list[str]: ...
     def press(self, name: str, hold: bool = False) -> None: ...

@@ -1,7 +1,7 @@
 """The phone's and the tablet's action forms: the game package's moves, rendered.
 
 Nothing here knows a game. The game package lists the moves (every form
-with its legal choices, ranges and previews, see :mod:`companion.moves`); this
+with its legal choices, ranges and previews, see :mod:`companion.engine.moves`); this
 module picks those a page may submit (a seat: its own; the tablet: the table's
 and those of seats without a phone) and splits them into what the game waits
 for now and what may be done at any time. ``templates/macros.html`` draws
@@ -15,8 +15,9 @@ import json
 import re
 from typing import Any
 
-from companion import games, moves
-from companion.session import Session
+from companion import games
+from companion.engine import moves
+from companion.table.session import Session
 from web.i18n import translator
 
 
@@ -24,7 +25,7 @@ def page_forms(session: Session, seat: str | None, lang: str, phone_seats: list[
                ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(the forms the rulebook expects now, the others) for ``seat`` (None: the tablet).
 
-    The game package gives every form its ``step`` (:data:`companion.moves.STEPS`) and lists them
+    The game package gives every form its ``step`` (:data:`companion.engine.moves.STEPS`) and lists them
     next, also, override; the page follows it: the first ``next`` form leads (the big button), the
     rest come after in that order (see :func:`by_step`). A form that may be drafted at the sand's end
     carries ``draft`` (:func:`_draftable`).

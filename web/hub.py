@@ -17,8 +17,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from companion.journal import Journal
-from companion.session import Change, Session
+from companion.table.journal import Journal
+from companion.table.session import Change, Session
 
 log = logging.getLogger(__name__)
 

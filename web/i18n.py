@@ -1,6 +1,6 @@
 """English and French for the dashboard, chosen per phone (a ``lang`` cookie).
 
-The texts are gettext catalogs (:mod:`companion.texts`): the interface's own
+The texts are gettext catalogs (:mod:`companion.engine.texts`): the interface's own
 (``companion/locale``) and each game package's. Keys are the English texts
 themselves, so a missing translation shows English. Prompts, moves, the story
 and refusals come from the game package already in the reader's language.
@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import has_request_context, request
 
-from companion import texts
+from companion.engine import texts
 
 LANGS = texts.LANGUAGES
 

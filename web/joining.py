@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
-from companion.library import Library
-from companion.session import Session
+from companion.table.library import Library
+from companion.table.session import Session
 from web.context import dashboard
 from web.security import Principal, RateLimiter
 from web.validate import ApiError

@@ -22,10 +22,12 @@ from flask import (
     url_for,
 )
 
-from companion import extras, games, jsoncheck
-from companion.journal import GameRecord, JournalUnavailable, UnknownGame
-from companion.library import Library
-from companion.rules import RuleError
+from companion import games
+from companion.engine import jsoncheck
+from companion.engine.rules import RuleError
+from companion.table import extras
+from companion.table.journal import GameRecord, JournalUnavailable, UnknownGame
+from companion.table.library import Library
 from web import joining, pictures, views
 from web.access import csrf_for, optional, require
 from web.api import find_seat, open_game, set_seat_cookie

@@ -13,7 +13,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from companion import texts
+from companion.engine import texts
 
 #: one colour per seat (pawns, chart lines)
 SEAT_COLOURS = ["#e4572e", "#17bebb", "#ffc914", "#76b041", "#7d5ba6", "#2e86ab",
@@ -378,7 +378,7 @@ def last_told(session: Any, lang: str = "en") -> dict[str, Any] | None:
     under another pawn). The events are the rules' own, secrets included: a
     template reads only the public facts it needs, never prints them whole.
     """
-    from companion import story
+    from companion.table import story
 
     try:
         told = story.told(session, lang)

@@ -25,8 +25,9 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from companion import games, moves
-from companion.session import Session
+from companion import games
+from companion.engine import moves
+from companion.table.session import Session
 from web.i18n import translator
 from web.security import Principal
 
@@ -93,7 +94,7 @@ def asking(form: dict[str, Any]) -> dict[str, Any]:
 def split(now: list[dict[str, Any]], more: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(the moves the rulebook expects now, best first; the others, ``also`` then ``override``).
 
-    The step decides (:func:`companion.moves.step_of`): a form that is not ``next`` (an exchange,
+    The step decides (:func:`companion.engine.moves.step_of`): a form that is not ``next`` (an exchange,
     a card that may be played whenever, the table correcting the flow) goes with the later ones:
     the first thing on the phone is what the turn is about. Within the moves now, a form the
     package marks ``first`` (the dice game's plan with its suggestion) leads, and a form that only

@@ -4,7 +4,7 @@
   ``{"name", "now", "next", "start", "out", "table", "role", "colour", "phone", "me"}`` — the phone
   may render it too (``{% if ribbon %}``).
 - ``story``: the log as the narration tells it, grouped by round, newest first
-  (see :func:`companion.story.by_round`).
+  (see :func:`companion.table.story.by_round`).
 - ``results``: the end-of-game results of the game package (None while it goes on), and
   ``play_again``: the form fields of a new game with the same players and options.
 - ``seat_turns``: the seats played on the tablet that the rulebook expects now, each
@@ -23,8 +23,10 @@ import json
 import logging
 from typing import Any
 
-from companion import games, results, story
-from companion.session import Session
+from companion import games
+from companion.engine import results
+from companion.table import story
+from companion.table.session import Session
 from web import seat_view
 from web.forms import by_step
 from web.i18n import translator

@@ -19,8 +19,10 @@ from typing import Any
 
 from flask import render_template
 
-from companion import extras, games, story, texts
-from companion.session import Session
+from companion import games
+from companion.engine import texts
+from companion.table import extras, story
+from companion.table.session import Session
 from web import amend_view, forms, joining, pictures, seat_view, table_view
 from web.access import csrf_for
 from web.context import dashboard

@@ -1,7 +1,7 @@
 """The registry of games: every package here, and those other distributions declare.
 
 A game is a package ``companion/games/<folder>/`` whose ``__init__.py`` defines
-``GAME`` (a :class:`companion.gamepack.GamePackage`). The registry finds them
+``GAME`` (a :class:`companion.engine.gamepack.GamePackage`). The registry finds them
 by scanning this folder, and also loads the entry points of the group
 ``galapagos_companion.games`` (``name = "module:GAME"``), the way pytest finds
 plugins, so a game can come from another distribution. Packages are imported
@@ -18,7 +18,7 @@ import pkgutil
 from importlib import metadata
 from typing import Any
 
-from companion.rules import RuleError, Rules
+from companion.engine.rules import RuleError, Rules
 
 log = logging.getLogger(__name__)
 ENTRY_POINTS = "galapagos_companion.games"

@@ -94,7 +94,7 @@ def test_install_is_idempotent_and_complete(tmp_path: Path) -> None:
 
 
 def test_the_default_config_is_the_minimal_one_and_starts_without_readers(tmp_path: Path) -> None:
-    from companion.config import load
+    from companion.board.config import load
 
     assert run_install(tmp_path).returncode == 0
     cfg = load(tmp_path / "etc/galapagos-companion/config.toml")

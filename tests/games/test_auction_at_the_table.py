@@ -20,15 +20,15 @@ import pytest
 from test_auction_scoring import final
 from test_auction_support import RULES, act, choose, new, play, with_player, with_track
 
-from companion import extras
-from companion import moves as M
-from companion.controller import TableController
+from companion.board.controller import TableController
+from companion.board.screens import context_for, render
+from companion.board.screens.canvas import Canvas
+from companion.engine import moves as M
+from companion.engine.rules import RuleError
 from companion.games.auction import GAME, AuctionState, animal_cost, costs
-from companion.journal import Journal
-from companion.rules import RuleError
-from companion.screens import context_for, render
-from companion.screens.canvas import Canvas
-from companion.session import Session
+from companion.table import extras
+from companion.table.journal import Journal
+from companion.table.session import Session
 from hw.events import ButtonEvent, EncoderEvent
 from hw.oled import open_oled
 from tests.clock import FakeClock
@@ -263,7 +263,7 @@ def test_the_dial_asks_for_the_bonus_tile_instead_of_sending_a_refused_exhibitio
 
 def test_the_phone_form_asks_for_the_bonus_tile_as_a_required_choice(table) -> None:  # noqa: F811
     """The seat's page renders the same form: a required select with the two tiles and no preselection."""
-    from companion import texts
+    from companion.engine import texts
 
     state = replayed(lines_of(TWO_TILES, TWO_TILES_LINES))
     form = exhibition_form(state, "Bob")

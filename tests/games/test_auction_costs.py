@@ -7,8 +7,8 @@ from dataclasses import replace
 import pytest
 from test_auction_support import act, choose, new, play, with_player
 
+from companion.engine.rules import RuleError
 from companion.games.auction import cost_lines, costs
-from companion.rules import RuleError
 
 
 def yellow_going_south():

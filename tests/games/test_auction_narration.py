@@ -23,8 +23,8 @@ from test_auction_support import (
     with_track,
 )
 
+from companion.engine.rules import RuleError
 from companion.games.auction import GAME, AuctionState
-from companion.rules import RuleError
 
 SCENARIOS = sorted((Path(__file__).parents[1] / "scenarios").glob("auction*.jsonl"))
 

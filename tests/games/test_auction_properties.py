@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_auction_support import RULES
 
+from companion.engine.rules import RuleError
 from companion.games.auction import ANIMALS, AuctionState
-from companion.rules import RuleError
 
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve")
 STEPS = st.integers(0, 900)

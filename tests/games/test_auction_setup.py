@@ -6,8 +6,8 @@ import pytest
 from test_auction_support import RULES, TILES, act, new, play, refused, view
 
 from companion import games
+from companion.engine.rules import RuleError
 from companion.games.auction import DEFAULT_BONUS_ORDER, AuctionRules
-from companion.rules import RuleError
 
 START_TRACK = {"sea_lion": 0, "iguana": 3, "tortoise": 6, "booby": 9, "penguin": 12, "crab": 15}
 

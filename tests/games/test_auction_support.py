@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from companion.engine.rules import RuleError
 from companion.games.auction import ALL_PAIRS, ANIMALS, AuctionRules, AuctionState, seat_of
-from companion.rules import RuleError
 
 RULES = AuctionRules()
 FOUR = ("Ann", "Bob", "Cid", "Dee")

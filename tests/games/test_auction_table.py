@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from test_auction_support import new
 
+from companion.board.replay import replay_via_table
 from companion.games.auction import GAME
-from companion.replay import replay_via_table
 from hw.tags import Component
 
 SCENARIOS = sorted((Path(__file__).parents[1] / "scenarios").glob("auction*.jsonl"))

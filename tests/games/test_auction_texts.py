@@ -21,13 +21,13 @@ from test_auction_moves import mutate
 from test_auction_support import RULES, act, choose, new, with_player
 
 import companion.games.auction.rules as rules_module
-from companion import catalogs, texts
-from companion import moves as M
+from companion.board.screens import context_for, render
+from companion.board.screens.canvas import Canvas
+from companion.engine import catalogs, texts
+from companion.engine import moves as M
+from companion.engine.rules import RuleError
 from companion.games.auction import GAME
 from companion.games.auction.words import DOMAIN, ENGLISH_WORDS
-from companion.rules import RuleError
-from companion.screens import context_for, render
-from companion.screens.canvas import Canvas
 
 PO = Path(GAME.folder) / "locale" / "fr" / "LC_MESSAGES" / f"{DOMAIN}.po"
 ENGLISH = [re.compile(rf"(?<![\w_]){re.escape(w)}(?![\w_])") for w in ENGLISH_WORDS]

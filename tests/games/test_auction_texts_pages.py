@@ -15,7 +15,7 @@ from typing import Any
 from test_auction_support import RULES, act, choose, new, play, with_player
 from test_auction_texts import english_in
 
-from companion import texts
+from companion.engine import texts
 from companion.games.auction import GAME, AuctionState
 from tests.web.conftest import table  # noqa: F401 - the dashboard fixture
 from web import pictures

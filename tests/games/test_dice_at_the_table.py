@@ -25,9 +25,9 @@ from pathlib import Path
 
 import pytest
 
-from companion import screens
-from companion.replay import TableReplay
-from companion.rules import RuleError
+from companion.board import screens
+from companion.board.replay import TableReplay
+from companion.engine.rules import RuleError
 
 HEADER = json.loads((Path(__file__).parent.parent / "scenarios" / "dice_full_game.jsonl").read_text().splitlines()[0])
 SET_UP = [

@@ -18,9 +18,9 @@ from test_dice_support import (
     refused,
 )
 
+from companion.engine.rules import RuleError
 from companion.games.dice import generate_layout, render_island
 from companion.games.dice.island import layout_from_colours, parse_layout
-from companion.rules import RuleError
 
 
 def island():

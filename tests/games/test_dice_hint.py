@@ -18,8 +18,8 @@ from test_dice_support import (
     ready,
 )
 
+from companion.engine.rules import RuleError
 from companion.games.dice import hint, roll_dice
-from companion.rules import RuleError
 
 
 def gain(state, order, path) -> int:

@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 from test_dice_support import COLOURS, RULES, act, new, plan_all, play, ready
 
-from companion import moves as M
+from companion.engine import moves as M
+from companion.engine.rules import RuleError
 from companion.games.dice import GAME
 from companion.games.dice.island import layout_from_colours
-from companion.rules import RuleError
 
 SCENARIOS = sorted((Path(__file__).parent.parent / "scenarios").glob("dice_*.jsonl"))
 NAMES = ("Ann", "Bob", "Cy", "Dee")
@@ -179,7 +179,7 @@ def test_every_scenario_line_is_offered_before_it_is_applied(script):
 def test_moves_on_random_states_are_all_accepted_in_step_order():
     """Every screen calls moves() on every change (its speed is measured by ``bench/moves.py``):
     on random states, each form carries a step and the list comes next, also, override."""
-    from companion.moves import STEPS
+    from companion.engine.moves import STEPS
 
     rng = random.Random(5)
     for _ in range(6):

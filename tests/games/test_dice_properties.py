@@ -19,8 +19,8 @@ from test_dice_support import (
     ready,
 )
 
+from companion.engine.rules import RuleError
 from companion.games.dice import hint
-from companion.rules import RuleError
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

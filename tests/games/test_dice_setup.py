@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 from test_dice_support import RULES, act, new, play, player, refused, view
 
-from companion.rules import RuleError
+from companion.engine.rules import RuleError
 
 
 @pytest.mark.parametrize("count", [2, 3, 4])

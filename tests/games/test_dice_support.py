@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 
+from companion.engine.rules import RuleError
 from companion.games.dice import DiceRules, DiceState
-from companion.rules import RuleError
 
 RULES = DiceRules()
 COLOURS = ["black", "white", "red", "green", "yellow", "blue"]

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from test_dice_support import RULES, act, new, plan_all, play, ready
 
-from companion import replay
+from companion.board import replay
+from companion.engine.rules import RuleError
 from companion.games.dice import GAME, table
-from companion.rules import RuleError
 
 SCENARIOS = sorted((Path(__file__).parent.parent / "scenarios").glob("dice_*.jsonl"))
 
@@ -172,7 +172,7 @@ def test_every_scenario_plays_through_the_table(script):
 
 
 def test_a_scenario_whose_header_is_refused_is_reported_not_entered():
-    from companion.audit import ScriptError
+    from companion.engine.audit import ScriptError
 
     refused = [p for p in SCENARIOS if not header_accepted(p)]
     assert refused

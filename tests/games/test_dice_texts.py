@@ -18,12 +18,12 @@ from pathlib import Path
 import pytest
 from test_dice_moves import random_game, wild
 
-from companion import catalogs, texts
+from companion.board.screens.canvas import Canvas
+from companion.board.screens.context import ScreenContext
+from companion.engine import catalogs, texts
+from companion.engine.rules import RuleError
 from companion.games.dice import GAME
 from companion.games.dice import oled as dice_oled
-from companion.rules import RuleError
-from companion.screens.canvas import Canvas
-from companion.screens.context import ScreenContext
 
 RULES = GAME.rules
 DOMAIN = GAME.domain

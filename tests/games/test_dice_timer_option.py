@@ -7,7 +7,7 @@ import math
 import pytest
 
 from companion import games
-from companion.rules import RuleError
+from companion.engine.rules import RuleError
 
 RULES = games.get("galapagos-dice")
 

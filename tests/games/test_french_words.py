@@ -2,7 +2,7 @@
 
 The tester's report: « de Ann », « tortue 36 (bleu) ». Names and game words are
 placeholders of the catalogs' sentences; the French word written before one that starts
-with a vowel is elided (:func:`companion.texts.elide`), and a colour after « tortue » or
+with a vowel is elided (:func:`companion.engine.texts.elide`), and a colour after « tortue » or
 « case » takes its feminine form from the catalog (``msgctxt "feminine"``). Random games
 of each game (players named Ann, Eve, Oscar, Ines and Bob) are told in French, with the
 refusals of moves bent out of shape, and none of these is left.
@@ -14,7 +14,8 @@ import re
 
 import pytest
 
-from companion import games, texts
+from companion import games
+from companion.engine import texts
 from tests.games.test_plural_words import GAMES, shown
 
 #: a word that should have been elided, and a colour left masculine after a feminine noun
@@ -54,7 +55,7 @@ def test_the_check_sees_the_tester_s_sentences() -> None:
 def test_names_elide_in_french_only() -> None:
     rules = games.get("galerapagos")
     s = rules.apply(rules.setup(["Ann", "Eve", "Bob"], {}), {"type": "weather", "water": 1})[0]
-    from companion.rules import RuleError
+    from companion.engine.rules import RuleError
 
     with pytest.raises(RuleError) as info:
         rules.apply(s, {"type": "fish", "player": "Eve", "fish": 1})

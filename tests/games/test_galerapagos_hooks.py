@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from companion import games
+from companion.engine.script import run_file
 from companion.games.galerapagos import options as O
-from companion.script import run_file
 from tests.games.test_galerapagos_support import FIVE, food_vote_round_two, play, view, vote
 
 PKG = games.package("galerapagos")
@@ -160,7 +160,7 @@ def test_a_manches_own_state_shows_the_totals_carried_in_and_a_bad_carry_is_refu
                                             "carried": {"Ann": 3, "Cid": 1}})
     m = view(s)["match"]
     assert m["totals"] == {"Ann": 3, "Bob": 0, "Cid": 1} and m["leaders"] == ["Ann"] and not m["last"]
-    from companion.rules import RuleError
+    from companion.engine.rules import RuleError
 
     with pytest.raises(RuleError):
         RULES.setup(["Ann", "Bob", "Cid"], {"manches": 3, "carried": {"Zed": 1}})

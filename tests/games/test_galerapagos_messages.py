@@ -44,7 +44,7 @@ def test_every_sentence_has_a_french_twin_with_the_same_blanks(msgid: str) -> No
 
 
 def test_the_compiled_catalog_is_current() -> None:
-    from companion.catalogs import compiled
+    from companion.engine.catalogs import compiled
 
     assert PO.with_suffix(".mo").read_bytes() == compiled(str(PO))
 

@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 
 from companion import games
-from companion import moves as M
-from companion.audit import audit
+from companion.engine import moves as M
+from companion.engine.audit import audit
+from companion.engine.rules import RuleError
 from companion.games.galerapagos import rules as R
-from companion.rules import RuleError
 from tests.games.test_galerapagos_support import (
     FIVE,
     food_vote_round_two,
@@ -326,7 +326,7 @@ def test_the_pause_offers_the_confirmation_and_the_lines_that_imply_it() -> None
 def test_moves_at_twelve_come_in_step_order() -> None:
     """Their speed is measured by ``bench/moves.py``; here, twelve castaways' states list next, also,
     override."""
-    from companion.moves import STEPS
+    from companion.engine.moves import STEPS
 
     states = [st for seed in (1, 2, 3) for st in starving_playout(seed, 150)]
     for st in states:

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from companion import games
-from companion.audit import narrate as narrate_script
-from companion.audit import replay
+from companion.engine.audit import narrate as narrate_script
+from companion.engine.audit import replay
 from companion.games.galerapagos.narrate import moment_lines
 from tests.games.test_galerapagos_support import (
     FIVE,

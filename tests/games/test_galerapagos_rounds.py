@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from companion.script import run_lines
+from companion.engine.script import run_lines
 
 SCENARIOS = Path(__file__).parent.parent / "scenarios"
 GAMES = sorted(SCENARIOS.glob("galerapagos_review_*.checkpoints.json"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules import RuleError
+from companion.engine.rules import RuleError
 from tests.games.test_galerapagos_support import FIVE, RULES, new, player, view
 
 NAMES = [f"P{i}" for i in range(1, 13)]

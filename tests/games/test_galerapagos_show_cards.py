@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.script import run_file, run_lines
+from companion.engine.script import run_file, run_lines
 from tests.games.test_galerapagos_support import (
     FIVE,
     RULES,

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from companion.engine.rules import RuleError
 from companion.games.galerapagos import GalerapagosRules, State
-from companion.rules import RuleError
 
 RULES = GalerapagosRules()
 FIVE = ["Ann", "Bob", "Cid", "Dan", "Eve"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion import games
-from companion import moves as M
+from companion.engine import moves as M
 from hw.tags import make_component
 from tests.games.test_galerapagos_support import new, play, weather
 

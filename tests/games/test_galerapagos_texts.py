@@ -14,13 +14,14 @@ from typing import Any
 
 import pytest
 
-from companion import games, texts
-from companion import moves as M
+from companion import games
+from companion.board.screens import canvas as canvas_mod
+from companion.board.screens import render
+from companion.board.screens.context import ScreenContext
+from companion.engine import moves as M
+from companion.engine import texts
+from companion.engine.rules import RuleError
 from companion.games.galerapagos import rules as R
-from companion.rules import RuleError
-from companion.screens import canvas as canvas_mod
-from companion.screens import render
-from companion.screens.context import ScreenContext
 from tests.games.test_galerapagos_moves import starving_playout, universe
 
 PKG = games.package("galerapagos")

@@ -8,8 +8,8 @@ from collections import Counter
 
 import pytest
 
+from companion.engine.rules import RuleError
 from companion.games.galerapagos import draw_weather, weather_deck_order
-from companion.rules import RuleError
 from tests.games.test_galerapagos_support import (
     FOUR,
     RULES,

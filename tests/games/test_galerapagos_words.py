@@ -13,9 +13,9 @@ from collections.abc import Callable
 import pytest
 
 from companion import games
+from companion.board.replay import replay_via_table
+from companion.engine.rules import RuleError
 from companion.games.galerapagos import rules as R
-from companion.replay import replay_via_table
-from companion.rules import RuleError
 from tests.games.test_galerapagos_moves import starving_playout
 
 PKG = games.package("galerapagos")

@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from companion import audit, games
+from companion import games
+from companion.engine import audit
+from companion.engine.moves import STEPS
 from companion.games.galerapagos import narrate as gnarrate
-from companion.moves import STEPS
 from tests.games.test_galerapagos_gifts import water_vote_round_three
 from tests.games.test_galerapagos_show_cards import hurricane_round_three
 from tests.games.test_galerapagos_support import (

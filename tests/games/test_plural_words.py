@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 
-from companion import games, texts
-from companion import moves as M
-from companion.rules import RuleError
+from companion import games
+from companion.engine import moves as M
+from companion.engine import texts
+from companion.engine.rules import RuleError
 
 GAMES = ("galapagos-auction", "galapagos-dice", "galerapagos", "pocket-galapagos")
 #: names with a vowel first, so the French elision checks (test_french_words) meet them too

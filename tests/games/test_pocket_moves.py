@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from companion import audit, moves
+from companion.engine import audit, moves
+from companion.engine.rules import RuleError
 from companion.games import package
 from companion.games.pocket import SPACES, SPECIES
-from companion.rules import RuleError
 from tests.games.test_pocket_support import END, RULES, change, move, new, ocean, play, put
 
 GAME = package("pocket-galapagos")

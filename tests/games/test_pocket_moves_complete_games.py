@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from companion import audit
+from companion.board.replay import replay_via_table
+from companion.engine import audit
 from companion.games import package
-from companion.replay import replay_via_table
 
 GAME = package("pocket-galapagos")
 RULES = GAME.rules

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from test_pocket_support import RULES, new, ocean
 
-from companion.rules import RuleError
+from companion.engine.rules import RuleError
 
 
 def test_the_front_shows_population_icons() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from test_pocket_support import END, RULES, change, new, play, pops
 
-from companion.rules import RuleError
+from companion.engine.rules import RuleError
 
 
 def test_populations_increase_and_decrease() -> None:

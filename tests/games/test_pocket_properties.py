@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.engine.rules import RuleError
 from companion.games.pocket import SPACES, SPECIES, PocketRules
-from companion.rules import RuleError
 
 RULES = PocketRules()
 

@@ -9,8 +9,8 @@ import pytest
 from test_pocket_support import RULES, new, play
 
 from companion import games
+from companion.engine.rules import RuleError
 from companion.games.pocket import PocketRules
-from companion.rules import RuleError
 
 
 def test_registry_maps_the_game_id() -> None:

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from companion.engine.rules import RuleError
 from companion.games.pocket import PocketRules, PocketState
-from companion.rules import RuleError
 
 RULES = PocketRules()
 END = {"type": "end_turn"}

@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 from babel.messages.pofile import read_po
 
-from companion import catalogs, moves, texts
+from companion.board.screens import canvas, render
+from companion.board.screens.context import ScreenContext
+from companion.engine import catalogs, moves, texts
+from companion.engine.rules import RuleError
 from companion.games import package
 from companion.games.pocket import DOMAIN, SPACES, SPECIES
-from companion.rules import RuleError
-from companion.screens import canvas, render
-from companion.screens.context import ScreenContext
 from tests.games.test_pocket_moves import GRID, random_options
 from tests.games.test_pocket_support import END, RULES, change, move, new, ocean, play, put
 

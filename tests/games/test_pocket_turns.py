@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from test_pocket_support import END, RULES, new, play
 
-from companion.rules import RuleError
+from companion.engine.rules import RuleError
 
 
 def test_turn_sequence_actions_are_offered() -> None:

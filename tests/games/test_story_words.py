@@ -2,7 +2,7 @@
 
 Board Game Arena's log says « Ann bids £300 on North », never ``sea_lion``, ``{"type": ...}``,
 ``None`` or ``[]``. Every scenario of ``tests/scenarios`` is told by ``companion script FILE
---narrate`` (``companion.audit.narrate``) in both languages; no line carries a field name, a raw
+--narrate`` (``companion.engine.audit.narrate``) in both languages; no line carries a field name, a raw
 id, JSON or a Python value, and a refused line is its one sentence, not the state (a refusal may
 quote the field a script got wrong: that is the API it was written in).
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import audit
+from companion.engine import audit
 
 SCENARIOS = sorted(Path("tests/scenarios").glob("*.jsonl"))
 #: what the API says and a player never reads

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from companion.script import ScriptResult, run_lines
+from companion.engine.script import ScriptResult, run_lines
 
 AUCTION = [
     {"game": "galapagos-auction", "players": ["Ann", "Bob", "Cy"]},

@@ -85,8 +85,8 @@ by_id = "{by_id}"
 
 
 def auto_table(tmp_path, mock_factory, link, by_id="/nonexistent/usb-*"):
-    from companion.config import parse
-    from companion.devices import open_devices
+    from companion.board.config import parse
+    from companion.board.devices import open_devices
 
     cfg = parse(tomllib.loads(AUTO.format(link=link, by_id=by_id)), "auto.toml")
     assert cfg.bridge.port == "auto"
@@ -103,7 +103,7 @@ def occupy_pty_number():
 
 
 def test_a_real_config_defaults_the_bridge_to_auto_and_reaches_its_finder(tmp_path):
-    from companion.config import parse
+    from companion.board.config import parse
     from firmware_bridge.finder import PortFinder
 
     cfg = parse({"gpio": {"factory": "lgpio"}, "bridge": {"symlink": str(tmp_path / "b"), "usb_id": "1234:ABCD"}})

@@ -12,7 +12,7 @@ import tomllib
 
 import pytest
 
-from companion.config import ConfigError, parse
+from companion.board.config import ConfigError, parse
 from firmware_bridge.chip import Tag
 from hw.rfid import ReaderError
 from tests.hw.test_mfrc522 import UID4, UID7, load_backend, reader, wiring  # noqa: F401  (fixture)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.config import Config, load
+from companion.board.config import Config, load
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -17,8 +17,8 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 from PIL import Image, ImageDraw
 
-from companion.config import Config, DisplayConfig
-from companion.devices import open_devices
+from companion.board.config import Config, DisplayConfig
+from companion.board.devices import open_devices
 from hw.events import ButtonEvent
 from tests.hw.conftest import mock_factory, wait_until  # noqa: F401  (fixture)
 
@@ -190,7 +190,7 @@ def test_a_pin_factory_that_cannot_load_starts_the_table_on_mock_pins_and_says_t
 
 def test_a_device_going_down_wakes_every_open_page_at_once(tmp_path) -> None:
     """The banner is on every page within 2 s: a status event wakes the live streams itself."""
-    from companion.app import build
+    from companion.cli.app import build
     from hw.events import StatusEvent
 
     companion = build(Config(), tmp_path / "j.db", sim=True, port=0)

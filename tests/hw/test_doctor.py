@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import serial
 
-from companion.cli import main
-from companion.config import Config
+from companion.board.config import Config
+from companion.cli.main import main
 from hw import doctor
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -137,7 +137,7 @@ def test_a_bad_config_is_one_sentence_and_exit_2(capsys, tmp_path):
     ("[[readers]]\npoint = 'N'\nbackend = 'rc999'\n", "backend must be one of sim, mfrc522, pn532, bridge"),
 ])
 def test_config_errors_name_the_key(tmp_path, text, words):
-    from companion.config import ConfigError, load
+    from companion.board.config import ConfigError, load
 
     path = tmp_path / "c.toml"
     path.write_text(text)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from companion.cli_hw import chip_checks
-from companion.config import Config, ReaderConfig
+from companion.board.config import Config, ReaderConfig
+from companion.cli.hw import chip_checks
 from firmware_bridge.chip import Tag
 from tests.hw.test_mfrc522 import UID7, wiring  # noqa: F401  (fixture)
 

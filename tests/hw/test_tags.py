@@ -95,7 +95,7 @@ def test_the_registry_shares_the_companion_database_file(tmp_path):
 
 
 def test_tags_cli_exports_and_imports(tmp_path, capsys, monkeypatch):
-    from companion.cli import main
+    from companion.cli.main import main
 
     db = tmp_path / "companion.db"
     reg = TagRegistry(db)

@@ -4,7 +4,7 @@
 into the main file; :func:`targets` names every region worth hitting (the 100-byte header,
 the pages of each index, the game rows, the action rows) from SQLite's own ``dbstat``
 table and the rows' text; :func:`start_after_flip` flips one bit (or overwrites one byte)
-and does what ``companion run`` does at start — :func:`companion.app.build` (the check,
+and does what ``companion run`` does at start — :func:`companion.cli.app.build` (the check,
 the recovery, the backup), then :meth:`Companion.resume` — and asks every page and API
 route of every game for an answer below 500.
 """
@@ -19,8 +19,8 @@ from typing import Any
 
 from jinja2.bccache import Bucket, BytecodeCache
 
-from companion.journal import Journal
-from companion.session import Session
+from companion.table.journal import Journal
+from companion.table.session import Session
 
 GAMES = [
     ("pocket-galapagos", ["Solo"], [{"type": "population", "species": ("rat", "ant", "finch")[i % 3],
@@ -149,8 +149,8 @@ def start_after_flip(db: Path, ids: list[str], routes: bool = True, full: bool =
     """Start the table on ``db`` as ``companion run`` does; the problems found (empty: all well)."""
     global _create_app
     import web
-    from companion.app import build
-    from companion.config import Config
+    from companion.board.config import Config
+    from companion.cli.app import build
 
     if _create_app is None:
         _create_app = web.create_app

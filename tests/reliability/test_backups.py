@@ -18,8 +18,8 @@ import textwrap
 import time
 from pathlib import Path
 
-from companion.journal import Journal, backups, backups_dir, open_checked, quick_check
-from companion.session import Session
+from companion.table.journal import Journal, backups, backups_dir, open_checked, quick_check
+from companion.table.session import Session
 
 
 def played(db: Path, name: str, actions: int = 4) -> str:
@@ -123,7 +123,7 @@ def test_a_backup_whose_game_does_not_replay_is_not_put_back(tmp_path: Path) -> 
 
 KILLED = textwrap.dedent("""
     import sys
-    from companion.journal import Journal
+    from companion.table.journal import Journal
     journal = Journal(sys.argv[1])
     print("ready", flush=True)
     while True:

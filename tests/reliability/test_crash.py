@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 
 from companion import games
-from companion.journal import Journal
-from companion.session import Session
+from companion.table.journal import Journal
+from companion.table.session import Session
 
 KILLS = 100
 SOAK_KILLS = 500

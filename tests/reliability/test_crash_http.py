@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from bench.harness import Server
-from companion.journal import Journal
-from companion.session import Session
+from companion.table.journal import Journal
+from companion.table.session import Session
 from tests.reliability.test_crash import planned_game
 
 

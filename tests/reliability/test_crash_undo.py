@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.journal import Journal
-from companion.session import Session
+from companion.table.journal import Journal
+from companion.table.session import Session
 from tests.test_session_timer import until_timer_runs
 
 KILLS = 25
@@ -29,9 +29,9 @@ SOAK_KILLS = 300
 
 CHILD = r"""
 import sys
-from companion import extras
-from companion.journal import Journal
-from companion.session import Session
+from companion.table import extras
+from companion.table.journal import Journal
+from companion.table.session import Session
 
 journal = Journal(sys.argv[1])
 session = Session.open(journal, sys.argv[2])

@@ -30,7 +30,7 @@ import pytest
 
 from bench.harness import Server
 from companion import games
-from companion.script import run_lines
+from companion.engine.script import run_lines
 
 REQUESTS = 800
 SOAK_REQUESTS = 20_000
@@ -236,7 +236,7 @@ def http_json(port: int, method: str, path: str, body: Any, token: str | None = 
 def join_code(server: Server, game_id: str) -> str:
     status, body = server.api("GET", "/api/games")
     assert status == 200
-    from companion.journal import Journal
+    from companion.table.journal import Journal
     from web.security import Keys, load_secret
 
     del body
@@ -248,7 +248,7 @@ def join_code(server: Server, game_id: str) -> str:
 def test_the_fuzz_covers_every_route() -> None:
     import tempfile
 
-    from companion.journal import Journal
+    from companion.table.journal import Journal
     from web import create_app
     from web.context import Dashboard
     from web.hub import Hub

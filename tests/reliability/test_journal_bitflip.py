@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import build
-from companion.config import Config
-from companion.journal import GameDamaged, Journal
-from companion.session import Session
+from companion.board.config import Config
+from companion.cli.app import build
+from companion.table.journal import GameDamaged, Journal
+from companion.table.session import Session
 from tests.reliability import bitflip
 
 

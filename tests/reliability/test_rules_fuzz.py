@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import games
-from companion.rules import RuleError
+from companion.engine.rules import RuleError
 
 EXAMPLES = 40
 SOAK_EXAMPLES = 2000

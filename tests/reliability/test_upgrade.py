@@ -9,10 +9,10 @@ import sqlite3
 from pathlib import Path
 
 from companion import games
-from companion.app import build
-from companion.config import Config
-from companion.journal import Journal
-from companion.session import Session
+from companion.board.config import Config
+from companion.cli.app import build
+from companion.table.journal import Journal
+from companion.table.session import Session
 
 OLD = Path(__file__).parent / "data" / "dice-previous-release.sqlite"
 GAME = "f6334dee"

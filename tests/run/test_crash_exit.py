@@ -5,8 +5,8 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
-from companion.app import Companion
-from companion.cli import main
+from companion.cli.app import Companion
+from companion.cli.main import main
 
 
 def test_a_crash_while_serving_exits_70_with_one_sentence_and_the_details_beside_the_journal(

@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.journal import Journal
+from companion.table.journal import Journal
 from web import create_app
 from web.context import Dashboard
 from web.hub import Hub

@@ -52,8 +52,8 @@ def test_a_correction_is_told_on_the_table_and_once_on_the_phone_it_changed(brow
     ann.wait_for_function("document.body.textContent.includes('Correction:')")  # in her log (folded), a story line ...
     assert ann.locator(".banner.yours", has_text="Correction:").count() == 0  # ... but no banner: not her figures
 
-    from companion.journal import Journal
-    from companion.session import Session
+    from companion.table.journal import Journal
+    from companion.table.session import Session
 
     with Journal(server.db) as journal:  # the next move, any legal one: the correction is no longer news
         session = Session.open(journal, gid)

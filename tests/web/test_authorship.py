@@ -14,10 +14,10 @@ from urllib.parse import quote
 
 import pytest
 
-from companion import amend, story
-from companion.authorship import Author, from_legacy
-from companion.journal import Journal
-from companion.session import Session
+from companion.table import amend, story
+from companion.table.authorship import Author, from_legacy
+from companion.table.journal import Journal
+from companion.table.session import Session
 from tests.web.conftest import TO_THE_VOTE, Table
 
 

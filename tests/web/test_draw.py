@@ -7,8 +7,8 @@ import random
 import sqlite3
 
 from companion.games.galerapagos import draw_weather
-from companion.journal import Journal
-from companion.session import Session
+from companion.table.journal import Journal
+from companion.table.session import Session
 from tests.web.conftest import Table
 
 

@@ -145,8 +145,8 @@ def test_when_every_live_slot_is_taken_a_new_stream_gets_503(table: Table) -> No
 
 def test_an_action_from_another_process_reaches_the_stream_after_a_poll(table: Table) -> None:
     """`companion act` in a shell writes the journal; the server's poll picks it up for open pages."""
-    from companion.journal import Journal
-    from companion.session import Session
+    from companion.table.journal import Journal
+    from companion.table.session import Session
 
     gid = table.new_game("pocket-galapagos", ["Ann"])
     stream = open_stream(table, gid)

@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from companion import games, screens
-from companion.screens import canvas
+from companion import games
+from companion.board import screens
+from companion.board.screens import canvas
 from tests.web.conftest import Table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,7 +96,7 @@ def test_every_page_of_the_game_in_french_has_no_english_game_word(table: Table,
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_oled_screen_of_the_game_in_french_has_no_english_game_word(name: str, monkeypatch) -> None:
-    from companion.audit import replay
+    from companion.engine.audit import replay
 
     header, *_ = script(name)
     lines = (ROOT / "tests" / "scenarios" / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()

@@ -13,7 +13,7 @@ from urllib.parse import quote, urljoin, urlsplit
 
 import pytest
 
-from companion.journal import NOT_RECORDED
+from companion.table.journal import NOT_RECORDED
 from tests.web.conftest import Table
 from tests.web.test_events import open_stream
 
@@ -159,7 +159,7 @@ def test_a_seat_link_with_its_token_goes_live(table: Table) -> None:
 
 def test_a_new_join_code_on_request_closes_the_old_one(table: Table) -> None:
     keys, seats = table.dashboard.keys, table.dashboard.seats
-    keys.nonces = seats.code_nonce  # as companion/app.py wires it
+    keys.nonces = seats.code_nonce  # as companion/cli/app.py wires it
     gid = table.new_game("galapagos-auction", ["Ann", "Bob"])
     old = keys.join_code(gid)
     r = table.client().post(f"/api/games/{gid}/join-code", headers=table.auth())

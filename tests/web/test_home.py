@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from flask.testing import FlaskClient
 
-from companion.app import build
-from companion.config import Config
-from companion.journal import Journal
-from companion.library import Library
+from companion.board.config import Config
+from companion.cli.app import build
+from companion.table.journal import Journal
+from companion.table.library import Library
 from tests.web.conftest import Table
 
 
@@ -205,7 +205,7 @@ def test_an_abandoned_game_can_be_played_on_and_goes_back_on_the_table(table: Ta
 
 
 def test_a_full_card_refuses_abandon_with_the_journal_s_sentence(table: Table, monkeypatch) -> None:
-    from companion.journal import JournalUnavailable
+    from companion.table.journal import JournalUnavailable
 
     gid = table.new_game("pocket-galapagos", ["Ann"])
     c, csrf = tablet(table)

@@ -86,7 +86,7 @@ def test_seat_segments_read_back_to_the_name() -> None:
 
 
 def test_an_abandoned_games_code_no_longer_opens_it(table: Table) -> None:
-    from companion.library import Library
+    from companion.table.library import Library
 
     gid = table.new_game("pocket-galapagos", ["Ann"])
     code = table.dashboard.keys.join_code(gid)

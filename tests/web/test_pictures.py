@@ -13,7 +13,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from companion import texts
+from companion.engine import texts
 from companion.games.auction import GAME as AUCTION
 from companion.games.dice import GAME as DICE
 from tests.web.conftest import Table, table  # noqa: F401 - the dashboard fixture
@@ -205,7 +205,7 @@ PICK = re.compile(r'data-pick="([^"]+)" data-value="([^"]+)"')
 
 def offered(pkg: Any, state: Any, seat: str | None) -> list[dict[str, Any]]:
     """The forms a page shows ``seat`` (None: the tablet, every seat without a phone)."""
-    from companion import moves
+    from companion.engine import moves
 
     return moves.visible(moves.for_seat(pkg.moves(state, "en"), seat))
 
@@ -359,7 +359,7 @@ def test_the_turtle_taken_from_under_bobs_pawn_is_marked_after_the_move(table: T
 def test_a_galerapagos_vote_can_be_tapped_on_the_players_row(table: Table) -> None:  # noqa: F811
     """The castaways a vote may name carry a « target » pick on their row; a phone sees only its own vote's."""
     from companion import games
-    from companion import moves as mv
+    from companion.engine import moves as mv
     from tests.web.conftest import TO_THE_VOTE
 
     gid = table.new_game("galerapagos", ["Ann", "Bob", "Cleo"])

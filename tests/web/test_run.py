@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from gpiozero import Device
 
-from companion.app import Companion, build, demo_tags, parse_tag_value
-from companion.cli import main
-from companion.config import Config
+from companion.board.config import Config
+from companion.cli.app import Companion, build, demo_tags, parse_tag_value
+from companion.cli.main import main
 
 
 @pytest.fixture
@@ -109,8 +109,8 @@ def test_tag_values_are_read_the_way_players_type_them() -> None:
 
 
 def test_resuming_puts_the_last_unfinished_game_back_on_the_table(tmp_path: Path) -> None:
-    from companion.journal import Journal
-    from companion.session import Session
+    from companion.table.journal import Journal
+    from companion.table.session import Session
 
     db = tmp_path / "journal.db"
     with Journal(db) as journal:
@@ -146,7 +146,7 @@ def test_with_the_example_config_a_tile_reaches_the_game_through_the_simulated_f
     """docs/config.example.toml puts N/E/S/W behind the bridge: --sim runs the firmware simulator on a pty."""
     import time
 
-    from companion import config
+    from companion.board import config
 
     cfg = config.load(Path(__file__).resolve().parents[2] / "docs" / "config.example.toml")
     companion = build(cfg, tmp_path / "journal.db", sim=True, port=0)
@@ -170,7 +170,7 @@ def test_with_the_example_config_a_tile_reaches_the_game_through_the_simulated_f
 
 def test_run_with_a_display_that_is_not_there_starts_the_table_and_says_so(tmp_path: Path) -> None:
     """Issue 22: a device missing at start no longer stops the table (exit 2 is a bad config only)."""
-    from companion import config as config_module
+    from companion.board import config as config_module
 
     config = tmp_path / "table.toml"
     config.write_text('[gpio]\nfactory = "mock"\n\n[display]\ntype = "sh1106"\ni2c_port = 99\n')

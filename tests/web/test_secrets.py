@@ -140,7 +140,7 @@ def test_an_edit_that_sets_a_phones_vote_aside_tells_the_tablet_nothing_of_it(tm
 
 
 def _fresh_table(folder) -> Table:
-    from companion.journal import Journal
+    from companion.table.journal import Journal
     from web import create_app
     from web.context import Dashboard
     from web.hub import Hub

@@ -13,7 +13,7 @@ from __future__ import annotations
 import csv
 import io
 
-from companion.journal import Journal
+from companion.table.journal import Journal
 from tests.web.conftest import Table
 from web.hub import Hub, LiveFull
 

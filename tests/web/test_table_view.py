@@ -13,7 +13,8 @@ import json
 import re
 from pathlib import Path
 
-from companion import games, results
+from companion import games
+from companion.engine import results
 from tests.web.conftest import Table
 
 TILES = [("N", ["sea_lion", "iguana"]), ("E", ["tortoise", "booby"]), ("S", ["penguin", "crab"]), ("W", ["sea_lion", "crab"])]
@@ -113,8 +114,8 @@ def test_galerapagos_turn_goes_round_from_the_first_player_then_the_survival_ste
 
 # -- the story of the round ----------------------------------------------------------------------
 def test_the_sources_read_as_words_in_the_readers_language() -> None:
-    from companion.authorship import Author, from_legacy, phone, tablet
-    from companion.story import source_text
+    from companion.table.authorship import Author, from_legacy, phone, tablet
+    from companion.table.story import source_text
 
     assert source_text(phone("Ann")) == "from Ann's phone"
     assert source_text(tablet()) == "at the table"

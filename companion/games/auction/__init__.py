@@ -1,6 +1,6 @@
 """Galapagos, the auction game — one package: rules, moves, narration, texts, screens, page fragments, table inputs.
 
-``GAME`` is what every interface reads (see :mod:`companion.gamepack`). The
+``GAME`` is what every interface reads (see :mod:`companion.engine.gamepack`). The
 rules' public names are re-exported here for older imports.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from companion.gamepack import GamePackage
+from companion.engine.gamepack import GamePackage
 from companion.games.auction.rules import *  # noqa: F403
 from companion.games.auction.rules import SHARED_FIELD, AuctionRules, costs
 

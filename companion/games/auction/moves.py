@@ -1,4 +1,4 @@
-"""The auction game's legal moves as forms (see :mod:`companion.moves`).
+"""The auction game's legal moves as forms (see :mod:`companion.engine.moves`).
 
 ``moves(state, lang)`` lists every form that may be submitted now: the table's
 species tile, the bidding player's bid and pass, the start player's direction,
@@ -26,6 +26,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
+from companion.engine.moves import Choice, Field, Form, choice, form, items, number, pick, preview
 from companion.games.auction import words
 from companion.games.auction.rules import (
     ACTIONS,
@@ -51,7 +52,6 @@ from companion.games.auction.rules import (
     fulfils,
     standing,
 )
-from companion.moves import Choice, Field, Form, choice, form, items, number, pick, preview
 
 t = words.t
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import texts
+from companion.engine import texts
 from companion.games.auction import words
 from companion.games.auction.rules import (
     ANIMALS,

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.board.screens.canvas import HEADER_H, WIDTH, Canvas
+from companion.board.screens.context import ScreenContext
 from companion.games.auction.words import t
-from companion.screens.canvas import HEADER_H, WIDTH, Canvas
-from companion.screens.context import ScreenContext
 
 #: three letters, when several animals share a row
 TINY = {"sea_lion": "lio", "iguana": "igu", "tortoise": "tor", "booby": "boo", "penguin": "pen", "crab": "cra"}

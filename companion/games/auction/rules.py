@@ -25,7 +25,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from companion.rules import (
+from companion.engine.rules import (
     Action,
     Event,
     Expected,
@@ -37,7 +37,7 @@ from companion.rules import (
     require_int,
     require_player,
 )
-from companion.texts import Message, Plural, Term, gettext_, join
+from companion.engine.texts import Message, Plural, Term, gettext_, join
 
 #: the gettext domain of this game's texts (its catalogs are in ``locale/``)
 DOMAIN = "galapagos-auction"

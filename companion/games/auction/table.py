@@ -62,8 +62,8 @@ def draw_tile(state: Any, rng: Any, player: str | None = None) -> Action:
     The rules stay pure: the randomness is the ``random.Random`` given (seeded and
     journaled by the companion), and the draw is journaled as the ``tile`` it gives.
     """
+    from companion.engine.rules import RuleError
     from companion.games.auction.rules import ALL_PAIRS, TILE
-    from companion.rules import RuleError
 
     if getattr(state, "phase", None) != TILE:
         raise RuleError("No species tile is awaited now.", domain="galapagos-auction")

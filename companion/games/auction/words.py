@@ -2,14 +2,14 @@
 
 Moves, narration and screens all speak through these helpers so a word is
 translated in exactly one place (the ``galapagos-auction`` gettext domain, see
-``locale/``). Standard library and :mod:`companion.texts` only.
+``locale/``). Standard library and :mod:`companion.engine.texts` only.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from companion import texts
+from companion.engine import texts
 from companion.games.auction.rules import A_LABELS, ANIMALS, DIRECTIONS, LABELS, PLURALS
 
 DOMAIN = "galapagos-auction"
@@ -90,7 +90,7 @@ ENGLISH_WORDS = (
 )
 
 
-#: the figures that are sums of money: the undo dialog writes them « £900 » (companion/amend.py)
+#: the figures that are sums of money: the undo dialog writes them « £900 » (companion/table/amend.py)
 MONEY_FIGURES = frozenset({"money", "bank", "free_money"})
 
 

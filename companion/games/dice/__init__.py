@@ -1,6 +1,6 @@
 """Galapagos, the dice game — one package: rules, moves, narration, texts, screens, page fragments, table inputs.
 
-``GAME`` is what every interface reads (see :mod:`companion.gamepack`). The
+``GAME`` is what every interface reads (see :mod:`companion.engine.gamepack`). The
 rules' public names are re-exported here for older imports.
 """
 
@@ -10,10 +10,10 @@ import os
 import random
 from typing import Any
 
-from companion.gamepack import GamePackage
+from companion.engine.gamepack import GamePackage
+from companion.engine.rules import RuleError
 from companion.games.dice.rules import *  # noqa: F403
 from companion.games.dice.rules import DiceRules, hint, roll_dice
-from companion.rules import RuleError
 
 #: the sand timer's lengths a table may choose at the start, in seconds (the published one runs 30)
 TIMER_RANGE = (10, 300)

@@ -28,7 +28,7 @@ both directions over random games and every scenario):
   points it takes; a player with no plan moves with no dice: he can only stay
   and take the turtle under his pawn. The rules also read a path that repeats the pawn's own
   field first as the same walk; those spellings are offered too, as choices
-  marked ``"alias": true`` (screens hide them, :func:`companion.moves.visible`)
+  marked ``"alias": true`` (screens hide them, :func:`companion.engine.moves.visible`)
   whose ``"canonical"`` is the walk as shown.
 
 Sizes stay small: the longest lists are the 36 fields, the bag's numbers, six
@@ -40,8 +40,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from companion import moves as m
-from companion import texts
+from companion.engine import moves as m
+from companion.engine import texts
 from companion.games.dice.island import COLOURS
 from companion.games.dice.paths import best_path, walks
 from companion.games.dice.rules import DICE, DiceRules, DiceState

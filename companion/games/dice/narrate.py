@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import texts
+from companion.engine import texts
 from companion.games.dice.island import COLOURS
 from companion.games.dice.rules import SET_POINTS, DiceRules, DiceState, score_of
 from companion.games.dice.words import join

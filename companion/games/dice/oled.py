@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from companion import texts
-from companion.screens.canvas import HEADER_H, WIDTH, Canvas
-from companion.screens.common import who
-from companion.screens.context import ScreenContext
+from companion.board.screens.canvas import HEADER_H, WIDTH, Canvas
+from companion.board.screens.common import who
+from companion.board.screens.context import ScreenContext
+from companion.engine import texts
 
 
 def _t(msgid: str, lang: str, **params: Any) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from companion import texts
+from companion.engine import texts
 from companion.games.dice.words import DOMAIN
 
 #: fill colours of the island's fields, the dice and the turtles, and an ink that reads on each at 4.5:1 or better

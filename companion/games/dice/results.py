@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import results as generic
-from companion import texts
+from companion.engine import results as generic
+from companion.engine import texts
 from companion.games.dice import rules as R
 
 DOMAIN = R.DiceRules.id

@@ -2,7 +2,7 @@
 
 Pure rules over an immutable :class:`DiceState` (frozen dataclass of tuples and
 frozensets, so ``apply`` only builds the few parts an action changes). The
-sand timer is *not* here: the session runs it (``companion.timers.SandTimer``)
+sand timer is *not* here: the session runs it (``companion.table.timers.SandTimer``)
 and journals its expiry as ``timer_expired``. Dice rolled by the companion come
 from :func:`roll_dice`, which takes an explicit ``random.Random`` and returns a
 ``roll`` action to journal.
@@ -29,6 +29,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from companion.engine.rules import (
+    Action,
+    Event,
+    Expected,
+    Outcome,
+    Rules,
+    require_bool,
+    require_player,
+)
+from companion.engine.texts import Plural, Term
 from companion.games.dice.island import (
     COLOURS,
     Island,
@@ -38,16 +48,6 @@ from companion.games.dice.island import (
     render,
 )
 from companion.games.dice.words import ALL_COLOURS, colours, refuse, term
-from companion.rules import (
-    Action,
-    Event,
-    Expected,
-    Outcome,
-    Rules,
-    require_bool,
-    require_player,
-)
-from companion.texts import Plural, Term
 
 __all__ = ["DiceRules", "DiceState", "generate_layout", "render_island", "roll_dice", "hint", "score_of"]
 

@@ -40,8 +40,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.gamepack import component_value as _value
-from companion.gamepack import dialled as _entry
+from companion.engine.gamepack import component_value as _value
+from companion.engine.gamepack import dialled as _entry
 from companion.games.dice.island import COLOURS
 from companion.games.dice.rules import DICE, DiceState
 
@@ -136,8 +136,8 @@ def at_timer_end(state: DiceState, lanes: dict[str, list[Any]]) -> list[dict[str
     (dice that are not the ones rolled) is left out: that seat keeps its plan.
     Every action returned is accepted, in order, on ``state``.
     """
+    from companion.engine.rules import RuleError
     from companion.games.dice.rules import DiceRules
-    from companion.rules import RuleError
 
     if state.phase != "plan" or state.timer != "running":
         return []

@@ -4,7 +4,7 @@ The rules raise :func:`refuse` (a :class:`RuleError` whose English text is the
 message id filled in, and whose French comes from this game's catalog,
 ``locale/fr/LC_MESSAGES/galapagos-dice.po``). Colours, ordinals and the short
 phrases a sentence is built from are :class:`texts.Term`, translated in the
-same catalog. Standard library only (:mod:`companion.texts` reads ``.mo``
+same catalog. Standard library only (:mod:`companion.engine.texts` reads ``.mo``
 files with :mod:`gettext`), so the rules stay pure.
 """
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from companion import texts
-from companion.rules import RuleError
+from companion.engine import texts
+from companion.engine.rules import RuleError
 
 DOMAIN = "galapagos-dice"
 COLOUR_WORDS: tuple[str, ...] = ("black", "white", "red", "green", "yellow", "blue")

@@ -1,6 +1,6 @@
 """Galèrapagos — one package: rules, moves, narration, texts, screens, page fragments, table inputs.
 
-``GAME`` is what every interface reads (see :mod:`companion.gamepack`). The
+``GAME`` is what every interface reads (see :mod:`companion.engine.gamepack`). The
 rules' public names are re-exported here for older imports.
 """
 
@@ -10,7 +10,7 @@ import os
 import random
 from typing import Any
 
-from companion.gamepack import GamePackage
+from companion.engine.gamepack import GamePackage
 from companion.games.galerapagos.rules import *  # noqa: F403
 from companion.games.galerapagos.rules import (
     BOTTOM_CARDS,

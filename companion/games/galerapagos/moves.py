@@ -1,4 +1,4 @@
-"""Galèrapagos' legal moves as forms (see :mod:`companion.moves`): exactly what ``apply`` accepts now.
+"""Galèrapagos' legal moves as forms (see :mod:`companion.engine.moves`): exactly what ``apply`` accepts now.
 
 Each form is built with the rules' own predicates on the state the rules would play the
 line on:
@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import texts
+from companion.engine import texts
+from companion.engine.moves import Choice, Field, Form, choice, form, number, pick, preview
 from companion.games.galerapagos import rules as R
-from companion.moves import Choice, Field, Form, choice, form, number, pick, preview
 
 DOMAIN = "galerapagos"
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from companion import texts
-from companion.screens.canvas import HEADER_H, WIDTH, Canvas
-from companion.screens.common import round_label, who
-from companion.screens.context import ScreenContext
+from companion.board.screens.canvas import HEADER_H, WIDTH, Canvas
+from companion.board.screens.common import round_label, who
+from companion.board.screens.context import ScreenContext
+from companion.engine import texts
 
 
 def snake_odds(s: dict[str, Any], draws: range = range(1, 6)) -> list[int]:
@@ -110,6 +110,6 @@ def scores(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
     if s.get("match"):
         match(c, s, ctx)
         return
-    from companion.screens.common import scores as plain
+    from companion.board.screens.common import scores as plain
 
     plain(c, s, ctx)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import texts
+from companion.engine import texts
 from companion.games.galerapagos import rules as R
 
 DOMAIN = R.DOMAIN

@@ -43,8 +43,8 @@ from dataclasses import dataclass
 from math import comb
 from typing import Any, NamedTuple
 
-from companion.rules import Action, Event, Expected, Outcome, RuleError, Rules, sees_secret
-from companion.texts import Message, Plural, Term
+from companion.engine.rules import Action, Event, Expected, Outcome, RuleError, Rules, sees_secret
+from companion.engine.texts import Message, Plural, Term
 
 #: the gettext domain of this game's texts (locale/<lang>/LC_MESSAGES/galerapagos.po)
 DOMAIN = "galerapagos"

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.gamepack import component_value as _value
-from companion.gamepack import dialled as _entry
+from companion.engine.gamepack import component_value as _value
+from companion.engine.gamepack import dialled as _entry
 from companion.games.galerapagos import rules as R
 
 KINDS: dict[str, Any] = {

@@ -1,6 +1,6 @@
 """Pocket Galapagos — one package: rules, moves, narration, texts, screens, page fragments, table inputs.
 
-``GAME`` is what every interface reads (see :mod:`companion.gamepack`). The
+``GAME`` is what every interface reads (see :mod:`companion.engine.gamepack`). The
 rules' public names are re-exported here for older imports.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from companion.gamepack import GamePackage
+from companion.engine.gamepack import GamePackage
 from companion.games.pocket.rules import *  # noqa: F403
 from companion.games.pocket.rules import PocketRules
 

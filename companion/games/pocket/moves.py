@@ -1,4 +1,4 @@
-"""Pocket Galapagos' legal moves as forms (see :mod:`companion.moves`).
+"""Pocket Galapagos' legal moves as forms (see :mod:`companion.engine.moves`).
 
 What is offered is exactly what :meth:`PocketRules.apply` accepts, in its
 canonical spelling (lower-case names; the rules also read ``"Rat"`` for
@@ -25,7 +25,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from companion import moves as mv
+from companion.engine import moves as mv
+from companion.engine.texts import Term
 from companion.games.pocket import words
 from companion.games.pocket.rules import (
     A_SPECIES,
@@ -44,7 +45,6 @@ from companion.games.pocket.rules import (
     invasive_takeover,
     refusal_message,
 )
-from companion.texts import Term
 
 Form = dict[str, Any]
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import texts
+from companion.engine import texts
+from companion.engine.texts import Term
 from companion.games.pocket import words
 from companion.games.pocket.rules import (
     A_SPECIES,
@@ -28,7 +29,6 @@ from companion.games.pocket.rules import (
     invasive_takeover,
 )
 from companion.games.pocket.rules import _and as joined
-from companion.texts import Term
 
 
 def narrate(before: PocketState, action: dict[str, Any], events: list[dict[str, Any]], after: PocketState,

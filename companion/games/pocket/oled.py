@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.board.screens.canvas import HEADER_H, WIDTH, Canvas
+from companion.board.screens.context import ScreenContext
 from companion.games.pocket import words
-from companion.screens.canvas import HEADER_H, WIDTH, Canvas
-from companion.screens.context import ScreenContext
 
 #: the pips start here; a species name wider than this (« Fourmi ») drops to the small font
 PIPS_X = 46

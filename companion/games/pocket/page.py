@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.engine.texts import Term
 from companion.games.pocket import words
 from companion.games.pocket.rules import (
     HIGH,
@@ -21,7 +22,6 @@ from companion.games.pocket.rules import (
     end_of_turn,
     invasive_takeover,
 )
-from companion.texts import Term
 
 #: the outcome of a finished game, as the page says it under the board
 OUTCOME = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import texts
+from companion.engine import texts
 from companion.games.pocket import rules as R
 
 DOMAIN = R.PocketRules.id

@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.rules import (
+from companion.engine.rules import (
     Action,
     Event,
     Expected,
@@ -25,7 +25,7 @@ from companion.rules import (
     RuleError,
     Rules,
 )
-from companion.texts import Message, Term
+from companion.engine.texts import Message, Term
 
 #: the gettext domain of this game's texts (its package's ``locale/``)
 DOMAIN = "pocket-galapagos"

@@ -1,7 +1,7 @@
 """The game's words in the reader's language, shared by its moves, narration, screens and pages.
 
 Every text is a message id of the ``pocket-galapagos`` gettext domain (the
-English itself) rendered with :func:`companion.texts.render`; this module only
+English itself) rendered with :func:`companion.engine.texts.render`; this module only
 names the game's labels once (a species, a space, a mode) so that no
 caller spells them again.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion import texts
+from companion.engine import texts
 from companion.games.pocket.rules import DOMAIN, ELSEWHERE, PLURAL
 
 #: a species as a label (a button, a tracker) — capitalised game words

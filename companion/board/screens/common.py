@@ -1,0 +1,181 @@
+"""Screens every game shares: what is expected now, scores, the dashboard QR, a refusal."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+import qrcode
+
+from companion.board.screens.canvas import HEADER_H, HEIGHT, WIDTH, Canvas
+from companion.board.screens.context import ScreenContext
+from companion.engine import texts
+
+DEFAULT_URL = "http://galapagos.local:8080/"
+
+
+def round_label(state: dict[str, Any]) -> str:
+    rnd = state.get("round")
+    return f"R{rnd}" if isinstance(rnd, int) else ""
+
+
+def who(state: dict[str, Any], lang: str = "en", fits: Callable[[str], bool] | None = None) -> str:
+    """Who must act: names, or the whole table for a table-wide action.
+
+    Three or more at once (a simultaneous plan, a vote) read « Ann, Bob & Cleo » when that fits,
+    else « Ann & 2 others » (« Ann et 2 autres »), else « 3 players »: words, never a bare « +2 ».
+    ``fits(text)`` says whether a line fits the screen (without it, the second form).
+    """
+    if state.get("over"):
+        return texts.gettext_("Game over", lang)
+    exp = state.get("expected") or {}
+    names = list(exp.get("players") or [])
+    if not names:
+        return texts.gettext_("Table" if exp.get("actions") else "Wait", lang)
+    if len(names) <= 2:
+        return " & ".join(names)
+    others = texts.render("{name} & {n} others", {"name": names[0], "n": len(names) - 1}, lang)
+    if fits is None:
+        return others
+    for line in (", ".join(names[:-1]) + " & " + names[-1], others):
+        if fits(line):
+            return line
+    return texts.render("{n} players", {"n": len(names)}, lang)
+
+
+#: the rows of the prompt's text (a toast, what is expected) and of the error screen
+PROMPT_ROWS = 3
+ERROR_ROWS = 4
+#: the top of the dial's preview line: the small font's baseline (its row 9) on row 39, the last of
+#: page 4, so the line's changing pixels sit on one display page (see :func:`prompt`)
+PREVIEW_Y = 30
+
+
+def top_line(c: Canvas, y: int, text: str, elapsed: float) -> None:
+    """Who must act or the move dialled: big when it fits, smaller, else scrolling (never cut)."""
+    for size in ("medium", "small_bold"):
+        if c.width(text, size) <= WIDTH - 4:
+            c.text(2, y + (2 if size != "medium" else 0), text, size)
+            return
+    c.marquee(2, y + 2, text, "small_bold", WIDTH - 4, elapsed)
+
+
+def prompt(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
+    """What the game expects now, from whom, and the entry being dialled in."""
+    c.header(ctx.title or str(s.get("game", "")), round_label(s))
+    top = ctx.heading or who(s, ctx.lang, fits=lambda line: c.width(line, "small_bold") <= WIDTH - 4)
+    top_line(c, HEADER_H + 1, top, ctx.elapsed)
+    text = ctx.status or (s.get("expected") or {}).get("prompt", "")
+    if ctx.entry and ctx.editing:  # what the choice under the dial does ("£1000", "food 5→8"), or nothing
+        text = ctx.preview
+    if ctx.entry and (ctx.editing or not ctx.toasting):  # a story told takes the whole text area
+        # the preview's cap height and x-height (the font's rows 2-9) fill display page 4 (rows
+        # 32-39) alone: only i/j dots reach page 3 and only descenders page 5, so a turn sends
+        # page 4's changed columns and a few more; the value fills pages 6-7 (rows 48-63)
+        if text:
+            c.marquee(2, PREVIEW_Y, text, "small", WIDTH - 4, ctx.elapsed)
+        parts = list(ctx.entry)
+        wide = sum(c.width(t, "medium") + c.width(" ", "medium") for t, _ in parts)
+        if wide > WIDTH - 2 and sum(c.width(t, "small_bold") + c.width(" ", "small_bold") for t, _ in parts) <= WIDTH - 2:
+            c.segments(2, 50, parts, "small_bold", room=WIDTH - 4, elapsed=ctx.elapsed)
+        else:
+            c.segments(2, 48, parts, "medium", room=WIDTH - 4, elapsed=ctx.elapsed)
+        return
+    c.scrolled(2, 30, text, "small", WIDTH - 4, PROMPT_ROWS, 11, ctx.elapsed)
+
+
+def confirm(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
+    """The second OK: what will be sent, in words, then which button sends and which cancels."""
+    c.header(texts.gettext_("Send this?", ctx.lang), round_label(s))
+    c.scrolled(2, HEADER_H + 1, ctx.question, "small", WIDTH - 4, 3, 12, ctx.elapsed)
+    parts = [(texts.gettext_("OK", ctx.lang), True), (texts.gettext_("yes", ctx.lang), False),
+             (texts.gettext_("Back", ctx.lang), True), (texts.gettext_("no", ctx.lang), False)]
+    c.segments(2, 51, parts, "small_bold", room=WIDTH - 4, elapsed=ctx.elapsed)
+
+
+def reading_seconds(text: str, screen: str = "prompt") -> float:
+    """Seconds ``text`` needs on ``screen`` ("prompt": a toast, "error": a refusal) to be read through."""
+    rows, size = (ERROR_ROWS, "small") if screen == "error" else (PROMPT_ROWS, "small")
+    if screen == "error" and Canvas().fits(text, "medium", WIDTH - 4, 3):
+        return 0.0
+    from companion.board.screens.canvas import scroll_seconds
+
+    lines = len(Canvas().wrap_all(text, size, WIDTH - 4))
+    if lines > rows:  # scrolling leaves room for the bar
+        lines = len(Canvas().wrap_all(text, size, WIDTH - 7))
+    return scroll_seconds(lines, rows)
+
+
+def scores(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
+    """Scores, best first; winners drawn inverted once the game is over. Up to 12 players."""
+    over = bool(s.get("over"))
+    c.header(texts.gettext_("Final scores" if over else "Scores", ctx.lang), round_label(s))
+    winners = set(s.get("winners") or [])
+    rows = sorted((s.get("scores") or {}).items(), key=lambda kv: -kv[1])
+    if not rows:
+        return
+    big = len(rows) <= 3
+    per_col = 3 if big else 4
+    cols = math.ceil(len(rows) / per_col)
+    col_w = WIDTH // cols
+    size, step = ("medium", 17) if big else ("small", 13)
+    for i, (name, score) in enumerate(rows):
+        x, y = (i // per_col) * col_w, HEADER_H + 2 + (i % per_col) * step
+        value = str(score)
+        won = over and name in winners
+        if won:  # winners are drawn inverted
+            c.draw.rectangle((x, y, x + col_w - 2, y + step - 2), fill=1)
+        vw = c.width(value, size)
+        c.text(x + 2, y, c.fit(name, size, col_w - vw - 7), size, fill=0 if won else 1)
+        c.text(0, y, value, size, align="right", right=x + col_w - 3, fill=0 if won else 1)
+
+
+def qr(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
+    """A QR code of the dashboard address (dark modules on a lit square, as phones expect)."""
+    url = ctx.url or DEFAULT_URL
+    code = qrcode.QRCode(border=1, error_correction=qrcode.constants.ERROR_CORRECT_L)
+    code.add_data(url)
+    code.make(fit=True)
+    matrix = code.get_matrix()
+    n = len(matrix)
+    scale = max(1, HEIGHT // n)
+    size = n * scale
+    top = (HEIGHT - size) // 2
+    c.draw.rectangle((0, top, size - 1, top + size - 1), fill=1)
+    for y, row in enumerate(matrix):
+        for x, dark in enumerate(row):
+            if dark:
+                c.draw.rectangle((x * scale, top + y * scale, x * scale + scale - 1, top + y * scale + scale - 1), fill=0)
+    left = size + 4
+    c.text(left, 0, texts.gettext_("Phone", ctx.lang), "medium")
+    for i, line in enumerate(address_lines(c, url, WIDTH - left)[:4]):
+        c.text(left, 18 + 11 * i, line)
+
+
+def address_lines(c: Canvas, url: str, width: int) -> list[str]:
+    """The address without its scheme, broken before '.', ':' and '/' to fit ``width``."""
+    host = url.split("://", 1)[-1].rstrip("/")
+    lines: list[str] = []
+    for token in re.split(r"(?=[.:/])", host):
+        while c.width(token) > width:  # a part longer than a line: hard split
+            cut = max(1, width // c.width("M"))
+            lines.append(token[:cut])
+            token = token[cut:]
+        if lines and c.width(lines[-1] + token) <= width:
+            lines[-1] += token
+        else:
+            lines.append(token)
+    return lines
+
+
+def error(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
+    """Why the last action was refused, in the biggest font that holds it (longer: it scrolls)."""
+    c.header(texts.gettext_("Not accepted", ctx.lang), round_label(s))
+    message = ctx.message or ""
+    if c.fits(message, "medium", WIDTH - 4, 3):
+        for i, line in enumerate(c.wrap_all(message, "medium", WIDTH - 4)):
+            c.text(2, HEADER_H + 2 + 17 * i, line, "medium")
+        return
+    c.scrolled(2, HEADER_H + 2, message, "small", WIDTH - 4, ERROR_ROWS, 12, ctx.elapsed)

@@ -1,0 +1,380 @@
+"""What a game package gives every interface (DESIGN.md: one package per game).
+
+A game is one folder, ``companion/games/<game>/``, whose ``__init__.py``
+defines ``GAME``, an instance of a :class:`GamePackage` subclass. The package
+holds its pure rules (``rules.py``), its moves, its narration, its texts
+(gettext catalogs in ``locale/``), its OLED screens, its page fragments
+(``templates/``) and how the table's inputs map to its actions. The
+controller, the web layer, the terminal table and the CLI name no game: they
+call these methods, whose defaults here make a minimal game work everywhere.
+
+Nothing here may import ``web`` or ``hw`` at module level; screens receive
+a canvas, the table receives components (duck-typed: ``kind`` and ``value``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from companion.engine import texts
+from companion.engine.rules import Action, Event, RuleError, Rules
+
+
+def _expected_step(form: dict[str, Any], players: Any, actions: Any) -> str:
+    """A form's step when its package says none: "next" when the rules' ``expected`` names its
+    type and its player (or the table's move), "also" for the rest and for moves allowed any time."""
+    if form.get("anytime") or form["type"] not in actions:
+        return "also"
+    player = form.get("player")
+    return "next" if player is None or not players or player in players else "also"
+
+
+class GamePackage:
+    """One game as the interfaces see it. Subclass it in the game's package."""
+
+    rules: Rules
+    #: the folder of the package (for its catalogs and templates)
+    folder: str = ""
+    #: example seating for set-up pages (names, in seating order)
+    example_players: ClassVar[tuple[str, ...]] = ("Ann", "Bob", "Cleo")
+    #: the OLED screens Up/Down cycle through; the first is the usual one
+    cycle: ClassVar[tuple[str, ...]] = ("prompt", "scores", "qr")
+    #: action fields nobody but their author may see in the log (a vote's target)
+    secret_fields: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: actions the companion journals by itself (an undo takes them back with the one before)
+    automatic: ClassVar[tuple[str, ...]] = ()
+    #: per action type, the fields that name a seat that acts or pays (whose card is played, who gives):
+    #: a phone may send the action only when every one of them present is its own seat; a type not
+    #: listed names its acting seat in ``player`` alone
+    seat_fields: ClassVar[dict[str, tuple[str, ...]]] = {}
+
+    def __init__(self, rules: Rules, folder: str) -> None:
+        self.rules = rules
+        self.folder = folder
+        #: the package's import name (``companion.games.auction``): its modules by convention
+        self.package_name = type(rules).__module__.rsplit(".", 1)[0]
+        localedir = os.path.join(folder, "locale")
+        if os.path.isdir(localedir):
+            texts.register(self.domain, localedir)
+
+    def _hook(self, module: str, name: str) -> Callable[..., Any] | None:
+        """``<package>.<module>.<name>`` when the package has it (moves.moves, narrate.narrate…).
+
+        By this convention a package needs no code in ``__init__`` to be heard: a
+        ``moves.py`` with ``moves(state, lang)`` is its moves, a ``narrate.py`` with
+        ``narrate(...)``/``describe(...)`` its story, a ``table.py`` its table inputs.
+        """
+        import importlib
+
+        try:
+            mod = importlib.import_module(f"{self.package_name}.{module}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{self.package_name}.{module}":
+                raise
+            return None
+        fn = getattr(mod, name, None)
+        return fn if callable(fn) else None
+
+    # -- versions of the rules (see companion/table/migrations.py) -----------------------------
+    @property
+    def rules_version(self) -> int:
+        """The version of the rules a new game is journalled under (``migrate.rules_version()``; 1 by default)."""
+        fn = self._hook("migrate", "rules_version")
+        return int(fn()) if fn else 1
+
+    def migrate(self, actions: list[Action], version: int, players: list[str],
+                options: dict[str, Any]) -> list[tuple[int | None, Action]] | None:
+        """A game's lines journalled under an earlier ``version``, in today's vocabulary (each with the index
+        of the line it translates, None for a line added); None when the package has no migration."""
+        fn = self._hook("migrate", "migrate")
+        return fn(actions, version, self.rules, players, options) if fn else None
+
+    # -- identity and texts -------------------------------------------------------
+    @property
+    def id(self) -> str:
+        return self.rules.id
+
+    @property
+    def domain(self) -> str:
+        """The gettext domain of the game's catalogs."""
+        return self.rules.id
+
+    def t(self, msgid: str, lang: str = "en", **params: Any) -> str:
+        """A text of this game in ``lang``."""
+        return texts.render(msgid, params, lang, self.domain)
+
+    def title(self, lang: str = "en") -> str:
+        return self.t(self.rules.name, lang)
+
+    def term(self, word: Any, lang: str = "en") -> str:
+        """A game word (an animal, a colour, a direction) in ``lang``; unknown words as they are."""
+        return self.t(str(word), lang) if isinstance(word, str) else str(word)
+
+    def error_text(self, err: RuleError, lang: str = "en") -> str:
+        return err.text(lang, self.domain)
+
+    def phase_label(self, public: dict[str, Any], lang: str = "en") -> str:
+        """The phase in the table's words ("bidding" / « enchères »), "" when the game has none."""
+        phase = public.get("phase")
+        return self.t(str(phase).replace("_", " "), lang) if phase else ""
+
+    def outcome_text(self, state: Any, lang: str = "en") -> str:
+        """Why the game ended, in ``lang`` ("" while it goes on)."""
+        outcome = self.rules.outcome(state)
+        return outcome.sentence(lang, self.domain) if outcome is not None else ""
+
+    def prompt(self, state: Any, lang: str = "en") -> str:
+        """What the game expects now, as a sentence in ``lang``."""
+        return self.rules.expected(state).text(lang, self.domain)
+
+    # -- moves and narration ---------------------------------------------------------
+    def moves(self, state: Any, lang: str = "en") -> list[dict[str, Any]]:
+        """Every form that may be submitted now, each naming its player (None: the table's).
+
+        See :mod:`companion.engine.moves` for the shape. Interfaces filter it by seat
+        with :func:`companion.engine.moves.for_seat`. Every form carries its ``step`` and the
+        list is in step order (next, also, override), which every interface follows.
+        """
+        from companion.engine import moves as m
+
+        fn = self._hook("moves", "moves")
+        if fn is None:
+            return []
+        forms = fn(state, lang)
+        if any("step" not in f for f in forms):
+            expected = self.rules.expected(state)
+            for f in forms:
+                f.setdefault("step", _expected_step(f, expected.players, expected.actions))
+        return m.ordered(forms)
+
+    def narrate(self, before: Any, action: Action, events: list[Event], after: Any, lang: str = "en") -> list[str]:
+        """The sentences that tell what ``action`` did (one or more), in ``lang``."""
+        fn = self._hook("narrate", "narrate")
+        return fn(before, action, events, after, lang) if fn else []
+
+    def describe(self, action: Action, lang: str = "en", viewer: str | None = None) -> str:
+        """A short line for an action in a log or an undo button ("Ann bids £300 on North")."""
+        fn = self._hook("narrate", "describe")
+        line = fn(action, lang) if fn else None
+        if line:
+            return line
+        kind = str(action.get("type", "?"))
+        who = action.get("player")
+        label = self.t(kind.replace("_", " "), lang)
+        return f"{who}: {label}" if who else label
+
+    def seats_in(self, action: Action) -> dict[str, Any]:
+        """The seat-bearing fields ``action`` fills in (``seat_fields``, else ``player``): field → value."""
+        fields = self.seat_fields.get(str(action.get("type", "")), ("player",))
+        return {f: action[f] for f in fields if f in action}
+
+    def redact(self, action: Action, viewer: str | None) -> Action:
+        """``action`` as ``viewer`` may see it: secret fields of others' actions hidden."""
+        hidden = self.secret_fields.get(str(action.get("type", "")), ())
+        if not hidden or (viewer is not None and action.get("player") == viewer):
+            return action
+        return {k: ("hidden" if k in hidden else v) for k, v in action.items()}
+
+    # -- the OLED ---------------------------------------------------------------------
+    def screens(self) -> dict[str, Callable[..., None]]:
+        """Screens of this game by name: ``fn(canvas, public_state, ctx)``."""
+        return {}
+
+    def choose_screen(self, public: dict[str, Any], ctx: Any) -> str | None:
+        """The screen the table wants for this state (None: the generic choice)."""
+        return None
+
+    def screen_data(self, state: Any, lang: str = "en") -> dict[str, Any]:
+        """Extras a screen needs beyond the public state (the acting player's costs)."""
+        return {}
+
+    # -- the table's inputs --------------------------------------------------------------
+    def tag_action(self, component: Any, point: str, state: Any, entry: dict[str, Any] | None = None
+                   ) -> Action | dict[str, Any] | None:
+        """What a tagged component laid on ``point`` means now.
+
+        ``entry`` is the move being dialled in on the table, if any:
+        ``{"type", "player", "values"}`` (a ball drawn during a wood gamble counts there).
+
+        An action to send (``{"type": ...}``), or ``{"fill": {field: value}}`` to
+        fill fields of the move being dialled in (an animal token, a ball drawn
+        for a wood gamble), or None when it means nothing now (the table says so).
+        """
+        fn = self._hook("table", "tag_action")
+        return fn(component, point, state, entry) if fn else None
+
+    def die_face(self, face: int) -> Any:
+        """The value of a die read by the firmware as face ``face`` (1-6)."""
+        fn = self._hook("table", "die_face")
+        return fn(face) if fn else face
+
+    def lane_action(self, seat_player: str, lanes: list[Any], state: Any) -> Action | None:
+        """The action a seat button sends when dice lie in that seat's lanes (a dice plan)."""
+        fn = self._hook("table", "lane_action")
+        return fn(seat_player, lanes, state) if fn else None
+
+    def at_timer_end(self, state: Any, lanes: dict[str, list[Any]]) -> list[Action]:
+        """What the table sends by itself at the sand's end: each seat's lanes as they lie (a plan).
+
+        ``lanes``: player → the values lying in his lanes, in slot order.
+        """
+        fn = self._hook("table", "at_timer_end")
+        return list(fn(state, lanes) or []) if fn else []
+
+    def table_tags(self, action: Action, state: Any = None) -> list[tuple[str, str, dict[str, Any]]] | None:
+        """How a table enters ``action`` with tags: [(reader point, component kind, value)], or None.
+
+        Used by ``companion replay --via table`` (and the docs): the components
+        are enrolled for the occasion and laid on the simulated readers.
+        """
+        fn = self._hook("table", "table_tags")
+        return fn(action, state) if fn else None
+
+    def component_kinds(self) -> dict[str, Any]:
+        """The tagged components of this game (kind → description of its value) for enrolment."""
+        fn = self._hook("table", "component_kinds")
+        return fn() if fn else {}
+
+    # -- the dashboard ---------------------------------------------------------------------
+    def templates(self) -> str | None:
+        """The folder of this game's page fragments (``picture.html``, ``players.html``, ``seat.html``)."""
+        path = os.path.join(self.folder, "templates")
+        return path if os.path.isdir(path) else None
+
+    def palette(self) -> dict[str, dict[str, str]]:
+        """The pieces' own colours for the pictures: ``{"fill": {piece: css}, "ink": {piece: css}}``."""
+        return {"fill": {}, "ink": {}}
+
+    def page(self, state: Any, public: dict[str, Any], me: str | None, lang: str = "en") -> dict[str, Any]:
+        """Extras the page fragments read (an island picture, costs, odds)."""
+        return {}
+
+    def draws(self) -> dict[str, dict[str, Any]]:
+        """What the companion may draw digitally when a component is missing.
+
+        ``what → {"fn": fn, "player": bool, "action": type, "label": msgid, "done": fn2}``:
+        ``fn(state, rng, player)`` returns the action to journal (``player`` None when the
+        draw is the table's); ``player``: whether a draw is for one player; ``action``: the
+        action type it produces (offered only while that type is expected); ``label``: the
+        button's text (a message id of the game's catalog); ``done(public, player)``
+        (optional): True when that player has drawn already this round.
+        """
+        return {}
+
+    def setup_helpers(self, seed: int) -> dict[str, Any]:
+        """Set-up help for the table (a random island, a shuffled deck)."""
+        return {}
+
+    def option_specs(self, lang: str = "en") -> list[dict[str, Any]]:
+        """The readings a table chooses at set-up, each with its default shown:
+        ``[{"name", "label", "choices": [{"value", "label"}], "default", "note"}]``
+        (``note``: the rulebook's sentence it reads, or why the default)."""
+        return []
+
+    def default_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Options completed before a new game starts (a seed turned into a layout)."""
+        return options
+
+    # -- the table's ribbon, story and results (issue 16) -----------------------------------------
+    def turn(self, state: Any, public: dict[str, Any]) -> dict[str, Any]:
+        """Who acts now, who next, who holds the start player's figure (see :func:`companion.engine.results.turn`).
+
+        A package's ``results.turn(state, public)`` says it where the seat order does not (the
+        highest bidder starts, the table lays the next tile); it may return None for the default.
+        """
+        from companion.engine import results
+
+        fn = self._hook("results", "turn")
+        out = fn(state, public) if fn else None
+        return out if out is not None else results.turn(public)
+
+    def round_of(self, before: Any, action: Action, after: Any) -> int | None:
+        """The round an action belongs to in the story (the one it was played in, by default).
+
+        A package whose round starts with an action (a weather card turned) says so in its
+        ``results.round_of(before, action, after)``.
+        """
+        fn = self._hook("results", "round_of")
+        if fn:
+            return fn(before, action, after)
+        rnd = getattr(before, "round", None)
+        if isinstance(rnd, int) and not isinstance(rnd, bool):
+            return rnd
+        rnd = self.rules.view(before).get("round")
+        return rnd if isinstance(rnd, int) else None
+
+    def round_heading(self, number: int, lang: str = "en") -> str:
+        """A round's heading in the story (« Round 3 »; a solo game's ``results.round_heading`` says « Turn 3 »)."""
+        fn = self._hook("results", "round_heading")
+        return fn(number, lang) if fn else texts.render("Round {n}", {"n": number}, lang)
+
+    def results(self, state: Any, lang: str = "en", events: list[Event] | None = None) -> dict[str, Any] | None:
+        """The end-of-game results (ranking, end bonuses, the tie-break), None while the game goes on.
+
+        A package's ``results.results(state, lang, events)`` gives its end bonuses (``events``: every
+        event of the game, oldest first, when the caller has the journal: who won which bonus tile);
+        the default ranks the scores and quotes the outcome (shape: :func:`companion.engine.results.results`).
+        """
+        if self.rules.outcome(state) is None:
+            return None
+        fn = self._hook("results", "results")
+        if fn:
+            return fn(state, lang, events or [])
+        from companion.engine import results
+
+        return results.results(self.rules.public_state(state), self.outcome_text(state, lang), lang)
+
+    # -- secrets at undo, acting for a seat, tournaments (issue 13) ---------------------------------
+    def undo_refusal(self, before: Any, action: Action, after: Any, by_table: bool, lang: str = "en") -> str | None:
+        """Why undoing ``action`` (played on ``before``, giving ``after``) is refused, or None.
+
+        A game whose secret came out with this action (a ballot revealed) refuses a seat's
+        undo, so that nobody re-votes knowing the others' votes.
+        """
+        return None
+
+    def undo_span(self, before: Any, action: Action, after: Any, by_table: bool) -> int:
+        """How many of the newest journal actions an undo of ``action`` takes back (1: only it);
+        a game may take back the whole ballot ``action`` revealed."""
+        return 1
+
+    def undo_notice(self, before: Any, action: Action, lang: str = "en") -> str | None:
+        """What every screen says after that undo (why everyone votes again), or None."""
+        return None
+
+    def table_may_act(self, action: Action, phone_held: bool) -> bool:
+        """May the table send ``action`` for its player, whose seat is held by a phone or not?
+
+        Never a secret move (a vote) for a seat that has a phone; other moves for such a seat
+        only through an explicit « act for », which the interfaces ask for and the log shows.
+        """
+        return not (phone_held and str(action.get("type", "")) in self.secret_fields)
+
+    def match_totals(self, records: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """A tournament's running totals from its games (``public_state`` of each, with ``options``),
+        or None when the game has no tournaments or the records are not one match."""
+        return None
+
+    def next_manche(self, options: dict[str, Any], public: dict[str, Any]) -> dict[str, Any] | None:
+        """The options of the next game of this game's match, or None when the match is over or there is none."""
+        return None
+
+
+# -- helpers for a package's table inputs ---------------------------------------------
+
+def component_value(component: Any) -> dict[str, Any]:
+    """A tagged component's value object (``{}`` when it has none)."""
+    value = getattr(component, "value", None)
+    return value if isinstance(value, dict) else {}
+
+
+def dialled(entry: Any) -> tuple[str | None, dict[str, Any]]:
+    """(type, values) of the move being dialled in, as ``tag_action`` receives it (a dict or None)."""
+    if entry is None:
+        return None, {}
+    if isinstance(entry, dict):
+        return entry.get("type"), dict(entry.get("values") or {})
+    form = getattr(entry, "form", None) or {}
+    return form.get("type"), dict(getattr(entry, "values", None) or {})
