@@ -45,7 +45,7 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from bench.common import emit, median, metric, percentile, size
-from companion.cli_run import freeze_start_up_heap
+from companion.cli.run import freeze_start_up_heap
 from hw.busmodel import BITS_PER_BYTE, I2CBusModel
 from hw.events import ButtonEvent, EncoderEvent
 from hw.oled import Oled, open_device

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import gc
 
-from companion.cli_run import freeze_start_up_heap
+from companion.cli.run import freeze_start_up_heap
 
 
 def test_the_start_up_heap_is_frozen_out_of_the_collectors_reach():

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.controller import TableController
-from companion.journal import Journal
-from companion.session import Session
+from companion.board.controller import TableController
+from companion.table.journal import Journal
+from companion.table.session import Session
 from hw.busmodel import ControllerRam, I2CBusModel
 from hw.events import ButtonEvent, EncoderEvent
 from hw.oled import Oled, open_device, page_bytes

@@ -106,11 +106,11 @@ def test_a_failing_display_is_left_to_the_pushers_retries():
 
 def test_a_press_through_the_table_devices_is_written_by_the_event_worker(mock_factory, db_path):
     """The whole path: a gpiozero mock pin, the leading-edge debounce, the worker, the controller."""
-    from companion.config import Config
-    from companion.controller import TableController
-    from companion.devices import open_devices
-    from companion.journal import Journal
-    from companion.session import Session
+    from companion.board.config import Config
+    from companion.board.controller import TableController
+    from companion.board.devices import open_devices
+    from companion.table.journal import Journal
+    from companion.table.session import Session
 
     cfg = Config(readers=())
     devices = open_devices(cfg)
