@@ -25,6 +25,7 @@ MODULES = [
     "bench.oled_bus",
     "bench.server",
     "bench.join_guessing",
+    "bench.course",
 ]
 
 

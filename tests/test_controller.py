@@ -298,7 +298,7 @@ def test_back_cycles_the_screens_when_nothing_is_being_entered(table_for):
     for _ in range(len(screens.cycle("pocket-galapagos")) + 1):
         seen.append(t.ctl.frame_name(t.session.public(), t.ctl.context()))
         t.press("back")
-    assert seen == ["populations", "populations", "prompt", "qr"]
+    assert seen == ["populations", "populations", "prompt", "qr", "course"]
 
 
 def test_the_sand_timer_running_out_on_another_thread_while_the_table_is_busy_does_not_freeze_the_game(table_for):
@@ -362,3 +362,15 @@ def test_dice_left_in_the_lanes_count_at_the_sands_end_and_one_undo_takes_them_b
     assert [e.action["type"] for e in t.session.history()][-1] == "place_turtles"
     t.ctl.tick()
     assert [e.action["type"] for e in t.session.history()][-1] == "place_turtles"  # nothing journaled again
+
+
+def test_the_dial_cycles_to_the_course(table_for) -> None:
+    """Back with nothing being entered cycles the screens; the last is the course, fed by the game so far."""
+    t = table_for("pocket-galapagos", ["Ann"])
+    for action in [{"type": "ocean", "species": "rat", "icons": 2, "mode": "inhabit"}]:
+        t.session.act(action, "cli")
+    while t.ctl.screen != "course":
+        t.press("back")
+    ctx = t.ctl.context()
+    assert ctx.data["course"]["label"] == "Lowest population"
+    assert t.ctl.frame_name(t.session.public(), ctx) == "course"

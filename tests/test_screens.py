@@ -74,6 +74,8 @@ CASES = {
     "error_long": ("error", lambda: (galerapagos(), ScreenContext(message="Cy is sick this turn and cannot fish, fetch water, gather wood or search the wreck until the next turn."))),
     "error_long_scrolled": ("error", lambda: (galerapagos(), ScreenContext(elapsed=4.0, message="Cy is sick this turn and cannot fish, fetch water, gather wood or search the wreck until the next turn."))),
     "confirm": ("confirm", lambda: (replay(AUCTION).output, ScreenContext(question="Ann bids £300 on South? £1200 left."))),
+    "course_margin": ("course", lambda: ({"game": None}, ScreenContext(
+        data={"course": {"label": "Leader's margin", "values": [0, 0, 6, 2, 2, 11, 5, 2, 11, 5, 5, 2, 0]}}))),
     "lobby_game": ("lobby", lambda: ({}, ScreenContext(data={"lobby": LOBBY_GAME}))),
     "lobby_players_fr": ("lobby", lambda: ({}, ScreenContext(lang="fr", data={"lobby": LOBBY_PLAYERS}))),
     "prompt_long_toast": ("prompt", lambda: (galerapagos(), ScreenContext(status=LONG_TOAST))),

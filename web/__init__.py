@@ -34,12 +34,13 @@ def create_app(dashboard: Dashboard, **config: Any) -> Flask:
     if dashboard.keys.nonces is None:  # a join code can be renewed (on request, or after too many guesses)
         dashboard.keys.nonces = dashboard.seats.code_nonce
 
-    from web import api, drafts, joining, pages, simpanel
+    from web import api, course_view, drafts, joining, pages, simpanel
 
     app.register_blueprint(api.bp)
     app.register_blueprint(drafts.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(simpanel.bp)
+    app.register_blueprint(course_view.bp)
     # seats in URLs: « .. » is written ~2 (browsers eat dot segments), read back on every route
     app.url_value_preprocessor(joining.resolve_seat_values)
     quote_filter = app.jinja_env.filters["urlencode"]

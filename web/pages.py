@@ -626,29 +626,19 @@ def export_json():
     marks = library.marks()
     records = [{**r.to_json(), "state": library.state(r, marks.get(r.id)),
                 "deleted": r.id in marks and marks[r.id].deleted is not None} for r in library.journal.games()]
-    response = make_response(jsonify({"games": records}))
+    from companion.table import history
+
+    players = history.figures(library, now=library.journal._clock())["players"]  # the history page's figures
+    response = make_response(jsonify({"games": records, "players": players}))
     response.headers["Content-Disposition"] = "attachment; filename=galapagos-history.json"
     return response
 
 
 def bgstats_link(rec: GameRecord) -> str:
-    """A BG Stats "createPlay" link for a finished game (https://app.bgstatsapp.com/createPlay.html)."""
-    result = rec.result or {}
-    scores = result.get("scores") or {}
-    winners = set(result.get("winners") or [])
-    ranked = sorted(rec.players, key=lambda n: -(scores.get(n) or 0))
-    players = [{"name": n, "score": scores.get(n, 0), "winner": n in winners, "startPlayer": i == 0,
-                "rank": ranked.index(n) + 1, "sourcePlayerId": n} for i, n in enumerate(rec.players)]
-    # no BoardGameGeek id: BG Stats matches the game by name and remembers the match
-    game: dict[str, Any] = {"name": _title(rec.game), "highestWins": True,
-                            "noPoints": False, "sourceGameId": rec.game}
-    data = {
-        "sourceName": "Galapagos Table Companion", "game": game, "players": players,
-        "playDate": _when(rec.created) + ":00",
-        "durationMin": max(1, round(((rec.finished or rec.created) - rec.created) / 60)),
-        "comments": result.get("text") or "",
-    }
-    return "https://app.bgstatsapp.com/createPlay.html?data=" + quote(json.dumps(data, separators=(",", ":")))
+    """A BG Stats "createPlay" link for a finished game (:mod:`companion.table.bgstats`)."""
+    from companion.table import bgstats
+
+    return bgstats.link(rec, _title(rec.game))
 
 
 def _title(game: str) -> str:

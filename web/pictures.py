@@ -14,10 +14,8 @@ from typing import Any
 from markupsafe import Markup
 
 from companion.engine import texts
+from companion.engine.course import SEAT_COLOURS  # noqa: F401 -- one colour per seat: the companion's one list
 
-#: one colour per seat (pawns, chart lines)
-SEAT_COLOURS = ["#e4572e", "#17bebb", "#ffc914", "#76b041", "#7d5ba6", "#2e86ab",
-                "#f18f01", "#c73e1d", "#3b1f2b", "#6c8ead", "#a23b72", "#5f0f40"]
 
 def score_chart(history: list[dict[str, Any]], players: list[str], width: int = 320, height: int = 140) -> dict[str, Any]:
     """Polylines per player over the rounds of ``history`` (see ``extras.score_history``)."""

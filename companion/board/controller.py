@@ -46,7 +46,7 @@ from companion.board import dial_screen, screens
 from companion.board.dial import END, Entry, first_detent  # noqa: F401  (END: older imports)
 from companion.engine import moves, texts
 from companion.engine.rules import RuleError
-from companion.table import extras
+from companion.table import course, extras
 from companion.table.session import Change, Session
 from hw.events import ButtonEvent, DeviceEvent, DieEvent, EncoderEvent, StatusEvent, TagEvent
 from hw.oled import Oled
@@ -441,6 +441,8 @@ class TableController:
             toasting=bool(self.toast and not editing and not (timer is not None and timer.running)),
         )
         # what is on screen changed: its text starts again from the left / the first line
+        if self.screen == "course":  # the course's sparkline, from the story's one replay (cached per revision)
+            ctx = dataclasses.replace(ctx, data={**ctx.data, "course": course.spark(self.session, self.lang)})
         key = (ctx.message, ctx.entry, ctx.heading, ctx.preview, ctx.status, ctx.question, self.screen)
         if key != self._shown_key:
             self._shown_key, self._shown_since = key, self.clock()

@@ -326,6 +326,17 @@ class GamePackage:
 
         return results.results(self.rules.public_state(state), self.outcome_text(state, lang), lang)
 
+    def course(self, entries: list[dict[str, Any]], lang: str = "en") -> dict[str, Any] | None:
+        """The course of the game (:mod:`companion.engine.course`) from the story's ``entries``; None when the
+        package's ``course.course(entries, lang)`` is missing or there is nothing played yet."""
+        fn = self._hook("course", "course")
+        if fn is None or not entries:
+            return None
+        from companion.engine import course
+
+        out = fn(entries, lang)
+        return course.complete(out, lang) if out else None
+
     # -- secrets at undo, acting for a seat, tournaments (issue 13) ---------------------------------
     def undo_refusal(self, before: Any, action: Action, after: Any, by_table: bool, lang: str = "en") -> str | None:
         """Why undoing ``action`` (played on ``before``, giving ``after``) is refused, or None.

@@ -28,7 +28,8 @@ def told(session: Any, lang: str = "en") -> list[dict[str, Any]]:
     ``source`` is the journal's one word for the way it came (``web``, ``table``); ``from`` says where the
     action came from in the reader's words (« from Ann's phone », « at the table »); ``round`` is the
     round it belongs to (the package's ``round_of``); ``events`` what the rules said it did (secrets
-    included: for the results and the narration, never sent to a page as they are).
+    included: for the results and the narration, never sent to a page as they are); ``before`` and
+    ``state`` the rules' own states around it (the course of the game reads them: one replay).
     """
     entries = session.history()
     key = (session.id, lang)
@@ -47,7 +48,7 @@ def told(session: Any, lang: str = "en") -> list[dict[str, Any]]:
         except RuleError as err:  # a line the rules no longer take (an old journal): said, and the story goes on
             out.append({"seq": entry.seq, "at": entry.at, "source": entry.source,
                         "from": source_text(entry.author, lang), "round": out[-1]["round"] if out else None,
-                        "action": entry.action, "events": [],
+                        "action": entry.action, "events": [], "before": state, "state": state,
                         "sentences": [texts.render("Not played: {why}", {"why": pkg.error_text(err, lang)}, lang)]})
             continue
         try:
@@ -63,7 +64,8 @@ def told(session: Any, lang: str = "en") -> list[dict[str, Any]]:
             rnd = out[-1]["round"] if out else None
         out.append({"seq": entry.seq, "at": entry.at, "source": entry.source,
                     "from": source_text(entry.author, lang), "round": rnd,
-                    "action": entry.action, "events": events, "sentences": sentences})
+                    "action": entry.action, "events": events, "sentences": sentences,
+                    "before": state, "state": after})
         state = after
     with _lock:
         if len(_cache) > 64:

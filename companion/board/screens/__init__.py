@@ -14,7 +14,7 @@ from typing import Any
 
 from PIL import Image
 
-from companion.board.screens import common, lobby
+from companion.board.screens import common, course, lobby
 from companion.board.screens.canvas import Canvas
 from companion.board.screens.common import reading_seconds
 from companion.board.screens.context import ScreenContext
@@ -29,6 +29,7 @@ SCREENS: dict[str, Screen] = {
     "error": common.error,
     "confirm": common.confirm,
     "lobby": lobby.lobby,
+    "course": course.course,
 }
 
 
@@ -54,7 +55,8 @@ def screens_for(state: dict[str, Any]) -> dict[str, Screen]:
 def cycle(game: str | None) -> tuple[str, ...]:
     """The screens Up/Down cycle through for ``game`` (the first is the usual one)."""
     pkg = _package({"game": game})
-    return tuple(pkg.cycle) if pkg is not None else ("prompt", "scores", "qr")
+    out = tuple(pkg.cycle) if pkg is not None else ("prompt", "scores", "qr")
+    return out if "course" in out else out + ("course",)  # every game's course sparkline, last
 
 
 def render(name: str, state: dict[str, Any], ctx: ScreenContext | None = None) -> Image.Image:

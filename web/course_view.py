@@ -1,0 +1,167 @@
+"""The course of a game (its charts and their tables) and the players' history across games.
+
+Thin on purpose: the figures come from the game package (:mod:`companion.engine.course`), the drawings
+from :mod:`companion.engine.charts`, the history from :mod:`companion.table.history`; this module only finds
+the game, checks who may look, and hands the templates what they show.
+
+- ``GET /g/<id>/course`` — the course of a game, one tap from the table and from every phone
+  (the table's and the phones' pages carry the link); the results screen shows the same charts.
+- ``GET /history`` — per player: games, wins, scores, streaks, head-to-head, scores over time;
+  ``?game=`` and ``?period=`` filter it (the table only, like Home).
+- ``GET /history/players.csv`` / ``.json`` — the same figures to download.
+- ``GET /games/<id>/bgstats.json`` — one finished game in BG Stats' import file format.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from threading import Lock
+from typing import Any
+
+from flask import Blueprint, Response, make_response, request
+from markupsafe import Markup
+
+from companion import games
+from companion.engine import charts
+from companion.engine import course as shape
+from companion.table import course, history, story
+from companion.table.library import Library
+from web.access import require
+from web.context import dashboard
+from web.i18n import lang
+
+bp = Blueprint("course", __name__)
+
+_cache: dict[tuple[str, str], tuple[tuple[int, ...], dict[str, Any] | None]] = {}
+_lock = Lock()
+
+
+def drawn(session: Any, language: str) -> dict[str, Any] | None:
+    """The course of ``session``'s game with each chart's SVG, kept while the story stays the same."""
+    stamp = tuple(e["seq"] for e in story.told(session, language))  # the one replay; an edit changes a line
+    key = (session.id, language)
+    with _lock:
+        hit = _cache.get(key)
+        if hit is not None and hit[0] == stamp:
+            return hit[1]
+    out = course.of_session(session, language)
+    if out is not None:
+        for i, ch in enumerate(out["charts"]):
+            ch["svg"] = Markup(charts.svg(out, ch, ident=f"course-{ch['id']}-{i}"))
+    with _lock:
+        if len(_cache) > 32:
+            _cache.clear()
+        _cache[key] = (stamp, out)
+    return out
+
+
+def extend(ctx: dict[str, Any], session: Any, who: Any, view: str, language: str) -> None:
+    """The link to the course on every page of a game, and its charts on the results screen."""
+    ctx["course_url"] = f"/g/{session.id}/course"
+    ctx["course"] = drawn(session, language) if ctx["pub"].get("over") else None
+
+
+@bp.get("/g/<game_id>/course")
+def course_page(game_id: str):
+    from web.api import open_game
+    from web.pages import page
+
+    who = require(game_id)
+    session = open_game(game_id)
+    language = lang()
+    back = f"/g/{session.id}" if who.is_table or not who.seat else f"/g/{session.id}/seat/{who.seat}"
+    return page("course.html", who, session=session, title=games.package(session.game).title(language),
+                course=drawn(session, language), back=back, pub=session.public(who.viewer()))
+
+
+# -- a player's history across games -----------------------------------------------------------
+def _filters() -> tuple[str | None, str]:
+    game = request.args.get("game") or None
+    known = {pkg.id for pkg in games.packages()}
+    period = request.args.get("period", "all")
+    return (game if game in known else None), (period if period in history.PERIODS else "all")
+
+
+def _figures() -> tuple[dict[str, Any], str | None, str]:
+    game, period = _filters()
+    library = Library(dashboard().hub.journal)
+    return history.figures(library, game=game, period=period, now=dashboard().hub.journal._clock()), game, period
+
+
+@bp.get("/history")
+def history_page():
+    from web.pages import page
+
+    who = require(table=True)
+    figures, game, period = _figures()
+    language = lang()
+    chart = None
+    if figures["timeline"]["x"] and game is not None:  # scores of different games do not compare: one game's
+        line = history.timeline_course(figures, language)
+        chart = {**line["charts"][0], "svg": Markup(charts.svg(line, line["charts"][0], ident="history-scores"))}
+        shape.complete(line, language)
+        chart["table"] = line["charts"][0]["table"]
+    titles = {pkg.id: pkg.title(language) for pkg in games.packages()}
+    return page("history.html", who, figures=figures, game=game, period=period, titles=titles, chart=chart,
+                periods=history.PERIODS)
+
+
+@bp.get("/history/players.json")
+def history_json():
+    require(table=True)
+    figures, _, _ = _figures()
+    response = make_response(json.dumps(figures, ensure_ascii=False, indent=1))
+    response.headers["Content-Type"] = "application/json"
+    response.headers["Content-Disposition"] = "attachment; filename=galapagos-players.json"
+    return response
+
+
+@bp.get("/history/players.csv")
+def history_csv():
+    from web.pages import csv_cell
+
+    require(table=True)
+    figures, _, _ = _figures()
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=history.CSV_FIELDS, quoting=csv.QUOTE_ALL)
+    writer.writeheader()
+    writer.writerows({k: csv_cell(v) for k, v in row.items()} for row in history.rows(figures))
+    return Response(buf.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": "attachment; filename=galapagos-players.csv"})
+
+
+# -- BG Stats: a file of plays beside the link -----------------------------------------------------
+def _bgsplay(records: list[Any], filename: str) -> Response:
+    from companion.table import bgstats
+    from web.pages import _title
+
+    body = json.dumps(bgstats.play_file(records, _title), ensure_ascii=False, indent=1)
+    return Response(body, mimetype="application/json",
+                    headers={"Content-Disposition": f"attachment; filename={filename}"})
+
+
+@bp.get("/games/<game_id>/bgstats.bgsplay")
+def bgstats_game(game_id: str):
+    """One finished game as a BG Stats play file (the link on Home hands over the same play)."""
+    from web.api import open_game
+    from web.validate import ApiError
+
+    require(table=True)
+    open_game(game_id)
+    rec = dashboard().hub.journal.game(game_id)
+    if rec.finished is None:
+        raise ApiError(409, "This game is not over yet; BG Stats takes finished games.")
+    return _bgsplay([rec], f"galapagos-{game_id}.bgsplay")
+
+
+@bp.get("/history/bgstats.bgsplay")
+def bgstats_history():
+    """The finished games of the history (its filters applied) as one BG Stats play file."""
+    require(table=True)
+    game, period = _filters()
+    library = Library(dashboard().hub.journal)
+    recs = [rec for rec, state in history.records(library, game=game, period=period, now=library.journal._clock())
+            if state == "over"]
+    return _bgsplay(recs, "galapagos-plays.bgsplay")
