@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test lint bench soak clean browser node catalogs
+.PHONY: run test lint bench soak clean browser node catalogs mosquitto postgres
 
 # Browser tests drive Debian's Chromium through Playwright (Playwright's own
 # browser download cannot work on the Pi or in CI). Installed once, as root.
@@ -14,6 +14,21 @@ browser:
 	@test -x $(CHROMIUM) || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "Browser tests need Debian's chromium: sudo apt-get install chromium"; exit 1; fi; }
+
+# The club tests (issue 26) start Debian's Mosquitto broker on a free loopback port, as the
+# browser tests start Chromium. Installed once, as root.
+MOSQUITTO := /usr/sbin/mosquitto
+mosquitto:
+	@test -x $(MOSQUITTO) || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto >/dev/null; \
+	  else echo "The club tests need Debian's mosquitto: sudo apt-get install mosquitto"; exit 1; fi; }
+
+# The league's PostgreSQL store is tested on a throw-away cluster (initdb, pg_ctl) when Debian's
+# postgresql is there; installed once, as root (without it that test is skipped and says why).
+postgres:
+	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	  else echo "The league's PostgreSQL test needs Debian's postgresql (sudo apt-get install postgresql); skipped without it"; fi; }
 
 # The firmware's pure modules are also tested under real MicroPython (its WebAssembly
 # port from the npm registry, run by Node.js).
@@ -34,7 +49,7 @@ run: $(STAMP)
 
 # two workers: the machines (a Pi 4, CI) have two cores or more, and half the suite waits on
 # browsers and servers in other processes
-test: $(STAMP) browser node
+test: $(STAMP) browser node mosquitto postgres
 	$(PY) -m pytest -m "not soak" -n 2
 
 lint: $(STAMP)
@@ -43,7 +58,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m bench
 
-soak: $(STAMP) browser node
+soak: $(STAMP) browser node mosquitto
 	$(PY) -m pytest -m soak
 
 clean:

@@ -26,6 +26,7 @@ MODULES = [
     "bench.server",
     "bench.join_guessing",
     "bench.course",
+    "bench.club",
 ]
 
 

@@ -132,6 +132,7 @@ class Config:
     web_host: str = "0.0.0.0"
     web_port: int = 8080
     web_url: str | None = None  # the address the QR code shows; None: http://<hostname>.local:<port>/
+    mqtt: Any = None  # companion.club.settings.MqttSettings; None: publishing off (no [mqtt] table)
 
     @property
     def simulated(self) -> bool:
@@ -216,7 +217,7 @@ def load(path: str | Path | None = None) -> Config:
 def parse(data: dict[str, Any], source: str = "config") -> Config:
     """Build a :class:`Config` from parsed TOML, checking every value and every pin."""
     r = _Reader(data, source)
-    known = {"gpio", "buttons", "encoder", "buzzer", "leds", "display", "readers", "bridge", "tags", "web"}
+    known = {"gpio", "buttons", "encoder", "buzzer", "leds", "display", "readers", "bridge", "tags", "web", "mqtt"}
     r.no_extra(data, known, "")
     gpio, buttons, enc, buzzer = r.table("gpio"), r.table("buttons"), r.table("encoder"), r.table("buzzer")
     display, bridge, tags, web = r.table("display"), r.table("bridge"), r.table("tags"), r.table("web")
@@ -297,9 +298,19 @@ def parse(data: dict[str, Any], source: str = "config") -> Config:
         web_host=r.get(web, "web", "host", str, d.web_host),
         web_port=r.number(web, "web", "port", d.web_port, lo=0, hi=65535, whole=True, what="a TCP port from 0 to 65535"),
         web_url=r.get(web, "web", "url", str, "") or None,
+        mqtt=_mqtt(r.table("mqtt"), source),
     )
     _check_pins(cfg)
     return cfg
+
+
+def _mqtt(table: dict[str, Any], source: str) -> Any:
+    from companion.club import settings
+
+    try:
+        return settings.parse(table, source)
+    except settings.SettingError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def _check_pins(cfg: Config) -> None:

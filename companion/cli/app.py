@@ -358,6 +358,8 @@ class Companion:
         if isinstance(event, StatusEvent):  # a device down or back: every open page redraws its banner now
             for channel in {"games", getattr(self.hub, "current", None)} - {None}:
                 self.hub.broadcast(channel)
+            if getattr(self, "club", None) is not None:  # the club's status names the devices down
+                self.club.health_changed(getattr(self.hub, "current", None))
         with self._lock:
             controller = self.controller
         if controller is None:
@@ -434,6 +436,9 @@ class Companion:
         self.dashboard.base_url = self.base_url()
         self.open_devices()
         self.resume()
+        from companion.club import wiring
+
+        self.club = wiring.start(self.cfg.mqtt, self.journal, self.db_path, self._failing_devices, self.notices)
         self.hub.start(interval=0.25)
         if self.devices is not None:
             self.devices.start()  # reader polling, and the bridge link when readers sit behind it
@@ -591,6 +596,8 @@ class Companion:
         ticker = getattr(self.hub, "_ticker", None)  # its last poll may still read the journal
         if ticker is not None and ticker is not threading.current_thread():
             ticker.join(timeout=SHUTDOWN_WAIT)
+        if getattr(self, "club", None) is not None:  # its PUBACKs get a moment; the rest waits in the outbox
+            self.club.stop()
         for part in (self.seats, self.journal):  # last: a session's final write has finished under its lock
             try:
                 part.close()

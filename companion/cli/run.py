@@ -122,6 +122,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     if companion.sim:
         out.write(f"Simulation panel: {companion.base_url()}/sim\n")
     out.write(f"Phones join at {companion.base_url()}/join with the code on the OLED.\n")
+    if getattr(companion, "club", None) is not None:
+        club = companion.club.publisher.settings
+        out.write(f"Publishing table {club.table} to {club.url} (docs/club.md).\n")
     out.write("Press Ctrl-C to stop.\n")
     out.flush()
     try:

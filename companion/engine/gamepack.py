@@ -49,6 +49,9 @@ class GamePackage:
     #: a phone may send the action only when every one of them present is its own seat; a type not
     #: listed names its acting seat in ``player`` alone
     seat_fields: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: public figures of the table as a whole worth a gauge of their own (keys of the public view, each
+    #: with its English label): the club's status and Home Assistant's sensors show them
+    gauges: ClassVar[dict[str, str]] = {}
 
     def __init__(self, rules: Rules, folder: str) -> None:
         self.rules = rules

@@ -51,6 +51,12 @@ def duration(rec: Any) -> int:
 
 def link(rec: Any, title: str) -> str:
     """The createPlay link for one finished game (``title``: the game's name)."""
+    return "https://app.bgstatsapp.com/createPlay.html?data=" + quote(json.dumps(play_data(rec, title),
+                                                                                separators=(",", ":")))
+
+
+def play_data(rec: Any, title: str) -> dict[str, Any]:
+    """The createPlay data of one finished game: the link's, and the club's results (issue 26)."""
     result = rec.result or {}
     scores = result.get("scores") or {}
     winners = set(result.get("winners") or [])
@@ -65,7 +71,7 @@ def link(rec: Any, title: str) -> str:
         "durationMin": duration(rec),
         "comments": result.get("text") or "",
     }
-    return "https://app.bgstatsapp.com/createPlay.html?data=" + quote(json.dumps(data, separators=(",", ":")))
+    return data
 
 
 def play_file(records: list[Any], title_of: Any, cooperative: Any = lambda game: False) -> dict[str, Any]:

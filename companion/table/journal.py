@@ -245,6 +245,10 @@ class Journal:
         #: game id -> why its rows cannot be read ("" once checked sound); filled as games are first read
         self._damage: dict[str, str] = {}
         self._scanned = False
+        #: objects with ``collect(db, game_ids)``, called inside each write transaction just before its COMMIT
+        #: with the games it changed, and ``committed()`` after it: the club's outbox commits with the action
+        self.commit_hooks: list[Any] = []
+        self._changed: set[str] = set()
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=30)
@@ -317,13 +321,20 @@ class Journal:
                     raise JournalUnavailable(str(exc)) from None
                 raise
             else:
+                changed, self._changed = self._changed, set()
                 try:
+                    for hook in self.commit_hooks if changed else ():
+                        hook.collect(self._db, changed)
                     self._db.execute("COMMIT")
                 except sqlite3.OperationalError as exc:
                     self._rollback()
                     if _write_failure(exc):
                         raise JournalUnavailable(str(exc)) from None
                     raise
+                for hook in self.commit_hooks if changed else ():
+                    hook.committed()
+            finally:
+                self._changed = set()
 
     @contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:
@@ -366,6 +377,7 @@ class Journal:
                 (game_id, game, _dumps(players), _dumps(options), now, rules_version),
             )
             self._touch(db, game_id)
+            self._changed.add(game_id)
         return self.game(game_id)
 
     def game(self, game_id: str) -> GameRecord:
@@ -482,16 +494,17 @@ class Journal:
         return row[0]
 
     # -- actions (call inside transaction()) ---------------------------------
-    def active(self, game_id: str, db: sqlite3.Connection | None = None) -> list[JournalEntry]:
-        """The actions in play, oldest first: replaying them gives the game's state."""
-        return self._with_status(game_id, "active", db)
+    def active(self, game_id: str, db: sqlite3.Connection | None = None, after: int = 0) -> list[JournalEntry]:
+        """The actions in play, oldest first: replaying them gives the game's state (``after``: only those
+        journalled after that seq, for a reader that has the rest)."""
+        return self._with_status(game_id, "active", db, after)
 
-    def _with_status(self, game_id: str, status: str, db: sqlite3.Connection | None) -> list[JournalEntry]:
+    def _with_status(self, game_id: str, status: str, db: sqlite3.Connection | None, after: int = 0) -> list[JournalEntry]:
         conn = db or self._db
         with self._lock:
             rows = conn.execute(
                 f"SELECT seq, action, source, at, {self._author_col} FROM actions WHERE game_id = ? AND status = ? "
-                "ORDER BY seq", (game_id, status),
+                "AND seq > ? ORDER BY seq", (game_id, status, after),
             ).fetchall()
         return [self._guarded_entry(game_id, row) for row in rows]
 
@@ -699,6 +712,7 @@ class Journal:
 
     def _bump(self, db: sqlite3.Connection, game_id: str) -> None:
         db.execute("UPDATE games SET rev = rev + 1 WHERE id = ?", (game_id,))
+        self._changed.add(game_id)
         self._touch(db, game_id)
 
     def _touch(self, db: sqlite3.Connection, game_id: str) -> None:

@@ -30,6 +30,7 @@ class Package(GamePackage):
     secret_fields = {"vote": ("target",)}
     #: a card played for someone is paid by ``by``: a phone plays only its own cards for itself
     seat_fields = {"sick": ("player", "by"), "heal": ("player", "by"), "revive": ("player", "by")}
+    gauges = {"water": "Water", "food": "Food", "wood": "Raft track", "rafts": "Raft places"}
 
     def narrate(self, before: Any, action: dict[str, Any], events: list[dict[str, Any]], after: Any,
                 lang: str = "en") -> list[str]:
