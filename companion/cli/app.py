@@ -607,9 +607,13 @@ class Companion:
             import signal
 
             if threading.current_thread() is threading.main_thread():  # as before install_signal_handlers
-                signal.set_wakeup_fd(self._previous_wakeup)
-                for sig, handler in self._previous_handlers.items():
-                    signal.signal(sig, handler)
+                signal.set_wakeup_fd(self._previous_wakeup)  # before its pipe closes: the fd could be reused
+                # Stopped by a signal, the process is on its way out: a burst (systemd's SIGTERM, then
+                # a Ctrl-C) may still be arriving, and the default handlers would kill it mid-exit with
+                # -15. The recording handler stays; without a signal (tests) the old ones come back.
+                if not self.stop_requested:
+                    for sig, handler in self._previous_handlers.items():
+                        signal.signal(sig, handler)
             for fd in self._wake:
                 os.close(fd)
             self._wake = None

@@ -89,6 +89,30 @@ def test_a_burst_of_signals_stops_the_table_within_a_second(tmp_path: Path, burs
     assert db.exists() and not Path(str(db) + "-wal").exists(), "the journal was not closed cleanly"
 
 
+def test_signals_that_keep_coming_until_the_process_is_gone_still_end_it_cleanly(tmp_path: Path) -> None:
+    """systemd's SIGTERM, an impatient Ctrl-C, another SIGTERM: signals can arrive all through the
+    shutdown, after the journal has closed. Once stopping, none may kill the process with the
+    default handler (exit -15) or raise KeyboardInterrupt in an atexit callback."""
+    db = tmp_path / "journal.db"
+    proc, _, _ = start(db, "--port", "0")
+    time.sleep(0.3)
+    sent = 0
+    deadline = time.monotonic() + 10
+    while proc.poll() is None and time.monotonic() < deadline:
+        try:
+            proc.send_signal(signal.SIGTERM if sent % 2 else signal.SIGINT)
+        except ProcessLookupError:
+            break
+        sent += 1
+        time.sleep(0.0005)
+    if proc.poll() is None:
+        proc.kill()
+        raise AssertionError("companion run still alive 10 s into a stream of signals")
+    out = proc.stdout.read() if proc.stdout else ""
+    assert proc.returncode == 0, f"after {sent} signals: {proc.returncode}\n{out}"
+    assert "Traceback" not in out, out
+
+
 def test_a_signal_during_start_up_stops_it(tmp_path: Path) -> None:
     """A SIGTERM while the table is still starting (systemd stopping a unit it just started)."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
