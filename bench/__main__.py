@@ -7,6 +7,7 @@ A module that fails is reported with its error and the others still run.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import subprocess
 import sys
@@ -44,13 +45,19 @@ def meets(value: float, target: str) -> bool:
     return value <= float(bound) if op == "<=" else value >= float(bound)
 
 
+def _loads(results: dict) -> str:
+    loads = [x for rec in results.values() for x in rec.get("load_1min", [])]
+    return f"{min(loads)}-{max(loads)}" if loads else "unknown"
+
+
 def write_markdown(results: dict, errors: dict[str, str]) -> str:
     lines = [
         "# Performance",
         "",
         f"Measured by `make bench` on {platform.machine()} with {platform.python_implementation()} "
-        f"{platform.python_version()}, {time.strftime('%Y-%m-%d')}. Medians over repeated runs unless the",
-        "metric says p99 or worst case. Raw figures: `bench/results.json`.",
+        f"{platform.python_version()}, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, 1-minute load average "
+        f"{_loads(results)} while the modules ran (`load_1min` of each figure: the machine's, not only ours). "
+        "Medians over repeated runs unless the metric says p99 or worst case. Raw figures: `bench/results.json`.",
         "",
         "| metric | value | unit | target | met | command |",
         "|---|---|---|---|---|---|",
@@ -81,11 +88,15 @@ def main() -> int:
         if not (ROOT / (name.replace(".", "/") + ".py")).exists():
             errors[name] = "not written yet"
             continue
+        load_before = round(os.getloadavg()[0], 2)
         figures, error = run_module(name)
+        load = [load_before, round(os.getloadavg()[0], 2)]
         if error:
             errors[name] = error
         for metric, rec in figures.items():
-            results[metric] = {**rec, "module": name}
+            # the machine's 1-minute load average before and after the module: a figure made on a
+            # busy (shared) machine says so
+            results[metric] = {**rec, "module": name, "load_1min": load}
         print(f"{name}: {error or ', '.join(figures)}", file=sys.stderr)
     (ROOT / "bench" / "results.json").write_text(json.dumps(results, indent=2) + "\n")
     (ROOT / "docs" / "performance.md").write_text(write_markdown(results, errors))

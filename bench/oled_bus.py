@@ -12,7 +12,8 @@ sending only the changed page spans.
   timer (galapagos-dice, the countdown screen), the median. A full frame is 1,024
   bytes plus addressing.
 * ``oled_bytes_per_dial_turn``: the same for a detent of the dial, the larger median of
-  a turn on an amount (the bid) and a turn on a choice (the square, with its preview line).
+  a turn on an amount (the bid) and a turn on a choice (the square, with its preview line),
+  the choice on the SSD1306 and on the SH1106 (page addressing: a window per page and run).
 * ``button_to_photons_p99_ms``: with the shipped 20 ms debounce (the leading-edge filter
   of :mod:`hw.inputs`: the first edge acts, the three bounces after it are dropped, and
   the run fails if one gets through), from the press edge on the pin to the last
@@ -22,7 +23,11 @@ sending only the changed page spans.
   pusher thread's wake-up and page diff); the bus itself is the model's
   timeline, which queues transfers back to back, so the figure is that
   latency plus the exact bus time of every byte sent, without this (shared,
-  busy) machine's sleep jitter between transfers charged to the bus.
+  busy) machine's sleep jitter between transfers charged to the bus. The press is Down/Up
+  moving the dial's cursor between the bid's fields (a new frame, no action journaled). The
+  frame is written to the bus by the device-event worker itself when the bus is free
+  (:meth:`hw.oled.Oled.on_this_thread`), and the start-up heap is frozen as `companion run`
+  freezes it.
 
 The dial is turned on the bid amount, what the encoder is for ("a rotary
 encoder for amounts", DESIGN.md); a turn that changes a field's choice and
@@ -31,6 +36,7 @@ its preview line is reported beside it (``dial_choice_turn_median_bytes``).
 
 from __future__ import annotations
 
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -40,6 +46,7 @@ from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from bench.common import emit, median, metric, percentile, size
+from companion.cli.run import freeze_start_up_heap
 from hw.busmodel import BITS_PER_BYTE, I2CBusModel
 from hw.events import ButtonEvent, EncoderEvent
 from hw.oled import Oled, open_device
@@ -63,9 +70,9 @@ class Clock:
         return self.now
 
 
-def model_oled(*, block: bool, threaded: bool) -> tuple[Oled, I2CBusModel]:
+def model_oled(*, block: bool, threaded: bool, kind: str = "ssd1306") -> tuple[Oled, I2CBusModel]:
     bus = I2CBusModel(RATE_HZ, block=block)
-    return Oled(open_device("ssd1306", serial=bus), threaded=threaded), bus
+    return Oled(open_device(kind, serial=bus), threaded=threaded), bus
 
 
 def full_frame_bytes() -> int:
@@ -117,17 +124,18 @@ def _pushes(oled: Oled, ctl: Any, session: Any, step: Any, count: int, never: st
     return sizes
 
 
-def dial_turns(folder: Path, field: int = 2) -> list[int]:
+def dial_turns(folder: Path, field: int = 2, kind: str = "ssd1306") -> list[int]:
     """Bytes sent for each detent of the dial on the bid's ``field``-th item (2: the amount, 1: the square)."""
     from companion.board.controller import TableController
     from companion.table.journal import Journal
     from companion.table.session import Session
 
     clock = Clock()
-    session = Session.new(Journal(folder / f"dial{field}.db"), "galapagos-auction", ["Ann", "Bob", "Cy"], clock=clock)
+    session = Session.new(Journal(folder / f"dial{field}{kind}.db"), "galapagos-auction", ["Ann", "Bob", "Cy"],
+                          clock=clock)
     for direction, animals in TILES.items():
         session.act({"type": "tile", "direction": direction, "animals": animals})
-    oled, _ = model_oled(block=False, threaded=False)
+    oled, _ = model_oled(block=False, threaded=False, kind=kind)
     ctl = TableController(session, oled, clock=clock)
     for _ in range(field):  # Down walks from the move to its fields
         ctl.handle(ButtonEvent("down"))
@@ -156,6 +164,7 @@ def press_to_photons(folder: Path) -> tuple[list[float], list[int]]:
     presses: list[Any] = []
     devices.listeners.append(lambda e: presses.append(e) if isinstance(e, ButtonEvent) else None)
     devices.start()
+    freeze_start_up_heap()  # as `companion run` does once the table has started
     oled = devices.oled
     pins = {name: Device.pin_factory.pin(cfg.buttons()[name]) for name in ("up", "down")}
     samples, sizes = [], []
@@ -192,8 +201,9 @@ def run() -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         ticks, turns, choices = timer_ticks(folder), dial_turns(folder, 2), dial_turns(folder, 1)
+        sh1106 = dial_turns(folder, 1, "sh1106")  # page addressing: one window per page and run
         photons, press_bytes, bounce_ms = press_to_photons(folder)
-    tick, turn, choice = median(ticks), median(turns), median(choices)
+    tick, turn, choice = median(ticks), median(turns), max(median(choices), median(sh1106))
     full = full_frame_bytes()
     ms_per_byte = BITS_PER_BYTE / RATE_HZ * 1000
     p99 = percentile(photons, 99)
@@ -204,14 +214,17 @@ def run() -> dict[str, Any]:
             full_frame_ms_at_100khz=round(full * ms_per_byte * 4, 3)),
         # a turn of the dial: the larger median of the two kinds (an amount, a choice with its preview line)
         "oled_bytes_per_dial_turn": metric(
-            max(turn, choice), "bytes", "<= 256", amount_turn_median_bytes=turn, choice_turn_median_bytes=choice,
-            choice_turn_max_bytes=max(choices), turn_ms_at_400khz=round(max(turn, choice) * ms_per_byte, 3)),
+            max(turn, choice), "bytes", "<= 256", amount_turn_median_bytes=turn,
+            choice_turn_median_bytes=median(choices),
+            choice_turn_max_bytes=max(choices), sh1106_choice_turn_median_bytes=median(sh1106),
+            sh1106_choice_turn_max_bytes=max(sh1106), turn_ms_at_400khz=round(max(turn, choice) * ms_per_byte, 3)),
         "button_to_photons_p99_ms": metric(
             p99, "ms", "<= 10", median_ms=round(median(photons), 4), presses=PRESSES, bounce_ms=bounce_ms,
             bounces_per_press=BOUNCES, debounce="leading edge (hw.inputs)",
             with_lgpio_debounce_p99_ms=round(p99 + bounce_ms, 4),  # lgpio reports a level stable for bounce_ms
             press_median_bytes=median(press_bytes), press_bus_ms=round(median(press_bytes) * ms_per_byte, 3),
-            bus_hz=RATE_HZ, bits_per_byte=BITS_PER_BYTE),
+            bus_hz=RATE_HZ, bits_per_byte=BITS_PER_BYTE,
+            load_1min_after_presses=round(os.getloadavg()[0], 2), cores=os.cpu_count()),
     }
 
 

@@ -37,7 +37,8 @@ import errno
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from PIL import Image
@@ -217,6 +218,8 @@ class Oled:
         self._bus_lock = threading.Lock()  # every byte to the display goes through one holder
         self._closed = False
         self._service_due = False
+        #: the thread inside :meth:`on_this_thread`: its frames wait for it instead of waking the pusher
+        self._inline_thread: int | None = None
         self.threaded = self.kind != "dummy" if threaded is None else threaded
         if contrast is not None and self.kind != "dummy":
             self._command_safely(lambda: self.device.contrast(contrast))
@@ -283,12 +286,51 @@ class Oled:
             self._pending, self._pending_seq = self.frame, self.sent
             self._changed_at = self.clock()
             if self.threaded:
-                self._cond.notify_all()
+                if self._inline_thread != threading.get_ident():
+                    self._cond.notify_all()
                 return True
         self._push_pending()
         if self.blanked:
             self.service()
         return True
+
+    @contextmanager
+    def on_this_thread(self, push: Callable[[], bool] = lambda: True) -> Iterator[None]:
+        """Frames shown inside the block go to the glass from this thread when it ends (issue 22).
+
+        The input path (the device-event worker) renders a frame and would hand it to the
+        pusher thread: one more thread to wake, and on a busy machine a wake-up can wait
+        milliseconds for a core. Inside this block :meth:`show` does not wake the pusher;
+        at the end the frame is written here, after the caller's locks are released, when
+        the bus is idle, the display answers and ``push()`` says so (the worker's queue is
+        empty: with more events waiting, the pusher sends only the latest frame). Otherwise
+        the pusher is woken as :meth:`show` would have done.
+        """
+        if not self.threaded:
+            yield
+            return
+        self._inline_thread = threading.get_ident()
+        try:
+            yield
+        finally:
+            self._inline_thread = None
+            self.push_now(push())
+
+    def push_now(self, inline: bool = True) -> None:
+        """Write the pending frame on this thread if ``inline`` and the bus is free, else wake the pusher."""
+        with self._cond:
+            if self._pending is None:
+                return
+            inline = inline and self._failures == 0 and not self._closed and self._bus_lock.acquire(blocking=False)
+            if not inline:
+                self._cond.notify_all()
+                return
+        try:
+            if not self._push_pending(locked=True):
+                with self._cond:
+                    self._cond.notify_all()  # the pusher retries it with its back-off
+        finally:
+            self._bus_lock.release()
 
     def wake(self) -> None:
         """Someone touched an input: restore the contrast and end the screen saver (cheap, any thread)."""
@@ -402,16 +444,23 @@ class Oled:
             except Exception:  # never let the pusher die: the next frame may well go through
                 log.exception("display pusher")
 
-    def _push_pending(self) -> bool:
-        """Write the pending frame, if any; False when the write failed (it stays pending)."""
+    def _push_pending(self, locked: bool = False) -> bool:
+        """Write the pending frame, if any; False when the write failed (it stays pending).
+
+        The frame is taken while holding the bus lock, so two writers (the pusher and a
+        thread in :meth:`on_this_thread`) never put an older frame after a newer one.
+        ``locked``: the caller holds the bus lock already.
+        """
+        if not locked:
+            with self._bus_lock:
+                return self._push_pending(locked=True)
         with self._cond:
             frame, seq = self._pending, self._pending_seq
             self._pending = None
         if frame is None:
             return True
         try:
-            with self._bus_lock:
-                count = self._write(frame)
+            count = self._write(frame)
         except Exception as exc:
             self.errors += 1
             self._failures += 1

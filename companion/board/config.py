@@ -493,7 +493,9 @@ class _Reader:
         SPI_NO_CS, which a GPIO-selected reader needs, is a mode of the spidev *node*
         (Linux spidev.c keeps it per device, not per open file): a GPIO-selected reader on
         the node of a CE-selected one stops that reader's CE line. And a PN532 on SPI goes
-        through Blinka, which toggles CE0 and shares no lock with the MFRC522s.
+        through Blinka, which drives /dev/spidev0.0 and toggles CE0 on every transfer (its
+        ``set_no_cs`` does nothing): it takes turns with the MFRC522s under their bus lock, but
+        a reader selected by CE0 would hear its frames.
         """
         nodes: dict[tuple[int, int], tuple[list[str], list[str]]] = {}
         for r in readers:
@@ -514,12 +516,12 @@ class _Reader:
                 raise self.fail(f"[[readers]] {ce[1]!r}", f"shares /dev/spidev{bus}.{dev}'s CE line with {ce[0]!r}: "
                                 "give one of them another spi_device or a cs_pin")
         spi_pn532 = [r.point for r in readers if r.backend == "pn532" and r.options.get("interface") == "spi"]
-        spi0_mfrc = [p for (bus, _), (gpio, ce) in nodes.items() if bus == 0 for p in gpio + ce]
-        if spi_pn532 and spi0_mfrc:
+        on_ce0 = nodes.get((0, 0), ([], []))[1]
+        if spi_pn532 and on_ce0:
             raise self.fail(f"[[readers]] {spi_pn532[0]!r}",
-                            f"is a PN532 on SPI beside MFRC522 reader {spi0_mfrc[0]!r} on SPI0: Blinka toggles CE0 and "
-                            "takes no bus lock, so it would talk over them; wire the PN532 to the UART or I2C "
-                            "(interface = \"uart\" or \"i2c\")")
+                            f"is a PN532 on SPI beside MFRC522 reader {on_ce0[0]!r} on CE0: Blinka toggles CE0 on "
+                            "every transfer, so that reader would hear the PN532's frames; give it spi_device = 1 or "
+                            "a cs_pin on spi_device = 1, or wire the PN532 to the UART or I2C")
 
 
 def interfaces(cfg: Config) -> list[str]:

@@ -123,7 +123,9 @@ class TableDevices:
             try:
                 if event is _STOP:
                     return
-                self._deliver(event)
+                # the frame this event causes goes to the glass from here: no pusher to wake
+                with self.oled.on_this_thread(push=self._queue.empty):
+                    self._deliver(event)
             except BaseException:  # _deliver guards each listener; this is the last line
                 log.exception("device event worker")
             finally:

@@ -410,7 +410,13 @@ def exit_now(status: int) -> None:
     of the signal). The kernel frees that memory at once.
     """
     import atexit
+    import signal
 
+    if threading.current_thread() is threading.main_thread():
+        # the table is closed: a late signal of a burst (SIGINT's default raises KeyboardInterrupt)
+        # must not break the exit handlers with a traceback; the process is ending anyway
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, signal.SIG_IGN)
     try:
         atexit._run_exitfuncs()
         logging.shutdown()

@@ -120,10 +120,12 @@ def check_state(state: Any, rng: random.Random | None = None, sample: int = 0) -
     return len(offered)
 
 
-def test_random_playouts_offer_exactly_what_the_rules_accept() -> None:
+@pytest.mark.parametrize("games", [12, pytest.param(30, marks=pytest.mark.soak)])
+def test_random_playouts_offer_exactly_what_the_rules_accept(games: int) -> None:
+    """Twelve random games in ``make test``, thirty in ``make soak``."""
     rng = random.Random(2024)
     states = offered = 0
-    for game in range(30):
+    for game in range(games):
         state = RULES.setup(["Ann"], random_options(rng))
         for step in range(30):
             offered += check_state(state, rng, 0 if (game + step) % 10 == 0 else 120)
@@ -137,7 +139,7 @@ def test_random_playouts_offer_exactly_what_the_rules_accept() -> None:
                 form = rng.choice(GAME.moves(state))
                 action = rng.choice(list(moves.expand(form)))
             state, _ = RULES.apply(state, action)
-    assert states > 500 and offered > 50_000
+    assert states > 16 * games and offered > 1_600 * games
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)

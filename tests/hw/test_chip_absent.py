@@ -142,3 +142,24 @@ def test_a_failed_open_leaves_its_gpio_select_driven_inactive(wiring) -> None:  
     pin = wiring.factory.pin(22)
     assert pin.function == "output" and pin.state == 1  # driven high, not released to float
     r.close()
+
+
+@pytest.mark.parametrize("fault", ["miso_low", "miso_high", "brown_out"])
+def test_a_dead_or_reset_chip_is_found_before_its_field_goes_on(wiring, fault) -> None:  # noqa: F811
+    """The first poll after the fault raises, after two register reads under the bus lock: no field,
+    no 5 ms settle, no ComIrqReg loop for the readers beside it to wait through."""
+    chip = wiring.chip(("ce", 0), Tag(UID4))
+    r = reader("scan")
+    r.open()
+    try:
+        assert r.read_uid() is not None
+        if fault == "brown_out":
+            chip.brown_out()
+        else:
+            chip.stuck = 0x00 if fault == "miso_low" else 0xFF
+        before = chip.transfers
+        with pytest.raises(ChipGone):
+            r.read_uid()
+        assert chip.transfers - before <= 2, f"{chip.transfers - before} transfers while holding the bus"
+    finally:
+        r.close()

@@ -84,6 +84,36 @@ def test_a_pn532_on_spi_beside_mfrc522s_is_refused() -> None:
         loads(text)
 
 
+OFF_CE0 = """
+[[readers]]
+point = "scan"
+backend = "mfrc522"
+spi_device = 1
+cs_pin = 25
+
+[[readers]]
+point = "bag"
+backend = "mfrc522"
+spi_device = 1
+cs_pin = 22
+
+[[readers]]
+point = "N"
+backend = "pn532"
+interface = "spi"
+cs_pin = 4
+"""
+
+
+def test_a_pn532_on_spi_beside_mfrc522s_off_ce0_is_accepted() -> None:
+    """Blinka toggles CE0 only, and the PN532 takes turns under SPI0's lock: GPIO-selected readers
+    on /dev/spidev0.1 never hear it (before, any MFRC522 on SPI0 was refused beside it)."""
+    assert [r.point for r in loads(OFF_CE0).readers] == ["scan", "bag", "N"]
+    ce0 = OFF_CE0.replace("spi_device = 1\ncs_pin = 25\n", "", 1)  # "scan" back on CE0
+    with pytest.raises(ConfigError, match="'scan' on CE0"):
+        loads(ce0)
+
+
 def test_einval_on_spi_no_cs_says_what_to_do(wiring) -> None:  # noqa: F811
     wiring.refuse_no_cs = True
     wiring.chip(("gpio", 22), Tag(UID7))

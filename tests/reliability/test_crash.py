@@ -24,7 +24,7 @@ from companion import games
 from companion.table.journal import Journal
 from companion.table.session import Session
 
-KILLS = 100
+KILLS = 30  # make test; make soak kills 500 times
 SOAK_KILLS = 500
 
 

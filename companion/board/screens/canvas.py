@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gzip
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +39,13 @@ def font(size: str) -> ImageFont.ImageFont:
         return PcfFontFile.PcfFontFile(fp, "iso8859-1").to_imagefont()
 
 
+@lru_cache(maxsize=4096)
 def latin1(text: str) -> str:
-    """Text the Latin-1 bitmap fonts can draw: arrows and ellipses spelled out, other marks stripped."""
+    """Text the Latin-1 bitmap fonts can draw: arrows and ellipses spelled out, other marks stripped.
+
+    Cached: a frame asks it a dozen times per line (widths, fits, the draw), and on the press
+    path it was a fifth of the render (issue 22's button-to-photons figure).
+    """
     out = []
     for ch in str(text):
         ch = _REPLACE.get(ch, ch)

@@ -48,6 +48,9 @@ def who(state: dict[str, Any], lang: str = "en", fits: Callable[[str], bool] | N
 #: the rows of the prompt's text (a toast, what is expected) and of the error screen
 PROMPT_ROWS = 3
 ERROR_ROWS = 4
+#: the top of the dial's preview line: the small font's baseline (its row 9) on row 39, the last of
+#: page 4, so the line's changing pixels sit on one display page (see :func:`prompt`)
+PREVIEW_Y = 30
 
 
 def top_line(c: Canvas, y: int, text: str, elapsed: float) -> None:
@@ -68,10 +71,11 @@ def prompt(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
     if ctx.entry and ctx.editing:  # what the choice under the dial does ("£1000", "food 5→8"), or nothing
         text = ctx.preview
     if ctx.entry and (ctx.editing or not ctx.toasting):  # a story told takes the whole text area
-        # the preview and the value sit on whole display pages (rows 32-47 and 48-63), so a
-        # turn or a press sends only those pages' changed columns over the bus
+        # the preview's cap height and x-height (the font's rows 2-9) fill display page 4 (rows
+        # 32-39) alone: only i/j dots reach page 3 and only descenders page 5, so a turn sends
+        # page 4's changed columns and a few more; the value fills pages 6-7 (rows 48-63)
         if text:
-            c.marquee(2, 33, text, "small", WIDTH - 4, ctx.elapsed)
+            c.marquee(2, PREVIEW_Y, text, "small", WIDTH - 4, ctx.elapsed)
         parts = list(ctx.entry)
         wide = sum(c.width(t, "medium") + c.width(" ", "medium") for t, _ in parts)
         if wide > WIDTH - 2 and sum(c.width(t, "small_bold") + c.width(" ", "small_bold") for t, _ in parts) <= WIDTH - 2:

@@ -214,6 +214,10 @@ class Backend(Reader):
         if driver is None:
             raise ReaderError(f"Reader {self.point} is not open.")
         with bus_lock(self.bus):
+            # a chip gone (MISO stuck) or reset (a brown-out) says so in two register reads before
+            # its field goes on: a dead reader holds the bus for two transfers, not for the field's
+            # 5 ms settle and ~60 checks of ComIrqReg (~30 ms) while its neighbours wait
+            driver.check()
             driver.antenna(True)
             try:
                 return driver.read_uid()

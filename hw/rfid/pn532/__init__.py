@@ -6,7 +6,8 @@ Options (``[[readers]]`` entries with ``backend = "pn532"``):
   GPIO 14/15, ``/dev/serial0`` on a Pi 3/4/Zero 2 W and ``/dev/ttyAMA0`` on a
   Pi 5; ``baudrate`` 115200; plain pyserial), ``"i2c"`` (``address`` 0x24
   through Blinka) or ``"spi"`` (``cs_pin``: a free GPIO as chip select, not
-  CE0/CE1, which the kernel's spidev holds);
+  CE0/CE1, which the kernel's spidev holds; SPI0, taking turns with the MFRC522s there
+  under their bus lock);
 * ``timeout``: seconds one poll waits for the PN532's answer (0.05);
 * ``retries``: passive-activation retries per poll (1).
 
@@ -36,6 +37,7 @@ lives in the ``pi`` extra.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 from typing import Any
 
@@ -103,12 +105,27 @@ class Backend(Reader):
         return (f"{where}: the PN532 does not answer on {interface} ({type(exc).__name__}: {text}); check its "
                 f"wiring, its power and its mode switches ({_MODE_SWITCHES[interface]}).")
 
+    def _bus(self) -> Any:
+        """The SPI0 bus lock on SPI (the MFRC522s' own), else nothing to share.
+
+        Blinka drives the PN532 on /dev/spidev0.0 (board.SCK/MOSI/MISO), so it takes turns with
+        the MFRC522s on SPI0 as they take turns with each other: one chip select low and one
+        field on at a time. (Blinka also toggles CE0 on every transfer: config refuses a reader
+        selected by CE0 beside it.)
+        """
+        if self.options.get("interface", "uart") != "spi":
+            return contextlib.nullcontext()
+        from hw.rfid.mfrc522 import bus_lock
+
+        return bus_lock(0)
+
     def configure(self) -> None:
         """SAM in normal mode, then bounded passive-activation retries."""
         pn = self.pn532
-        pn.SAM_configuration()
         retries = int(self.options.get("retries", 1))
-        pn.call_function(RFCONFIGURATION, params=[MAX_RETRIES_ITEM, 0xFF, 0x01, retries], timeout=0.5)
+        with self._bus():
+            pn.SAM_configuration()
+            pn.call_function(RFCONFIGURATION, params=[MAX_RETRIES_ITEM, 0xFF, 0x01, retries], timeout=0.5)
 
     def _open_uart(self) -> Any:
         import serial
@@ -138,7 +155,8 @@ class Backend(Reader):
             raise ReaderError(f"Reader {self.point}: a PN532 on SPI needs cs_pin = a free GPIO (CE0 and CE1, GPIO 8 "
                               "and 7, belong to the kernel's spidev).")
         cs = digitalio.DigitalInOut(getattr(board, f"D{pin}"))
-        return PN532_SPI(busio.SPI(board.SCK, board.MOSI, board.MISO), cs, debug=False)
+        with self._bus():  # the library wakes the chip and configures it as it is made
+            return PN532_SPI(busio.SPI(board.SCK, board.MOSI, board.MISO), cs, debug=False)
 
     def read_uid(self) -> bytes | None:
         """One InListPassiveTarget for one ISO 14443-A tag; its exceptions are the poll loop's."""
@@ -147,6 +165,10 @@ class Backend(Reader):
             raise ReaderError(f"Reader {self.point} is not open.")
         timeout = float(self.options.get("timeout", 0.05))
         self._drain()
+        with self._bus():
+            return self._list_one(pn, timeout)
+
+    def _list_one(self, pn: Any, timeout: float) -> bytes | None:
         # adafruit's send_command returns False when its write raised OSError (an I2C NAK is
         # EREMOTEIO) or the PN532 never got ready: a chip that does not answer, not « no tag »
         if not pn.send_command(INLISTPASSIVETARGET, params=[0x01, ISO14443A_106], timeout=timeout):
