@@ -21,7 +21,8 @@ from gpiozero.pins.mock import MockFactory
 
 from bench.common import emit, median, metric, percentile, size
 from companion.board.config import Config
-from companion.board.controller import TableController, open_devices
+from companion.board.controller import TableController
+from companion.board.devices import open_devices
 from companion.table.journal import Journal
 from companion.table.session import Session
 

@@ -82,9 +82,9 @@ def serve(kind: str) -> None:
         import waitress
 
         waitress.serve(app, sockets=[sock], threads=168, connection_limit=360, asyncore_use_poll=True)
-    else:  # the companion's tuned waitress (companion/cli/app.py)
+    else:  # the companion's tuned waitress (web/server.py)
         sys.path.insert(0, str(ROOT))
-        import companion.cli.app as tuned
+        import web.server as tuned
 
         port = sock.getsockname()[1]
         sock.close()

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.support.dashboard import Table, open_table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,3 +35,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     finishing a walkthrough alone while the other waits.
     """
     items.sort(key=lambda item: 0 if item.get_closest_marker("browser") else 1)
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    """The dashboard's test client over a fresh journal (web, games and amend tests share it)."""
+    yield from open_table(tmp_path)

@@ -17,7 +17,7 @@ from companion.table import amend, extras
 from companion.table.authorship import TIMER
 from companion.table.journal import Journal
 from companion.table.session import Session
-from tests.web.conftest import TO_THE_VOTE
+from tests.support.dashboard import TO_THE_VOTE
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 

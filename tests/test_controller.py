@@ -11,7 +11,8 @@ import pytest
 
 from companion.board import screens
 from companion.board.config import Config
-from companion.board.controller import TableController, open_devices
+from companion.board.controller import TableController
+from companion.board.devices import open_devices
 from companion.table.journal import Journal
 from companion.table.session import Session
 from hw.events import ButtonEvent, DieEvent

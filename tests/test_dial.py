@@ -190,3 +190,26 @@ def test_a_seat_whose_only_moves_are_overrides_keeps_them_on_its_button(tmp_path
     assert ctl.player == "Ann" and ctl.message is None and ctl.entry is None
     ctl.handle(EncoderEvent(1))
     assert ctl.entry.form["player"] == "Ann" and ctl.entry.form["step"] == "override"
+
+
+def test_the_toast_tells_the_new_entry_from_the_sessions_own_states_without_replaying(tmp_path, monkeypatch):
+    """Issue 27: the OLED's toast is the narration of the action just accepted, from the states the
+    session computed for it; the journal is not replayed (story.told) after every action."""
+    from companion import games
+    from companion.table import story
+
+    ctl = table(tmp_path, "galerapagos", ["Ann", "Bob", "Cy"], GALERAPAGOS)
+    replays: list[str] = []
+    monkeypatch.setattr(story, "told", lambda *a, **k: replays.append("told") or [])
+    dial_to(ctl, "search")
+    press(ctl, "ok")
+    press(ctl, "ok")
+    entries = ctl.session.history()
+    assert replays == [] and ctl.toast
+    pkg = games.package("galerapagos")
+    rules = pkg.rules
+    before = rules.setup(ctl.session.players, ctl.session.options)
+    for entry in entries[:-1]:
+        before, _ = rules.apply(before, entry.action)
+    after, events = rules.apply(before, entries[-1].action)
+    assert ctl.toast == " ".join(story.sentences_of(pkg, before, entries[-1].action, events, after))

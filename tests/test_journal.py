@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.table.journal import Journal, UnknownGame, default_db_path
+from companion.table.journal import Journal, default_db_path
+from companion.table.rows import UnknownGame
 
 
 def test_journal_uses_wal_and_full_sync(db_path: Path) -> None:

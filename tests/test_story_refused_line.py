@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.table import story
-from companion.table.journal import JournalEntry
+from companion.table.rows import JournalEntry
 
 
 @dataclass

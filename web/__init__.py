@@ -15,7 +15,7 @@ from urllib.parse import quote, urlencode
 from flask import Flask, redirect, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from companion.table.journal import NOT_RECORDED, GameDamaged, JournalUnavailable
+from companion.table.rows import NOT_RECORDED, GameDamaged, JournalUnavailable
 from web.context import Dashboard
 from web.validate import ApiError
 
@@ -34,11 +34,26 @@ def create_app(dashboard: Dashboard, **config: Any) -> Flask:
     if dashboard.keys.nonces is None:  # a join code can be renewed (on request, or after too many guesses)
         dashboard.keys.nonces = dashboard.seats.code_nonce
 
-    from web import api, course_view, drafts, joining, pages, simpanel
+    from web import (
+        api,
+        course_view,
+        drafts,
+        exports,
+        home,
+        island_pages,
+        join_pages,
+        joining,
+        pages,
+        simpanel,
+    )
 
     app.register_blueprint(api.bp)
     app.register_blueprint(drafts.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(home.bp)
+    app.register_blueprint(join_pages.bp)
+    app.register_blueprint(island_pages.bp)
+    app.register_blueprint(exports.bp)
     app.register_blueprint(simpanel.bp)
     app.register_blueprint(course_view.bp)
     # seats in URLs: « .. » is written ~2 (browsers eat dot segments), read back on every route

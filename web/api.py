@@ -16,7 +16,7 @@ from companion.engine.jsoncheck import clean
 from companion.engine.rules import RuleError
 from companion.table import amend, extras
 from companion.table.authorship import phone, tablet
-from companion.table.journal import JournalUnavailable, UnknownGame
+from companion.table.rows import JournalUnavailable, UnknownGame
 from companion.table.session import ReplayError, Session
 from web import amend_view, joining, views
 from web.access import TABLE_COOKIE, require, seat_cookie

@@ -120,7 +120,7 @@ def history_json():
 
 @bp.get("/history/players.csv")
 def history_csv():
-    from web.pages import csv_cell
+    from web.exports import csv_cell
 
     require(table=True)
     figures, _, _ = _figures()
@@ -135,7 +135,7 @@ def history_csv():
 # -- BG Stats: a file of plays beside the link -----------------------------------------------------
 def _bgsplay(records: list[Any], filename: str) -> Response:
     from companion.table import bgstats
-    from web.pages import _title
+    from web.exports import _title
 
     body = json.dumps(bgstats.play_file(records, _title), ensure_ascii=False, indent=1)
     return Response(body, mimetype="application/json",

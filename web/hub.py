@@ -1,13 +1,13 @@
-"""The web layer's registry of live games: one :class:`Session` per game id, and its feeds.
+"""The web layer's feeds of the table's live games (:class:`companion.table.live.LiveGames`).
 
+The registry of live sessions and « the current game » (the one on the physical
+table, which the controller follows) belong to the table; the hub renders them.
 Every open page (and every API client on ``/events``) holds a :class:`Feed`.
 When a session changes — an action from a phone, a button on the table, a
-``companion act`` from a shell picked up by :meth:`Hub.poll` — the hub wakes
-every feed of that game; each feed then reads the state *for its own viewer*,
-so a secret (a vote before the reveal) never travels to anyone else.
-
-The hub also knows the *current* game: the one on the physical table, which
-the controller (buttons, readers, OLED) follows.
+``companion act`` from a shell picked up by :meth:`LiveGames.poll` — the table's
+registry tells the hub, which wakes every feed of that game; each feed then reads
+the state *for its own viewer*, so a secret (a vote before the reveal) never
+travels to anyone else.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.table.journal import Journal
-from companion.table.session import Change, Session
+from companion.table.live import LiveGames
+from companion.table.session import Session
 
 log = logging.getLogger(__name__)
 
@@ -74,14 +75,16 @@ class Feed:
 
 
 class Hub:
-    """Live sessions over one journal, their feeds, and the current table game."""
+    """The feeds of the live pages over the table's live games (and the limits on them).
 
-    def __init__(self, journal: Journal, max_feeds: int = 120, per_seat: int = 4,
+    ``games`` is the table's registry; given a :class:`Journal` instead, the hub opens one
+    over it (a dashboard without a table: tests, a bench), passing ``session_kwargs`` on.
+    """
+
+    def __init__(self, games: LiveGames | Journal, max_feeds: int = 120, per_seat: int = 4,
                  table_reserve: int = 24, table_slots: int = 16, seats_per_address: int = 3,
                  per_address: int = 8, **session_kwargs: Any):
-        self.journal = journal
-        #: passed to Session.open/new (the live server sets ``autotick=True``)
-        self.session_kwargs = session_kwargs
+        self.games = games if isinstance(games, LiveGames) else LiveGames(games, **session_kwargs)
         self.max_feeds = max_feeds
         #: live streams one seat's pass may hold (a phone with a few tabs)
         self.per_seat = per_seat
@@ -93,61 +96,41 @@ class Hub:
         #: and this many streams in all
         self.seats_per_address = seats_per_address
         self.per_address = per_address
-        self._sessions: dict[str, Session] = {}
         self._feeds: dict[str, list[Feed]] = {}
         self._lock = threading.RLock()
-        self.current: str | None = None
-        self._on_current: list[Callable[[Session | None], None]] = []
-        self._revs: dict[str, int] = {}
-        self._ticker: threading.Thread | None = None
-        self._stop = threading.Event()
+        self.games.on_change(self.broadcast)
+        self.games.watch(lambda game_id: bool(self._feeds.get(game_id)))
 
-    # -- sessions -----------------------------------------------------------
+    # -- the table's registry, as the pages read it ---------------------------
+    @property
+    def journal(self) -> Journal:
+        return self.games.journal
+
+    @property
+    def session_kwargs(self) -> dict[str, Any]:
+        return self.games.session_kwargs
+
+    @property
+    def current(self) -> str | None:
+        return self.games.current
+
     def session(self, game_id: str) -> Session:
-        """The live session of ``game_id`` (opened from the journal on first use)."""
-        with self._lock:
-            session = self._sessions.get(game_id)
-            if session is None:
-                session = Session.open(self.journal, game_id, **self.session_kwargs)
-                self._adopt(session)
-            return session
+        return self.games.session(game_id)
 
     def new(self, game: str, players: list[str], options: dict[str, Any]) -> Session:
-        session = Session.new(self.journal, game, players, options, **self.session_kwargs)
-        with self._lock:
-            self._adopt(session)
-        self.broadcast("games")
-        return session
+        return self.games.new(game, players, options)
 
-    def _adopt(self, session: Session) -> None:
-        self._sessions[session.id] = session
-        session.subscribe(self._changed)
-
-    def _changed(self, change: Change) -> None:
-        self.broadcast(change.session.id)
-        if change.session.over or change.kind in ("undo", "sync", "edit"):
-            self.broadcast("games")
-
-    # -- the game on the table ----------------------------------------------
     def set_current(self, game_id: str | None) -> Session | None:
-        session = self.session(game_id) if game_id else None
-        with self._lock:
-            self.current = game_id
-            listeners = list(self._on_current)
-        for fn in listeners:
-            try:
-                fn(session)
-            except Exception:
-                log.exception("current-game listener failed")
-        self.broadcast("games")
-        return session
+        return self.games.set_current(game_id)
 
     def on_current(self, fn: Callable[[Session | None], None]) -> None:
-        with self._lock:
-            self._on_current.append(fn)
+        self.games.on_current(fn)
 
     def current_session(self) -> Session | None:
-        return self.session(self.current) if self.current else None
+        return self.games.current_session()
+
+    def poll(self) -> None:
+        self.games.poll()
 
     # -- feeds --------------------------------------------------------------
     def feed(self, channel: str, owner: str | None = None, address: str | None = None) -> Feed | None:
@@ -216,36 +199,13 @@ class Hub:
             feed.wake()
 
     # -- background work ----------------------------------------------------
-    def poll(self) -> None:
-        """Pick up changes made by other processes, and let sand timers run out."""
-        with self._lock:
-            sessions = [s for gid, s in self._sessions.items() if self._feeds.get(gid) or gid == self.current]
-        for session in sessions:
-            try:
-                rev = self.journal.rev(session.id)  # a cheap read; sync() only when it moved
-                if rev != self._revs.get(session.id):
-                    session.sync()
-                    self._revs[session.id] = rev
-                tick = getattr(session, "tick", None)
-                if callable(tick):
-                    tick()
-            except Exception:
-                log.exception("polling game %s failed", session.id)
-
     def start(self, interval: float = 0.25) -> None:
-        """Run :meth:`poll` every ``interval`` seconds on a daemon thread."""
-        if self._ticker is not None:
-            return
-
-        def loop() -> None:
-            while not self._stop.wait(interval):
-                self.poll()
-
-        self._ticker = threading.Thread(target=loop, name="hub-poll", daemon=True)
-        self._ticker.start()
+        """Poll the table's games on a daemon thread (:meth:`LiveGames.start`)."""
+        self.games.start(interval)
 
     def stop(self) -> None:
-        self._stop.set()
+        """Stop polling and end every open stream (the server stops)."""
+        self.games.stop()
         with self._lock:
             feeds = [f for fs in self._feeds.values() for f in fs]
         for feed in feeds:

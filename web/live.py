@@ -15,7 +15,7 @@ Bounded by design, so a Pi holds 160 pages for hours:
 * the pass is checked again before each message (``still_valid``), and a freed seat's
   streams are ended at once (:meth:`web.hub.Hub.end_owner`);
 * a page that went away is noticed within a second (the server's disconnect flag),
-  and one that stops reading is dropped by the server's send timeout (``companion/cli/app.py``).
+  and one that stops reading is dropped by the server's send timeout (``web/server.py``).
 """
 
 from __future__ import annotations

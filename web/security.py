@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.table.journal import JournalUnavailable
+from companion.table.rows import JournalUnavailable
 
 SEAT_SCHEMA = """
 CREATE TABLE IF NOT EXISTS web_seats (

@@ -43,7 +43,7 @@ from typing import Any
 
 from companion import games
 from companion.board import dial_screen, screens
-from companion.board.dial import END, Entry, first_detent  # noqa: F401  (END: older imports)
+from companion.board.dial import Entry, first_detent
 from companion.engine import moves, texts
 from companion.engine.rules import RuleError
 from companion.table import course, extras
@@ -342,8 +342,9 @@ class TableController:
         try:
             from companion.table import story
 
-            told = story.told(self.session, self.lang)
-            return " ".join(told[-1]["sentences"]) if told else None
+            pkg = games.package(change.session.game)
+            return " ".join(story.sentences_of(pkg, change.before, change.action, change.events, change.after,
+                                               self.lang, where=f"{change.session.game} (toast)"))
         except Exception:  # a narration bug must not stop the table
             log.exception("narration failed")
             return None
@@ -476,4 +477,3 @@ def _seat_of(point: str) -> int:
     return int(m.group(1)) if m else 0
 
 
-from companion.board.devices import TableDevices, open_devices  # noqa: E402,F401  (older imports)

@@ -23,247 +23,27 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.board.config import Config, DisplayConfig, ReaderConfig
-from companion.table.journal import open_checked
+from companion.board.config import Config
+from companion.cli.sim import SimTable, simulated
+from companion.cli.tags import Tags, demo_tags
+from companion.table.live import LiveGames
+from companion.table.recovery import open_checked
 from companion.table.session import Session
+from web.server import (
+    LIVE_KEEPALIVE,
+    MAX_LIVE,
+    THREAD_STACK,
+    TRIM_EVERY,
+    make_server,
+    release_free_memory,
+    wakeup_drain,
+    wasyncore_close_all,
+)
 
 log = logging.getLogger(__name__)
 
-#: live SSE connections the server holds at once (each one keeps a worker thread)
-MAX_LIVE = 160
-#: worker threads for ordinary requests, beyond the live connections
-SPARE_THREADS = 8
-#: a worker thread's stack: ~170 threads must fit a 32-bit Pi's address space
-THREAD_STACK = 1024 * 1024
-#: open connections at most (live pages, ordinary requests, idle keep-alives); near it the
-#: oldest idle connections are closed, so idle sockets can never keep a request waiting
-CONNECTION_LIMIT = MAX_LIVE + 200
-#: bytes queued for one connection before its writer waits; each response is freed as it
-#: is sent (waitress keeps up to 16 MB a connection by default: 2.5 GB at 160 pages)
-OUTBUF_HIGH = 64 * 1024
-#: a page that takes no byte for this many seconds while its queue is full is dropped
-#: (``COMPANION_SEND_TIMEOUT`` changes it, for the reliability suite)
-SEND_TIMEOUT = float(os.environ.get("COMPANION_SEND_TIMEOUT", "20"))
-#: the kernel's send buffer per connection (the kernel doubles it); a page is a few KB
-SEND_BUFFER = 64 * 1024
-#: an idle connection (no request in progress) is closed after this many seconds
-IDLE_TIMEOUT = 30
-#: seconds between two comment lines on a quiet live stream: with TCP_USER_TIMEOUT (10 s) a
-#: page whose Wi-Fi vanished frees its slot within ~15 s
-LIVE_KEEPALIVE = 5.0
 #: seconds close() waits for a thread (server workers, the table loop) before going on
 SHUTDOWN_WAIT = 0.3
-#: seconds between two returns of freed heap memory to the system (malloc_trim)
-TRIM_EVERY = 10.0
-
-
-def simulated(cfg: Config) -> Config:
-    """``cfg`` with every device simulated: mock pins, dummy OLED, simulated readers.
-
-    Reader points behind the firmware bridge stay there, but the bridge talks to
-    the firmware simulator on a pseudo-terminal (``[bridge] port = "sim"``).
-    """
-    readers = tuple(r if r.backend == "bridge" else ReaderConfig(r.point) for r in cfg.readers)
-    return dataclasses.replace(cfg, pin_factory="mock", display=DisplayConfig(), readers=readers,
-                               bridge=dataclasses.replace(cfg.bridge, port="sim"))
-
-
-class SimTable:
-    """The simulated devices as the simulation panel drives them (``web.context.SimBackend``)."""
-
-    def __init__(self, devices: Any, bridge_buttons: dict[int, str] | None = None, press_seconds: float = 0.03):
-        self.devices = devices
-        self.press_seconds = press_seconds
-        #: buttons wired to the firmware bridge: name -> the bridge's button index
-        self.bridge_buttons = {name: i for i, name in (bridge_buttons or {}).items()}
-        self._lock = threading.Lock()
-
-    def buttons(self) -> list[str]:
-        return list(self.devices.panel.buttons) + [n for n in self.bridge_buttons if n not in self.devices.panel.buttons]
-
-    def press(self, name: str, hold: bool = False) -> None:
-        """Press ``name`` briefly, or ``hold`` it past its hold time (Back held: undo)."""
-        with self._lock:
-            if name in self.bridge_buttons and self.devices.simulator is not None:
-                self.devices.simulator.press(self.bridge_buttons[name], True)
-                time.sleep(self.press_seconds)
-                self.devices.simulator.press(self.bridge_buttons[name], False)
-                return
-            button = self.devices.panel.buttons[name]
-            button.pin.drive_low()
-            time.sleep(button.hold_time + 0.2 if hold else self.press_seconds)  # longer than the debounce time
-            button.pin.drive_high()
-            time.sleep(self.press_seconds)
-        self._delivered()
-
-    def _delivered(self) -> None:
-        """Wait until the table has handled what was just done (a worker delivers device events)."""
-        drain = getattr(self.devices, "drain", None)
-        if drain is not None:
-            drain(1.0)
-
-    def turn(self, delta: int) -> None:
-        encoder = self.devices.panel.encoder
-        if encoder is None:
-            return
-        a, b = encoder.a.pin, encoder.b.pin
-        first, second = (a, b) if delta > 0 else (b, a)
-        with self._lock:
-            first.drive_low()
-            second.drive_low()
-            first.drive_high()
-            second.drive_high()
-        self._delivered()
-
-    def points(self) -> list[str]:
-        return list(self.devices.readers.readers)
-
-    def _bridged(self, reader: Any) -> bool:
-        return getattr(reader, "backend", "") == "bridge" and self.devices.simulator is not None
-
-    def place(self, point: str, uid: str) -> None:
-        reader = self.devices.readers.readers[point]
-        if self._bridged(reader):  # through the firmware simulator, over the pseudo-terminal
-            self.devices.simulator.place(reader.index, uid)
-            return
-        reader.place(uid)
-        self.devices.readers.step()  # report at once; the poll thread keeps it debounced
-        self._delivered()
-
-    def remove(self, point: str, uid: str) -> None:
-        reader = self.devices.readers.readers[point]
-        if self._bridged(reader):
-            if self.devices.simulator.truth().get(reader.index) == uid:
-                self.devices.simulator.remove(reader.index)
-            return
-        if getattr(reader, "on_antenna", None) == uid:
-            reader.remove()
-
-    def on_readers(self) -> dict[str, list[str]]:
-        truth = self.devices.simulator.truth() if self.devices.simulator is not None else {}
-        out = {}
-        for point, reader in self.devices.readers.readers.items():
-            uid = truth.get(reader.index) if self._bridged(reader) else getattr(reader, "on_antenna", None)
-            if uid:
-                out[point] = [uid]
-        return out
-
-    def oled_png(self) -> bytes:
-        return self.devices.oled.png()
-
-    def oled_serial(self) -> int:
-        return self.devices.oled.sent
-
-
-class Tags:
-    """The tag registry as the dashboard's enrollment page uses it (``web.context.TagBackend``)."""
-
-    EXAMPLES = {
-        "tile": ["sea_lion+iguana", "tortoise+crab"],
-        "animal": ["sea_lion", "iguana", "tortoise", "booby", "penguin", "crab"],
-        "turtle": [str(n) for n in range(1, 37)],
-        "ball": ["fish 0", "fish 1", "fish 2", "fish 3", "snake"],
-        "weather": ["0", "1", "2", "3", "hurricane"],
-        "die": ["red 1", "blue 6"],
-    }
-
-    def __init__(self, registry: Any, hub: Any):
-        self.registry = registry
-        self.hub = hub
-        self.last: str | None = None
-
-    def seen(self, event: Any) -> None:
-        """Device listener: remember the last tag placed on the scan pad."""
-        if getattr(event, "point", None) == "scan" and getattr(event, "present", False):
-            self.last = event.uid
-
-    def kinds(self) -> dict[str, list[str]]:
-        return dict(self.EXAMPLES)
-
-    def enrolled(self) -> list[dict[str, Any]]:
-        from hw.tags import Component
-
-        rows = self.registry.entries()
-        for row in rows:
-            row["label"] = Component(row["kind"], row["value"], row.get("label", "")).describe()
-        return rows
-
-    def enroll(self, uid: str, kind: str, value: str) -> dict[str, Any]:
-        from hw.tags import TagError, make_component
-
-        try:
-            comp = make_component(kind, parse_tag_value(kind, value))
-        except TagError as exc:
-            raise ValueError(str(exc)) from None
-        self.registry.enrol(uid, "*", comp)
-        return {"uid": uid, "kind": comp.kind, "value": comp.value, "label": comp.describe()}
-
-    def forget(self, uid: str) -> bool:
-        games = {row["game"] for row in self.registry.entries() if row["uid"] == uid}
-        return any([self.registry.forget(uid, g) for g in games])
-
-    def last_scanned(self) -> str | None:
-        return self.last
-
-    def export(self) -> Any:
-        return self.registry.export_json()
-
-
-def parse_tag_value(kind: str, text: str) -> dict[str, Any]:
-    """What a player types for a tag ("sea_lion+iguana", "17", "fish 2", "hurricane", "red 1")."""
-    words = text.replace("+", " ").replace(",", " ").split()
-    if not words:
-        raise ValueError("Say what the tag is.")
-    try:
-        if kind == "tile":
-            return {"animals": words[:2] if len(words) >= 2 else words}
-        if kind == "animal":
-            return {"animal": words[0]}
-        if kind == "turtle":
-            return {"number": int(words[-1])}
-        if kind == "ball":
-            return {"snake": True} if "snake" in words else {"fish": int(words[-1])}
-        if kind == "weather":
-            water = next((int(w) for w in words if w.isdigit()), 0)
-            return {"water": water, "hurricane": "hurricane" in words}
-        if kind == "die":
-            return {"die": words[0], "bottom": int(words[-1])}
-    except ValueError:
-        raise ValueError(f"Cannot read {text!r} as a {kind}; for example {Tags.EXAMPLES[kind][0]}.") from None
-    raise ValueError(f"A tag can be a {', '.join(Tags.EXAMPLES)}, not {kind!r}.")
-
-
-def demo_tags() -> list[tuple[str, Any]]:
-    """A tag for every component of the four games, so a newcomer's simulated table works at once.
-
-    UIDs are 7 bytes: ``04`` (NXP), a kind byte, then a running number.
-    """
-    from itertools import combinations
-
-    from hw.tags import make_component
-
-    animals = ["sea_lion", "iguana", "tortoise", "booby", "penguin", "crab"]
-    colours = ["black", "white", "red", "green", "yellow", "blue"]
-    made: list[tuple[str, Any]] = []
-
-    def add(kind_byte: int, n: int, kind: str, value: dict[str, Any]) -> None:
-        made.append((f"04{kind_byte:02X}{n:010X}", make_component(kind, value)))
-
-    for n, pair in enumerate(combinations(animals, 2), start=1):
-        add(0x71, n, "tile", {"animals": list(pair)})
-    for n, animal in enumerate(animals, start=1):
-        add(0x72, n, "animal", {"animal": animal})
-    for n in range(1, 37):
-        add(0x73, n, "turtle", {"number": n})
-    for n, fish in enumerate((1, 1, 1, 2, 2, 3), start=1):
-        add(0x74, n, "ball", {"fish": fish})
-    add(0x74, 7, "ball", {"snake": True})
-    for n, water in enumerate((0, 1, 2, 3), start=1):
-        add(0x75, n, "weather", {"water": water})
-    add(0x75, 5, "weather", {"water": 2, "hurricane": True})
-    for n, colour in enumerate(colours, start=1):  # a colour die's tag sits under the opposite face
-        add(0x76, n, "die", {"die": "colour", "bottom": colours[-n], "up": colour})
-    return made
 
 
 class Companion:
@@ -282,7 +62,9 @@ class Companion:
         self.db_path = db_path
         #: what start-up found in the journal (damage recovered, an emptied file, a read-only card)
         self.journal, self.notices = open_checked(db_path)
-        self.hub = Hub(self.journal, max_feeds=MAX_LIVE, autotick=True)
+        #: the table's live games and the one on the table; the dashboard's hub renders them
+        self.games = LiveGames(self.journal, autotick=True)
+        self.hub = Hub(self.games, max_feeds=MAX_LIVE)
         self.keys = Keys(load_secret(db_path.with_name(db_path.name + ".secret")))
         self.seats = SeatStore(db_path)
         self.keys.nonces = self.seats.code_nonce  # a join code can be renewed
@@ -311,7 +93,7 @@ class Companion:
     # -- devices ------------------------------------------------------------
     def open_devices(self) -> None:
         """Open the configured devices (simulated with ``--sim``) and follow the current game."""
-        from companion.board.controller import open_devices
+        from companion.board.devices import open_devices
 
         if self.devices is None:
             cfg = self.cfg
@@ -333,7 +115,7 @@ class Companion:
         if hasattr(self.devices, "health"):
             self.dashboard.health = self.devices.health
         self.devices.listeners.append(self._device_event)
-        self.hub.on_current(self._follow)
+        self.games.on_current(self._follow)
 
     def _tags_copy(self, source: str) -> str:
         """A temporary copy of the tag registry's file (a read-only card): tags read, enrolments do not last."""
@@ -377,7 +159,7 @@ class Companion:
         from companion.board.lobby import TableLobby
 
         if getattr(self, "_lobby", None) is None:
-            self._lobby = TableLobby(self.devices.oled, lambda g, p, o: self.hub.set_current(self.hub.new(g, p, o).id),
+            self._lobby = TableLobby(self.devices.oled, lambda g, p, o: self.games.set_current(self.games.new(g, p, o).id),
                                      beeper=self.devices.beeper, url=self.base_url() + "/join")
         return self._lobby
 
@@ -457,7 +239,7 @@ class Companion:
 
         for record in Library(self.journal).resumable(self.journal.last_acted(finished=False)):
             try:
-                session = self.hub.set_current(record.id)
+                session = self.games.set_current(record.id)
             except Exception as exc:  # noqa: BLE001 - any failure is this game's alone
                 log.exception("game %s cannot be resumed", record.id)
                 message = getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
@@ -465,7 +247,7 @@ class Companion:
                 continue
             self._show_notices()
             return session
-        self.hub.set_current(None)
+        self.games.set_current(None)
         self._show_notices()
         return None
 
@@ -559,7 +341,7 @@ class Companion:
         socket_map = getattr(self.server, "map", None) or self.server._map
         waker = None
         if self._wake is not None:
-            waker = _drain(self._wake[0], socket_map)
+            waker = wakeup_drain(self._wake[0], socket_map)
         try:
             while not self.stop_requested and socket_map:
                 wasyncore.loop(timeout=self.server.adj.asyncore_loop_timeout, map=socket_map,
@@ -593,7 +375,7 @@ class Companion:
                 log.exception("closing devices")
         for thread in self._threads:
             thread.join(timeout=SHUTDOWN_WAIT)
-        ticker = getattr(self.hub, "_ticker", None)  # its last poll may still read the journal
+        ticker = self.games._ticker  # its last poll may still read the journal
         if ticker is not None and ticker is not threading.current_thread():
             ticker.join(timeout=SHUTDOWN_WAIT)
         if getattr(self, "club", None) is not None:  # its PUBACKs get a moment; the rest waits in the outbox
@@ -619,24 +401,6 @@ class Companion:
             self._wake = None
 
 
-def _drain(fd: int, socket_map: dict[int, Any]) -> Any:
-    """The wake-up pipe's read end in the server's poll: it empties the pipe, nothing more."""
-    from waitress import wasyncore
-
-    class Drain(wasyncore.file_dispatcher):
-        def writable(self) -> bool:
-            return False
-
-        def handle_read(self) -> None:
-            try:
-                while self.recv(512):
-                    pass
-            except OSError:  # EAGAIN: emptied
-                pass
-
-    return Drain(fd, socket_map)
-
-
 def exit_now(status: int) -> None:
     """End the process once :meth:`Companion.close` has closed everything.
 
@@ -660,201 +424,6 @@ def exit_now(status: int) -> None:
             stream.flush()
     finally:
         os._exit(status)
-
-
-def wasyncore_close_all(server: Any) -> None:
-    """Close the server's sockets (waitress's ``close`` also waits 5 s for its threads)."""
-    from waitress import wasyncore
-
-    wasyncore.close_all(getattr(server, "map", None) or server._map)
-
-
-# -- the HTTP server -------------------------------------------------------------------------
-#
-# Chosen by measurement (docs/performance-notes.md): waitress, tuned for long-lived streams.
-# Out of the box it keeps every byte a connection sent until 16 MB have passed, spills that
-# to temporary files when a page does not read, never times out a connection that has a
-# request running, and stops accepting once idle sockets fill its connection limit. The
-# classes below fix each of these; the rest of waitress (HTTP parsing, threads) is unchanged.
-
-def make_server(app: Any, host: str, port: int, *, max_body: int, threads: int = MAX_LIVE + SPARE_THREADS) -> Any:
-    """A waitress server for ``app`` with bounded memory per connection and no starvation."""
-    import waitress.server
-
-    options = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1), (socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1),
-               (socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)]  # a stalled page fills this, not MBs
-    for name, value in (("TCP_KEEPIDLE", 5), ("TCP_KEEPINTVL", 3), ("TCP_KEEPCNT", 3), ("TCP_USER_TIMEOUT", 10_000)):
-        if hasattr(socket, name):  # a vanished phone is noticed in ~15 s, not after TCP's 15 minutes
-            options.append((socket.IPPROTO_TCP, getattr(socket, name), value))
-    server = waitress.server.create_server(
-        app, host=host, port=port, threads=threads, _dispatcher=_lifo_dispatcher(threads),
-        connection_limit=CONNECTION_LIMIT, channel_timeout=IDLE_TIMEOUT, cleanup_interval=5,
-        outbuf_high_watermark=OUTBUF_HIGH, outbuf_overflow=4 * OUTBUF_HIGH,
-        channel_request_lookahead=1,  # keep reading a streaming connection: its close is seen at once
-        asyncore_use_poll=True, ident="galapagos-companion", max_request_body_size=max_body,
-        expose_tracebacks=False, clear_untrusted_proxy_headers=True,
-    )  # waitress drops bodies over max_body (a JSON 413 too); below that the app answers
-    for listener in {id(s): s for s in server._map.values()}.values():
-        if isinstance(listener, waitress.server.BaseWSGIServer):
-            listener.adj.socket_options = options  # a class attribute in waitress, not a keyword
-            listener.channel_class = _channel_class()
-            listener.readable = _evicting_readable(listener)
-    return server
-
-
-class LifoCondition(threading.Condition):
-    """A condition whose ``notify`` wakes the thread that began waiting *last*.
-
-    waitress wakes its idle workers first-in first-out, so every request runs on
-    another of its ~170 threads and each of them, in turn, grows its own caches:
-    the resident size climbs for minutes (~3 MB a minute at two actions a second).
-    Woken last-in first-out, ordinary requests keep to the few threads that are
-    already warm, and the threads that wait for nothing stay small.
-    """
-
-    def notify(self, n: int = 1) -> None:
-        if not self._is_owned():  # type: ignore[attr-defined]
-            raise RuntimeError("cannot notify on un-acquired lock")
-        waiters = self._waiters  # type: ignore[attr-defined]
-        while waiters and n > 0:
-            waiter = waiters[-1]
-            try:
-                waiter.release()
-            except RuntimeError:
-                pass
-            else:
-                n -= 1
-            try:
-                waiters.remove(waiter)
-            except ValueError:
-                pass
-
-
-def _lifo_dispatcher(threads: int) -> Any:
-    """waitress' thread pool, waking its most recently idle worker first."""
-    from waitress.task import ThreadedTaskDispatcher
-
-    dispatcher = ThreadedTaskDispatcher()
-    dispatcher.queue_cv = LifoCondition(dispatcher.lock)
-    dispatcher.set_thread_count(threads)
-    return dispatcher
-
-
-def _evicting_readable(server: Any) -> Any:
-    """``server.readable`` that first closes the oldest idle connections when the limit is near."""
-    base = type(server).readable
-
-    def readable() -> bool:
-        limit = server.adj.connection_limit
-        if server.accepting and len(server._map) >= limit - 8:
-            idle = sorted((c for c in list(server.active_channels.values())
-                           if not c.requests and not c.will_close and not c.total_outbufs_len),
-                          key=lambda c: c.last_activity)
-            for channel in idle[: len(server._map) - (limit - 16)]:
-                channel.will_close = True  # closed by the loop's next pass
-        return base(server)
-
-    return readable
-
-
-_CHANNEL: Any = None
-
-
-def _channel_class() -> Any:
-    """waitress' channel with a send timeout and JSON errors (built once, on first use)."""
-    global _CHANNEL
-    if _CHANNEL is not None:
-        return _CHANNEL
-    import json
-
-    from waitress.channel import ClientDisconnected, HTTPChannel
-    from waitress.task import ErrorTask
-
-    from web import MAX_BODY
-
-    class JsonErrorTask(ErrorTask):
-        """waitress' own refusals (body too large, malformed request) in the API's JSON shape."""
-
-        def execute(self) -> None:
-            err = self.request.error
-            message = {
-                413: f"The request is larger than {MAX_BODY} bytes.",
-                431: "The request's headers are too large.",
-            }.get(err.code, "The request could not be read as HTTP.")
-            body = json.dumps({"error": {"status": err.code, "message": message}}).encode()
-            self.status = f"{err.code} {err.reason}"
-            self.response_headers.append(("Content-Type", "application/json"))
-            self.set_close_on_finish()
-            self.content_length = len(body)
-            self.write(body)
-
-    class Channel(HTTPChannel):
-        error_task_class = JsonErrorTask
-
-        def _flush_outbufs_below_high_watermark(self) -> None:
-            """Wait for the page to read, but not for ever: no progress for SEND_TIMEOUT drops it."""
-            if self.total_outbufs_len <= self.adj.outbuf_high_watermark:
-                return
-            with self.outbuf_lock:
-                _, failed = self._flush_exception(self._flush_some, do_close=False)
-                if failed:
-                    self.server.pull_trigger()
-                    self.outbuf_lock.wait(1.0)
-                    return
-                queued, deadline = self.total_outbufs_len, time.monotonic() + SEND_TIMEOUT
-                while self.connected and self.total_outbufs_len > self.adj.outbuf_high_watermark:
-                    self.server.pull_trigger()
-                    self.outbuf_lock.wait(1.0)
-                    if self.total_outbufs_len < queued:
-                        queued, deadline = self.total_outbufs_len, time.monotonic() + SEND_TIMEOUT
-                    elif time.monotonic() >= deadline:
-                        log.info("dropping a connection from %s that stopped reading", self.addr)
-                        self.will_close = True
-                        try:  # the loop only writes (and so closes) when the socket takes bytes: cut it now
-                            self.socket.shutdown(socket.SHUT_RDWR)
-                        except OSError:
-                            pass
-                        self.server.pull_trigger()
-                        raise ClientDisconnected
-
-    _CHANNEL = Channel
-    return Channel
-
-
-_LIBC: Any = None
-
-
-def release_free_memory() -> None:
-    """Give the C heap's free pages back to the system (glibc ``malloc_trim``).
-
-    Rendering a page for each of 100 live connections, in as many threads, leaves
-    freed holes all over the heap; glibc keeps them (the resident size creeps up by
-    MBs a minute) unless asked. ``malloc_trim(0)`` returns every free page, also in
-    the middle of the heap. A no-op where the C library is not glibc.
-    """
-    global _LIBC
-    try:
-        if _LIBC is None:
-            import ctypes
-            import ctypes.util
-
-            _LIBC = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        _LIBC.malloc_trim(0)
-    except (OSError, AttributeError):
-        _LIBC = False
-
-
-def raise_open_files_limit(wanted: int = 4096) -> None:
-    """Raise the soft limit of open files: every connection is a file descriptor."""
-    try:
-        import resource
-
-        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
-        if soft != resource.RLIM_INFINITY and soft < target:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-    except (ImportError, ValueError, OSError):
-        pass
 
 
 def lan_address() -> str | None:

@@ -81,8 +81,9 @@ def listen_error(host: str, port: int, exc: OSError) -> str:
 @command("run")
 def cmd_run(args: argparse.Namespace) -> int:
     from companion.board import config
-    from companion.cli.app import build, exit_now, raise_open_files_limit
+    from companion.cli.app import build, exit_now
     from companion.table.journal import default_db_path
+    from web.server import raise_open_files_limit
 
     try:
         cfg = config.load(args.config)

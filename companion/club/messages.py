@@ -31,7 +31,7 @@ def topic(table: str, kind: str) -> str:
 class Step:
     """One journalled action replayed: the state before and after it, and what the rules said it did."""
 
-    entry: Any  # companion.table.journal.JournalEntry
+    entry: Any  # companion.table.rows.JournalEntry
     before: Any
     events: list[dict[str, Any]]
     after: Any

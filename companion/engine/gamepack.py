@@ -20,9 +20,10 @@ from typing import Any, ClassVar
 
 from companion.engine import texts
 from companion.engine.rules import Action, Event, RuleError, Rules
+from companion.engine.shapes import Form, Step
 
 
-def _expected_step(form: dict[str, Any], players: Any, actions: Any) -> str:
+def _expected_step(form: Form, players: Any, actions: Any) -> Step:
     """A form's step when its package says none: "next" when the rules' ``expected`` names its
     type and its player (or the table's move), "also" for the rest and for moves allowed any time."""
     if form.get("anytime") or form["type"] not in actions:
@@ -133,7 +134,7 @@ class GamePackage:
         return self.rules.expected(state).text(lang, self.domain)
 
     # -- moves and narration ---------------------------------------------------------
-    def moves(self, state: Any, lang: str = "en") -> list[dict[str, Any]]:
+    def moves(self, state: Any, lang: str = "en") -> list[Form]:
         """Every form that may be submitted now, each naming its player (None: the table's).
 
         See :mod:`companion.engine.moves` for the shape. Interfaces filter it by seat

@@ -48,10 +48,7 @@ import random
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-Form = dict[str, Any]
-Field = dict[str, Any]
-Choice = dict[str, Any]
-Action = dict[str, Any]
+from companion.engine.shapes import Action, Choice, Field, Form, Items, Json, Step
 
 _MISSING = object()
 
@@ -88,7 +85,7 @@ def number(name: str, label: str, lo: int, hi: int, step: int = 1, *, preview: d
 def items(name: str, label: str, choices: Iterable[Choice], lo: int, hi: int, *, distinct: bool = False,
           limits: dict[str, int] | None = None, default: Any = _MISSING, optional: bool = False) -> Field:
     """A field holding a list of ``lo``..``hi`` values, each among ``choices``."""
-    spec: dict[str, Any] = {"choices": list(choices), "min": lo, "max": hi, "distinct": distinct}
+    spec: Items = {"choices": list(choices), "min": lo, "max": hi, "distinct": distinct}
     if limits:
         spec["limits"] = dict(limits)
     out: Field = {"name": name, "label": label, "items": spec}
@@ -96,8 +93,11 @@ def items(name: str, label: str, choices: Iterable[Choice], lo: int, hi: int, *,
 
 
 def form(kind: str, player: str | None, label: str, fields: Iterable[Field] = (), *, confirm: bool = False,
-         **extra: Any) -> Form:
-    return {"type": kind, "player": player, "label": label, "fields": list(fields), "confirm": confirm, **extra}
+         **extra: Json) -> Form:
+    """A form; ``extra`` are the keys a package adds (``preview``, ``ends_turn``, ``round``... see :class:`Form`)."""
+    out: Form = {"type": kind, "player": player, "label": label, "fields": list(fields), "confirm": confirm}
+    out.update(extra)  # type: ignore[typeddict-item]  # a package's own keys, carried as they are
+    return out
 
 
 def _extras(out: Field, default: Any, optional: bool) -> Field:
@@ -139,14 +139,15 @@ def _canon(value: Any) -> str:
 
 #: a form's ``step``, in the order every interface lists them: what the rulebook expects now,
 #: what is legal but not expected (a card any time, an exchange), the table correcting the flow
-STEPS = ("next", "also", "override")
+STEPS: tuple[Step, ...] = ("next", "also", "override")
 
 
-def step_of(f: Form) -> str:
+def step_of(f: Form) -> Step:
     """A form's step; a package that says nothing: ``anytime`` moves are "also", the rest "next"."""
     value = f.get("step")
-    if value in STEPS:
-        return value
+    for step in STEPS:
+        if value == step:
+            return step
     return "also" if f.get("anytime") else "next"
 
 
@@ -169,20 +170,27 @@ def ordered(forms: list[Form]) -> list[Form]:
 
 def visible(forms: list[Form]) -> list[Form]:
     """The forms without their alias spellings: each move once, as screens show them."""
-    return [_unaliased(f) for f in forms if not f.get("alias")]
+    return [_unaliased_form(f) for f in forms if not f.get("alias")]
 
 
-def _unaliased(node: dict[str, Any]) -> dict[str, Any]:
-    out = dict(node)
+def _unaliased_form(node: Form) -> Form:
+    out = node.copy()
+    if "fields" in node:
+        out["fields"] = [_unaliased_field(f) for f in node["fields"]]
+    return out
+
+
+def _unaliased_choice(node: Choice) -> Choice:
+    out = node.copy()
     if "fields" in node and isinstance(node["fields"], list):
         out["fields"] = [_unaliased_field(f) for f in node["fields"]]
     return out
 
 
 def _unaliased_field(f: Field) -> Field:
-    out = dict(f)
+    out = f.copy()
     if "choices" in f:
-        out["choices"] = [_unaliased(c) for c in f["choices"] if not c.get("alias")]
+        out["choices"] = [_unaliased_choice(c) for c in f["choices"] if not c.get("alias")]
     if "items" in f:
         out["items"] = {**f["items"], "choices": [c for c in f["items"]["choices"] if not c.get("alias")]}
     return out
@@ -265,7 +273,7 @@ def _match_fields(fields: list[Field], action: Action, seen: set[str]) -> str | 
     return None
 
 
-def _match_items(spec: dict[str, Any], value: Any) -> str | None:
+def _match_items(spec: Items, value: Any) -> str | None:
     if not isinstance(value, list):
         return "a list is needed"
     if not spec["min"] <= len(value) <= spec["max"]:
@@ -304,7 +312,7 @@ def _count(fields: list[Field]) -> int:
     return skip + _count_items(f["items"]) * _count(rest)
 
 
-def _count_items(spec: dict[str, Any]) -> int:
+def _count_items(spec: Items) -> int:
     n = len(enabled(spec["choices"]))
     total = 0
     for length in range(spec["min"], spec["max"] + 1):
@@ -352,7 +360,7 @@ def _walk(fields: list[Field], acc: Action) -> Iterator[Action]:
             yield from _walk(rest, {**acc, f["name"]: seq})
 
 
-def _item_lists(spec: dict[str, Any]) -> Iterator[list[Any]]:
+def _item_lists(spec: Items) -> Iterator[list[Any]]:
     values = [c["value"] for c in enabled(spec["choices"])]
     for length in range(spec["min"], spec["max"] + 1):
         source = itertools.permutations(values, length) if spec.get("distinct") else itertools.product(values, repeat=length)
@@ -381,7 +389,7 @@ def _sample(fields: list[Field], acc: Action, rng: random.Random) -> Action:
     return acc
 
 
-def _sample_items(spec: dict[str, Any], rng: random.Random) -> list[Any]:
+def _sample_items(spec: Items, rng: random.Random) -> list[Any]:
     values = [c["value"] for c in enabled(spec["choices"])]
     for _ in range(50):
         length = rng.randint(spec["min"], spec["max"])
@@ -401,10 +409,11 @@ def disabled_moves(form_: Form) -> Iterator[tuple[Action, str]]:
         if kind_of(f) != "choices":
             continue
         for c in f["choices"]:
-            if c.get("disabled"):
+            why = c["disabled"]
+            if why:
                 rest = next(_walk(fields[:i] + fields[i + 1:], dict(base)), None)
                 if rest is not None:
-                    yield {**rest, f["name"]: c["value"]}, c["disabled"]
+                    yield {**rest, f["name"]: c["value"]}, why
 
 
 # -- the audit of one state -----------------------------------------------------------

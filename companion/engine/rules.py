@@ -17,7 +17,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-Action = dict[str, Any]
+from companion.engine.shapes import Action
+
 Event = dict[str, Any]
 
 
@@ -29,12 +30,10 @@ class RuleError(Exception):
     ``RuleError("{p} has £{money} and cannot pay £{cost}.", p="Ann", money=200, cost=300)``.
     :meth:`text` renders it in the reader's language from the gettext catalog of
     ``domain`` (the game's, given by its package; see :mod:`companion.engine.texts`).
-    ``message`` is the English sentence. ``translations`` (older code) carries
-    finished sentences per language and wins where present.
+    ``message`` is the English sentence.
     """
 
-    def __init__(self, message: str, *, translations: dict[str, str] | None = None,
-                 domain: str | None = None, **params: Any):
+    def __init__(self, message: str, *, domain: str | None = None, **params: Any):
         from companion.engine import texts
 
         self.msgid = message
@@ -42,12 +41,9 @@ class RuleError(Exception):
         self.domain = domain
         self.message = texts.render(message, params, "en", domain or texts.INTERFACE) if params else message
         super().__init__(self.message)
-        self.translations = dict(translations or {})
 
     def text(self, lang: str = "en", domain: str | None = None) -> str:
         """The sentence in ``lang`` (``domain``: the game's catalog when the error names none)."""
-        if lang in self.translations:
-            return self.translations[lang]
         from companion.engine import texts
 
         return texts.render(self.msgid, self.params, lang, self.domain or domain or texts.INTERFACE)
@@ -250,7 +246,7 @@ def require_int(action: Action, key: str, lo: int | None = None, hi: int | None 
 
 def require_choice(action: Action, key: str, choices: list[str] | tuple[str, ...]) -> str:
     value = action.get(key)
-    if value not in choices:
+    if not isinstance(value, str) or value not in choices:  # the choices are names: a non-text is none of them
         raise RuleError("\"{key}\" must be one of {choices}, not {value}.", key=key, choices=", ".join(choices), value=json.dumps(value))
     return value
 
@@ -264,6 +260,6 @@ def require_bool(action: Action, key: str, default: bool | None = None) -> bool:
 
 def require_player(action: Action, players: list[str] | tuple[str, ...], key: str = "player") -> str:
     value = action.get(key)
-    if value not in players:
+    if not isinstance(value, str) or value not in players:
         raise RuleError("There is no player {name} at this table.", name=json.dumps(value))
     return value

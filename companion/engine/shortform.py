@@ -52,10 +52,10 @@ def parse(rules: Rules, line: str) -> Action:
     text = line.strip()
     if text.startswith("{"):
         try:
-            action = json.loads(text)
+            decoded: Action = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RuleError(f"That is not valid JSON ({exc.msg}).") from None
-        return action
+        return decoded
     try:
         words = shlex.split(text)
     except ValueError as exc:

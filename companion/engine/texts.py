@@ -48,6 +48,9 @@ class Agreed(Term):
     reads the plain term.
     """
 
+    #: the ``msgctxt`` of its agreement (« feminine »)
+    context: str
+
     def __new__(cls, word: str, context: str) -> Agreed:
         obj = super().__new__(cls, word)
         obj.context = context

@@ -86,7 +86,7 @@ def changes(game: str, now: dict[str, Any], then: dict[str, Any], lang: str = "e
     """
     pkg = games.package(game)
     word = _Words(pkg, lang)
-    names = [p.get("name") for p in now.get("players", []) if isinstance(p, dict)]
+    names = [str(p.get("name")) for p in now.get("players", []) if isinstance(p, dict)]
     mine: dict[str, list[tuple[str, Any, Any]]] = {n: [] for n in names}
     before = {p.get("name"): p for p in then.get("players", []) if isinstance(p, dict)}
     for p in now.get("players", []):
@@ -232,7 +232,8 @@ def history(session: Session, lang: str = "en") -> list[dict[str, Any]]:
     rules = session.rules
     entries = session.history()
     state = rules.setup(session.players, session.options)
-    rows, reveals = [], []
+    rows: list[dict[str, Any]] = []
+    reveals: list[str | None] = []
     for n, entry in enumerate(entries, start=1):
         after, _ = rules.apply(state, entry.action)
         reveals.append(pkg.undo_refusal(state, entry.action, after, False, lang))

@@ -76,7 +76,7 @@ def candidates(session: Session, seat: str | None = None, limit: int = 24) -> li
     found = session.rules.candidates(session.state)  # states are immutable: a snapshot is safe
     if seat is not None:
         found = [a for a in found if a.get("player") == seat
-                 or ("player" not in a and takes_player(session, a["type"]) and session.players == [seat])]
+                 or ("player" not in a and takes_player(session, str(a["type"])) and session.players == [seat])]
     return found[:limit]
 
 

@@ -39,68 +39,44 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import secrets
-import shutil
 import sqlite3
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.engine.rules import RuleError
-from companion.table.authorship import Author, from_legacy
+from companion.table.authorship import Author
 from companion.table.authorship import of as author_of
+from companion.table.backups import _fsync, backups, backups_dir
+from companion.table.rows import (
+    _ACTION_COLUMNS,
+    _GAME_COLUMNS,
+    DamagedGame,
+    GameDamaged,
+    GameRecord,
+    JournalDamaged,
+    JournalEntry,
+    JournalUnavailable,
+    UnknownGame,
+    _author,
+    _dumps,
+    _entry,
+    _json_or_none,
+    _raw,
+    _record,
+    _row_problem,
+    _shown,
+    _text_factory,
+    _write_failure,
+)
+from companion.table.schema import SCHEMA, _migrate_actions, _migrate_authors
 
 log = logging.getLogger(__name__)
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id        TEXT PRIMARY KEY,
-    game      TEXT NOT NULL,
-    players   TEXT NOT NULL,
-    options   TEXT NOT NULL,
-    created   REAL NOT NULL,
-    finished  REAL,
-    result    TEXT,
-    rev       INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS actions (
-    game_id   TEXT NOT NULL REFERENCES games(id),
-    seq       INTEGER NOT NULL,
-    action    TEXT NOT NULL,
-    source    TEXT NOT NULL DEFAULT '',
-    at        REAL NOT NULL,
-    status    TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'undone', 'discarded', 'replaced',
-                                                              'removed', 'aside', 'reentered', 'dropped')),
-    edit      INTEGER,
-    origin    INTEGER,
-    note      TEXT,
-    author    TEXT,
-    PRIMARY KEY (game_id, seq)
-);
-CREATE INDEX IF NOT EXISTS actions_status ON actions (game_id, status, seq);
-CREATE TABLE IF NOT EXISTS edits (
-    game_id   TEXT NOT NULL REFERENCES games(id),
-    id        INTEGER NOT NULL,
-    kind      TEXT NOT NULL CHECK (kind IN ('edit', 'remove', 'reenter', 'drop')),
-    seq       INTEGER NOT NULL,
-    source    TEXT NOT NULL DEFAULT '',
-    at        REAL NOT NULL,
-    author    TEXT,
-    note      TEXT,
-    PRIMARY KEY (game_id, id)
-);
-"""
-#: the statuses of a journal from before edits (its ``actions`` table is rebuilt when opened)
-_OLD_STATUSES = "CHECK (status IN ('active', 'undone', 'discarded'))"
 
-#: what a write on a full or read-only card answers, everywhere (API 503, OLED, CLI)
-NOT_RECORDED = "Not recorded: the card is full (or read-only). Nothing changed."
 #: backups kept beside the journal (``<db>.backups/``)
 KEEP_BACKUPS = 5
 
@@ -114,101 +90,6 @@ def default_db_path(cli_value: str | None = None) -> Path:
         return Path(env)
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "galapagos-companion" / "companion.db"
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    id: str
-    game: str
-    players: list[str]
-    options: dict[str, Any]
-    created: float
-    finished: float | None
-    result: dict[str, Any] | None
-    rev: int
-    #: why the game's rows cannot be read (None: sound); a damaged game is set aside (:meth:`Journal.damaged`)
-    damage: str | None = None
-    #: the version of its game's rules it was journalled under (None: before versions were recorded)
-    rules_version: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "game": self.game,
-            "players": self.players,
-            "options": self.options,
-            "created": self.created,
-            "finished": self.finished,
-            "result": self.result,
-        }
-
-
-@dataclass(frozen=True)
-class JournalEntry:
-    seq: int
-    action: dict[str, Any]
-    #: one word for older readers (``web``, ``table``, ``timer``…); decisions read ``author``, never this
-    source: str
-    at: float
-    #: who sent it, as data (:mod:`companion.table.authorship`): consent, edit and undo rights read it
-    author: Author = field(default=Author("cli"))
-
-
-class UnknownGame(RuleError):
-    """No game with that id in this journal."""
-
-    def __init__(self, game_id: str):
-        super().__init__(f"There is no game {game_id!r} in this journal.")
-
-
-class GameDamaged(RuleError):
-    """A game whose rows in the journal cannot be read (a flipped bit): set aside, the other games play on."""
-
-    def __init__(self, game_id: str, what: str):
-        super().__init__("Game {game_id} is damaged in the journal ({what}); it is set aside on Home, where its rows "
-                         "can be exported. The other games play on.", game_id=_shown(game_id), what=what)
-        self.game_id = game_id
-        self.what = what
-
-
-@dataclass(frozen=True)
-class DamagedGame:
-    """What could be read of a damaged game (Home lists it, with an export of its raw rows)."""
-
-    id: str
-    game: str
-    players: list[str]
-    created: float | None
-    problem: str
-    rows: int
-
-
-class JournalUnavailable(RuleError):
-    """The card refused the write (full, read-only, failing): nothing was recorded, nothing changed."""
-
-    def __init__(self, detail: str = ""):
-        super().__init__(NOT_RECORDED)
-        self.detail = detail
-
-
-class JournalDamaged(RuleError):
-    """The journal file cannot be read as a database."""
-
-    def __init__(self, path: Path, detail: str):
-        super().__init__("The journal {path} is damaged ({detail}); `companion run` copies it aside and "
-                         "recovers what it can.", path=str(path), detail=detail)
-
-
-#: SQLite errors that mean "the card did not take the write"
-_WRITE_FAILURES = ("SQLITE_FULL", "SQLITE_READONLY", "SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_PERM")
-
-
-def _write_failure(exc: BaseException) -> bool:
-    if not isinstance(exc, sqlite3.OperationalError):
-        return False
-    name = getattr(exc, "sqlite_errorname", "") or ""
-    text = str(exc)
-    return name.startswith(_WRITE_FAILURES) or "disk is full" in text or "readonly" in text or "disk I/O" in text
 
 
 class Journal:
@@ -432,7 +313,8 @@ class Journal:
         with self._lock:
             counts = dict(self._db.execute("SELECT game_id, COUNT(*) FROM actions GROUP BY game_id").fetchall())
         return [DamagedGame(_shown(record.id), _shown(record.game), [_shown(p) for p in record.players],
-                            record.created, problem, int(counts.get(row[0], 0) or 0)) for row, record, problem in bad]
+                            record.created, str(problem), int(counts.get(row[0], 0) or 0))
+                for row, record, problem in bad]
 
     def _rows_damage(self, game_id: str) -> str:
         """Why one game's action rows cannot be read ("" when every one can); checked once per game."""
@@ -626,9 +508,9 @@ class Journal:
                 kept = index is not None and near is not None
                 db.execute("INSERT INTO actions (game_id, seq, action, source, at, origin, author) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           (game_id, seq, _dumps(action), near.source if kept else "migrate",
-                            near.at if near else self._clock(), near.seq if kept else None,
-                            near.author.dumps() if kept else None))
+                           (game_id, seq, _dumps(action), near.source if kept and near else "migrate",
+                            near.at if near else self._clock(), near.seq if kept and near else None,
+                            near.author.dumps() if kept and near else None))
             db.execute("UPDATE games SET rules_version = ? WHERE id = ?", (version, game_id))
             self._bump(db, game_id)
 
@@ -782,539 +664,6 @@ class Journal:
         return dest
 
 
-def _fsync(path: Path) -> None:
-    """Make ``path`` (a file, or a folder's entries) durable before going on."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _migrate_actions(db: sqlite3.Connection) -> None:
-    """Rebuild a journal's ``actions`` table from before edits (SQLite cannot widen a CHECK in place).
-
-    One transaction: a power cut during it leaves the old table whole, and the next
-    start migrates again. Every row keeps its seq, time, source and status.
-    """
-    row = db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'actions'").fetchone()
-    if row is None or _OLD_STATUSES not in " ".join(str(row[0]).split()):
-        return
-    new_table = SCHEMA[SCHEMA.index("CREATE TABLE IF NOT EXISTS actions"):SCHEMA.index("CREATE INDEX")]
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        db.execute("DROP TABLE IF EXISTS actions_migrating")
-        db.execute(new_table.replace("IF NOT EXISTS actions", "actions_migrating", 1).strip().rstrip(";"))
-        db.execute("INSERT INTO actions_migrating (game_id, seq, action, source, at, status) "
-                   "SELECT game_id, seq, action, source, at, status FROM actions")
-        db.execute("DROP TABLE actions")
-        db.execute("ALTER TABLE actions_migrating RENAME TO actions")
-        db.execute("CREATE INDEX IF NOT EXISTS actions_status ON actions (game_id, status, seq)")
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    log.info("journal migrated: actions can now be edited and removed from the tablet")
-
-
-def _migrate_authors(db: sqlite3.Connection) -> None:
-    """Give a journal from before authors its ``author`` column, filled once from each row's source text.
-
-    The old texts are read as the old version read them (:func:`companion.table.authorship.from_legacy`);
-    from then on nothing reads the source. One transaction: a power cut leaves the old rows whole.
-    """
-    if not any(r[1] == "note" for r in db.execute("PRAGMA table_info(edits)")):  # the story's corrections
-        db.execute("ALTER TABLE edits ADD COLUMN note TEXT")
-    missing = [table for table in ("actions", "edits")
-               if not any(r[1] == "author" for r in db.execute(f"PRAGMA table_info({table})"))]
-    todo = db.execute("SELECT 1 FROM actions WHERE author IS NULL LIMIT 1").fetchone() if not missing else True
-    if not todo:
-        return
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        for table in missing:
-            db.execute(f"ALTER TABLE {table} ADD COLUMN author TEXT")
-        for table in ("actions", "edits"):
-            for (source,) in db.execute(f"SELECT DISTINCT source FROM {table} WHERE author IS NULL").fetchall():
-                db.execute(f"UPDATE {table} SET author = ? WHERE author IS NULL AND source = ?",
-                           (from_legacy(source).dumps(), source))
-        db.execute("COMMIT")
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    log.info("journal migrated: every action records who sent it")
-
-
-def _author(source: str, author: str | None) -> Author:
-    """A row's author; a row never migrated (a read-only card from before authors), or whose author
-    cell a flipped bit damaged, by its source text."""
-    if author:
-        try:
-            return Author.from_json(author)
-        except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
-            pass
-    return from_legacy(source)
-
-
-def _entry(seq: int, action: str, source: str, at: float, author: str | None) -> JournalEntry:
-    return JournalEntry(seq, json.loads(action), source, at, _author(source, author))
-
-
-def backups_dir(path: Path) -> Path:
-    return path.with_name(path.name + ".backups")
-
-
-#: a backup's name: ``<db>.g<generation>.c<counter>.<random>``; older ones carried a time stamp
-_BACKUP_NAME = r"\.g(\d{4,})\.c(\d{12,})\.[0-9a-f]{4}"
-_OLD_BACKUP_NAME = r"\.\d{8}-\d{6}-[0-9a-f]{4}"
-
-
-def backups(path: Path) -> list[Path]:
-    """The journal's complete backups, oldest first, by the journal's counter (generation, last change).
-
-    Only names a finished backup is given: a temporary file, a ``-journal`` or anything else in
-    the folder is not a backup. Backups from before counters (named by the clock) come first.
-    """
-    folder = backups_dir(path)
-    if not folder.is_dir():
-        return []
-    found = []
-    for p in folder.iterdir():
-        rest = p.name[len(path.name):] if p.name.startswith(path.name) else ""
-        new = re.fullmatch(_BACKUP_NAME, rest)
-        if new and p.is_file():
-            found.append(((int(new.group(1)), int(new.group(2)), p.stat().st_mtime_ns), p))
-        elif re.fullmatch(_OLD_BACKUP_NAME, rest) and p.is_file():
-            found.append(((-1, 0, p.stat().st_mtime_ns), p))
-    return [p for _, p in sorted(found)]
-
-
-def _dumps(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-
-
-_GAME_COLUMNS = "id, game, players, options, created, finished, result, rev"
-_ACTION_COLUMNS = "seq, action, source, at, status, edit, origin, note"
-_STATUSES = ("active", "undone", "discarded", "replaced", "removed", "aside", "reentered", "dropped")
-#: a time later than this (the year 2286) is a flipped bit, not a date
-_LATEST = 1e10
-
-
-def _text_factory(raw: bytes) -> str:
-    """Text as stored; bytes that are not UTF-8 (a flipped bit) come back as lone surrogates, which
-    every check below refuses, instead of failing the whole query (and every game with it)."""
-    return raw.decode("utf-8", "surrogateescape")
-
-
-def _sound_text(value: Any) -> bool:
-    if not isinstance(value, str):
-        return False
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _shown(value: Any) -> str:
-    """A value of a damaged row as text a page can show (its undecodable bytes as ``\\xNN``)."""
-    if isinstance(value, str):
-        return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    if isinstance(value, bytes):
-        return value.hex()
-    return str(value)
-
-
-def _raw(value: Any) -> Any:
-    return value if value is None or isinstance(value, int | float) else _shown(value)
-
-
-def _json_or_none(text: Any) -> Any:
-    """``text`` decoded, or None when it is not sound JSON text (a damaged cell).
-
-    Text with bytes that are not UTF-8 is refused before decoding; the journal writes no
-    ``\\u`` escapes (``ensure_ascii=False``), so a decoded value holds no lone surrogate.
-    """
-    if not _sound_text(text):
-        return None
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-
-
-def _time(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value < _LATEST
-
-
-def _row_problem(row: tuple[Any, ...]) -> str | None:
-    """Why one action row (:data:`_ACTION_COLUMNS`) cannot be replayed as stored; None when it can."""
-    seq, text, source, at, status, edit, origin, note = row
-    if not isinstance(seq, int) or seq <= 0:
-        return "an action's number cannot be read"
-    action = _json_or_none(text)
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        return f"action {seq} cannot be read"
-    if not _sound_text(source) or not _time(at):
-        return f"action {seq} cannot be read"
-    if status not in _STATUSES or not all(v is None or isinstance(v, int) for v in (edit, origin)):
-        return f"the status of action {seq} cannot be read"
-    if note is not None and not isinstance(_json_or_none(note), dict):
-        return f"the note of action {seq} cannot be read"
-    return None
-
-
-def _record(row: tuple[Any, ...]) -> GameRecord:
-    """A game's row decoded under a guard: a cell that cannot be read gives a record with ``damage`` set."""
-    gid, game, players, options, created, finished, result, rev = row[:8]
-    version = row[8] if len(row) > 8 and isinstance(row[8], int) else None
-    problem = None
-    names, opts, res = _json_or_none(players), _json_or_none(options), _json_or_none(result) if result else None
-    if not _sound_text(gid) or not _sound_text(game):
-        problem = "its name cannot be read"
-    elif not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
-        problem, names = "its players cannot be read", None
-    elif not isinstance(opts, dict):
-        problem, opts = "its options cannot be read", None
-    elif not _time(created) or not (finished is None or _time(finished)):
-        problem = "its dates cannot be read"
-    elif result and not (isinstance(res, dict) and isinstance(res.get("scores", {}), dict)
-                         and isinstance(res.get("winners", []), list)):
-        problem, res = "its result cannot be read", None
-    elif not isinstance(rev, int):
-        problem = "its revision cannot be read"
-    return GameRecord(
-        gid if isinstance(gid, str) else _shown(gid), game if isinstance(game, str) else _shown(game),
-        names if isinstance(names, list) else [], opts if isinstance(opts, dict) else {},
-        created if _time(created) else 0.0, finished if problem is None else None, res,
-        rev if isinstance(rev, int) else 0, problem, version,
-    )
-
-
 # -- start-up: check, recover, report ----------------------------------------------------------
 
-def _stamp() -> str:
-    return time.strftime("%Y%m%d-%H%M%S")
 
-
-def _side_files(path: Path) -> list[Path]:
-    return [Path(str(path) + suffix) for suffix in ("-wal", "-shm")]
-
-
-def quick_check(path: Path) -> str | None:
-    """None when SQLite's ``PRAGMA integrity_check`` finds the file sound, else what it found.
-
-    The full check, not ``quick_check``: a flipped bit in an index page passes ``quick_check``
-    (which does not compare indexes with their tables) and then hides rows from the replay.
-    """
-    try:
-        with open(path, "rb") as fh:
-            header = fh.read(100)
-    except OSError as exc:
-        return str(exc)
-    if len(header) == 100 and header.startswith(b"SQLite format 3\0") and not (
-            header[18] in (1, 2) and header[19] in (1, 2)):  # SQLite would take the file as read-only (or refuse it)
-        return f"the header is damaged (format versions {header[18]}/{header[19]})"
-    try:
-        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=30)
-    except sqlite3.Error as exc:
-        return str(exc)
-    try:
-        db.text_factory = _text_factory
-        rows = db.execute("PRAGMA integrity_check").fetchall()
-        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if names and "games" in names:  # the columns every reader names (a flipped bit in the schema's text)
-            db.execute(f"SELECT {_GAME_COLUMNS} FROM games LIMIT 1").fetchone()
-            db.execute("SELECT game_id, seq, action, source, at, status FROM actions LIMIT 1").fetchone()
-    except sqlite3.OperationalError as exc:
-        if _write_failure(exc):
-            return None  # a read-only card without the WAL's index: not damage; opening decides
-        return str(exc)
-    except sqlite3.DatabaseError as exc:
-        return str(exc)
-    except UnicodeDecodeError:  # SQLite's own message quotes schema text that is no longer UTF-8
-        return "the schema's text is damaged"
-    finally:
-        db.close()
-    found = [r[0] for r in rows]
-    return None if found == ["ok"] else "; ".join(found[:3])
-
-
-def recover(damaged: Path, into: Path) -> tuple[int, int]:
-    """What can be read of ``damaged`` written to a new journal ``into``: (games, actions) recovered.
-
-    SQLite's own ``.recover`` (the ``sqlite3`` command) when it is installed; otherwise the
-    same idea in Python: every row that can still be read, table by table.
-    """
-    into.unlink(missing_ok=True)
-    work = into.with_name(into.name + ".work")
-    _padded_copy(damaged, work)
-    try:
-        return _recover(work, into)
-    finally:
-        for leftover in [work, *_side_files(work)]:
-            leftover.unlink(missing_ok=True)
-
-
-def _padded_copy(src: Path, dest: Path) -> None:
-    """``src`` copied, grown back with zeros to the size its header gives (a truncated file).
-
-    SQLite refuses every query of a file shorter than its schema says (a root page past
-    the end reads as a malformed schema); padded, the intact tables read again.
-    """
-    shutil.copyfile(src, dest)
-    wal = Path(str(src) + "-wal")
-    if wal.exists():
-        shutil.copyfile(wal, Path(str(dest) + "-wal"))
-    with open(dest, "r+b") as fh:
-        header = fh.read(100)
-        if len(header) < 100 or not header.startswith(b"SQLite format 3\0"):
-            return
-        page_size = int.from_bytes(header[16:18], "big")
-        page_size = 65536 if page_size == 1 else page_size
-        pages = int.from_bytes(header[28:32], "big")
-        wanted = page_size * pages
-        fh.seek(0, 2)
-        if 0 < wanted <= 1 << 31 and fh.tell() < wanted:
-            fh.truncate(wanted)
-
-
-def _recover(damaged: Path, into: Path) -> tuple[int, int]:
-    tool = shutil.which("sqlite3")
-    if tool:
-        try:
-            dump = subprocess.run([tool, str(damaged), ".recover"], capture_output=True, timeout=300, check=False)
-            if dump.stdout:
-                subprocess.run([tool, str(into)], input=dump.stdout, capture_output=True, timeout=300, check=False)
-        except (OSError, subprocess.SubprocessError):
-            log.exception("sqlite3 .recover failed; recovering in Python")
-    if not _counts(into) or quick_check(into) is not None:  # .recover keeps a damaged schema's text as it is
-        into.unlink(missing_ok=True)
-        for side in _side_files(into):
-            side.unlink(missing_ok=True)
-        _recover_python(damaged, into)
-    with Journal(into):
-        pass  # the schema is complete again (tables .recover could not find are created empty)
-    return _counts(into) or (0, 0)
-
-
-def _counts(path: Path) -> tuple[int, int] | None:
-    if not path.exists():
-        return None
-    try:
-        db = sqlite3.connect(str(path))
-        try:
-            games = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
-            actions = db.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
-        finally:
-            db.close()
-    except sqlite3.Error:
-        return None
-    return (games, actions) if games or actions else None
-
-
-def _recover_python(damaged: Path, into: Path) -> None:
-    """Copy every readable row of every readable table (row by row where a page is broken)."""
-    out = sqlite3.connect(str(into), isolation_level=None)
-    out.executescript(SCHEMA)
-    try:
-        src = sqlite3.connect(f"{damaged.resolve().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error:
-        out.close()
-        return
-    try:
-        try:
-            tables = src.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").fetchall()
-        except (sqlite3.DatabaseError, UnicodeDecodeError):
-            tables = [("games", None), ("actions", None)]
-        for name, sql in tables:
-            if sql:
-                try:
-                    out.execute(sql.replace("CREATE TABLE ", "CREATE TABLE IF NOT EXISTS ", 1))
-                except sqlite3.Error:
-                    continue
-            cols = [r[1] for r in out.execute(f'PRAGMA table_info("{name}")')]
-            try:  # a journal from before edits lacks their columns: copy the ones both tables have
-                have = {r[1] for r in src.execute(f'PRAGMA table_info("{name}")')}
-            except (sqlite3.DatabaseError, UnicodeDecodeError):
-                have = set(cols)
-            cols = [c for c in cols if c in have or not have]
-            if not cols:
-                continue
-            listed = ", ".join(f'"{c}"' for c in cols)
-            marks = ", ".join("?" for _ in cols)
-            insert = f'INSERT OR IGNORE INTO "{name}" ({listed}) VALUES ({marks})'
-            out.execute("BEGIN")
-            try:
-                out.executemany(insert, src.execute(f'SELECT {listed} FROM "{name}"'))
-            except (sqlite3.DatabaseError, UnicodeDecodeError):  # a broken page: read what is left row by row
-                misses, rowid = 0, 1
-                while misses < 5000 and rowid < 10_000_000:
-                    try:
-                        row = src.execute(f'SELECT {listed} FROM "{name}" WHERE rowid = ?', (rowid,)).fetchone()
-                    except (sqlite3.DatabaseError, UnicodeDecodeError):
-                        row = None
-                    if row is None:
-                        misses += 1
-                    else:
-                        misses = 0
-                        out.execute(insert, row)
-                    rowid += 1
-            out.execute("COMMIT")
-    finally:
-        src.close()
-        out.close()
-
-
-def open_checked(path: Path, keep: int = KEEP_BACKUPS) -> tuple[Journal, list[str]]:
-    """The journal for ``companion run``, checked first; the notices say what start-up found and did.
-
-    * a damaged file (``PRAGMA integrity_check``) is copied aside as ``<db>.damaged-<time>``
-      and what can be read is recovered into a new journal;
-    * an empty (0-byte) or missing journal where games were recorded before (a backup
-      says so) is reported, and the newest backup that verifies (:func:`verify`: SQLite's
-      ``integrity_check`` and a replay of every game) put back, newest by the journal's own
-      counter (:meth:`Journal.counter`), never by the clock;
-    * a read-only card opens read-only (the notice says nothing new is recorded);
-    * a backup is made with ``VACUUM INTO`` (the last ``keep`` are kept).
-    """
-    notices: list[str] = []
-    path = Path(path)
-    saved = backups(path)
-    wal = Path(str(path) + "-wal")
-    empty = (not path.exists() or path.stat().st_size == 0) and not (wal.exists() and wal.stat().st_size > 0)
-    if empty and saved:
-        state = "empty (0 bytes)" if path.exists() else "missing"
-        if path.exists():
-            kept = path.with_name(f"{path.name}.empty-{_stamp()}")
-            try:
-                os.replace(path, kept)
-            except OSError:
-                kept = path
-        notices.append(_restore_newest(path, saved, state))
-    elif empty and path.exists():  # SQLite never leaves a journal at 0 bytes: the card lost it
-        kept = path.with_name(f"{path.name}.empty-{_stamp()}")
-        try:
-            os.replace(path, kept)
-            notices.append(f"The journal was empty (0 bytes) and no backup was found; a new journal was "
-                           f"started (the empty file is kept as {kept.name}).")
-        except OSError as exc:
-            notices.append(f"The journal is empty (0 bytes) and no backup was found ({exc.strerror or exc}).")
-    elif path.exists() and path.stat().st_size > 0:
-        problem = quick_check(path)
-        if problem is not None:
-            notices.append(_recover_in_place(path, problem))
-    try:
-        journal = Journal(path)
-    except JournalDamaged as exc:  # what was recovered does not open either: start afresh, the file kept aside
-        notices.append(_start_afresh(path, str(exc)))
-        journal = Journal(path)
-    for bad in journal.damaged():
-        notices.append(f"Game {bad.id} ({bad.game}) is damaged in the journal ({bad.problem}); it is set aside "
-                       "on Home, where its rows can be exported. The other games play on.")
-    if journal.readonly:
-        notices.append("The card is full or read-only: the games can be seen, but nothing new is recorded.")
-    elif journal.games():
-        try:
-            journal.backup(keep)
-        except (JournalUnavailable, sqlite3.Error, OSError) as exc:
-            log.warning("no backup of %s: %s", path, exc)
-    for notice in notices:
-        log.warning("%s", notice)
-    return journal, notices
-
-
-def verify(candidate: Path) -> str | None:
-    """None when ``candidate`` can be the journal: SQLite's ``integrity_check`` finds it sound and
-    every game in it replays (a damaged or refused game makes it fail); else what is wrong."""
-    from companion.table.session import (
-        Session,  # the session sits above the journal: imported when used
-    )
-
-    problem = quick_check(candidate)
-    if problem is not None:
-        return problem
-    try:
-        with Journal(candidate) as journal:
-            if journal.readonly:
-                return "it cannot be opened for writing"
-            for bad in journal.damaged():
-                return f"game {bad.id} is damaged ({bad.problem})"
-            for record in journal.games():
-                Session.open(journal, record.id)
-    except Exception as exc:  # noqa: BLE001 - whatever fails, this candidate is not the one
-        return getattr(exc, "message", None) or f"{type(exc).__name__}: {exc}"
-    return None
-
-
-def _restore_newest(path: Path, saved: list[Path], state: str) -> str:
-    """Put back the newest backup that verifies (:func:`verify`); what was done, as a notice."""
-    skipped = []
-    fresh = path.with_name(path.name + ".restoring")
-    for candidate in reversed(saved):
-        try:
-            fresh.unlink(missing_ok=True)
-            for side in _side_files(fresh):
-                side.unlink(missing_ok=True)
-            shutil.copyfile(candidate, fresh)
-        except OSError as exc:
-            skipped.append(f"{candidate.name}: {exc.strerror or exc}")
-            continue
-        problem = verify(fresh)
-        if problem is not None:
-            skipped.append(f"{candidate.name}: {problem}")
-            continue
-        try:
-            generation = max([_generation_of(p) for p in saved] + [0]) + 1
-            with Journal(fresh) as restored:
-                restored.set_generation(generation)  # backups from now on outrank the ones before the loss
-            for side in _side_files(path):
-                side.unlink(missing_ok=True)
-            os.replace(fresh, path)
-            for side in _side_files(fresh):
-                side.unlink(missing_ok=True)
-        except (OSError, RuleError, sqlite3.Error) as exc:
-            skipped.append(f"{candidate.name}: {exc}")
-            continue
-        also = f" ({len(skipped)} newer backups did not verify: {'; '.join(skipped)})" if skipped else ""
-        return (f"The journal was {state} although games were recorded; the backup {candidate.name} was put "
-                f"back (what was played after it is lost){also}.")
-    fresh.unlink(missing_ok=True)
-    return (f"The journal was {state} although games were recorded, and no backup could be put back "
-            f"({'; '.join(skipped)}); a new journal was started.")
-
-
-def _generation_of(backup: Path) -> int:
-    m = re.search(_BACKUP_NAME + "$", backup.name)
-    return int(m.group(1)) if m else 0
-
-
-def _start_afresh(path: Path, why: str) -> str:
-    aside = path.with_name(f"{path.name}.unreadable-{_stamp()}")
-    os.replace(path, aside)
-    for side in _side_files(path):
-        side.unlink(missing_ok=True)
-    return f"The journal could not be opened ({why}); it was moved to {aside.name} and a new journal was started."
-
-
-def _recover_in_place(path: Path, problem: str) -> str:
-    aside = path.with_name(f"{path.name}.damaged-{_stamp()}")
-    try:
-        shutil.copyfile(path, aside)
-        for side in _side_files(path):
-            if side.exists():
-                shutil.copyfile(side, Path(str(aside) + side.name[len(path.name):]))
-    except OSError as exc:
-        return (f"The journal is damaged ({problem}) and could not be copied aside ({exc.strerror or exc}); "
-                "it was left as it is.")
-    fresh = path.with_name(path.name + ".recovering")
-    try:
-        games, actions = recover(aside, fresh)
-        for side in _side_files(path):
-            side.unlink(missing_ok=True)
-        os.replace(fresh, path)
-    except (OSError, sqlite3.Error, RuleError, UnicodeDecodeError) as exc:
-        return (f"The journal is damaged ({problem}); it was copied to {aside.name}, but recovering it "
-                f"failed ({exc}).")
-    return (f"The journal was damaged ({problem}); it was copied to {aside.name} and {games} games with "
-            f"{actions} actions were recovered from it.")

@@ -25,7 +25,8 @@ from typing import Any
 
 from companion.engine.rules import RuleError
 from companion.table.extras import player_stats
-from companion.table.journal import GameRecord, Journal
+from companion.table.journal import Journal
+from companion.table.rows import GameRecord
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS library (

@@ -19,7 +19,8 @@ from typing import Any
 
 from companion import games
 from companion.engine.rules import RuleError
-from companion.table.journal import GameRecord, Journal, JournalUnavailable
+from companion.table.journal import Journal
+from companion.table.rows import GameRecord, JournalUnavailable
 
 log = logging.getLogger(__name__)
 

@@ -60,7 +60,7 @@ def choices(pkg: Any, state: Any, action: dict[str, Any]) -> Any:
                  and f.get("player") == action.get("player")]
     except Exception:  # a moves bug: nothing can be compared, so the action is set aside
         return None
-    out = []
+    out: list[tuple[str, list[str] | str]] = []
     for f in forms:
         for field in f.get("fields") or ():
             if field.get("name") not in hidden:
@@ -106,7 +106,9 @@ def replay_tail(pkg: Any, rules: Any, before: Any, old: dict[str, Any], new: dic
         revealed_old = reveals(events)
         if revealed_new and not revealed_old:
             raise needs_them()
-    kept, aside, dropped = [], [], []
+    kept: list[Any] = []
+    aside: list[tuple[Any, dict[str, Any]]] = []
+    dropped: list[tuple[Any, dict[str, Any]]] = []
     for entry in tail:
         secret, now_reveals = entry.seq in hidden, False
         if secret and choices(pkg, then, entry.action) != choices(pkg, state, entry.action):

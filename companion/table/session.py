@@ -25,7 +25,8 @@ from companion.engine import jsoncheck
 from companion.engine.rules import Action, Event, Expected, RuleError, Rules
 from companion.table import authorship, secrecy
 from companion.table.authorship import Author
-from companion.table.journal import GameRecord, Journal, JournalEntry
+from companion.table.journal import Journal
+from companion.table.rows import GameRecord, JournalEntry
 from companion.table.timers import Clock, SandTimer
 
 log = logging.getLogger(__name__)
@@ -39,6 +40,10 @@ class Change:
     kind: str  # "action" | "undo" | "redo" | "sync"
     action: Action | None
     events: list[Event] = field(default_factory=list)
+    #: for an accepted action, the states the session computed before and after it (its own
+    #: replay: listeners narrate the new entry from them instead of replaying the journal)
+    before: Any = None
+    after: Any = None
 
 
 @dataclass(frozen=True)
@@ -226,7 +231,8 @@ class Session:
         with self._lock:
             with self.journal.transaction() as db:
                 self._sync_locked(db)
-                state, events = self.rules.apply(self.state, action)
+                before = self.state
+                state, events = self.rules.apply(before, action)
                 for seq in settles:
                     self.journal.settle_aside(db, self.id, seq, "reentered", source.again("reenter", source))
                 entry = self.journal.append(db, self.id, action, source)
@@ -234,13 +240,14 @@ class Session:
                 rev = self.journal.rev(self.id, db)
             self.state = state
             self.entries.append(entry)
-            if isinstance(action.get("player"), str):  # what he sent replaces what he had laid
-                self.drafts.pop(action["player"], None)
+            sender = action.get("player")
+            if isinstance(sender, str):  # what he sent replaces what he had laid
+                self.drafts.pop(sender, None)
             self.undone = []  # a new action discards the redo branch (Journal.append)
             self._rev = rev
             self._note_timer(entry, events)
             self._refresh_timer()
-        self._notify(Change(self, "action", action, events))
+        self._notify(Change(self, "action", action, events, before, state))
         return events
 
     def tick(self) -> list[Event] | None:
@@ -416,7 +423,8 @@ class Session:
                 if secrecy.is_secret(games.package(self.game), found.action) and found.author.is_phone \
                         and not by.phone_of(found.author.seat):
                     raise RuleError("Only {player}'s phone can make this move again.", player=found.author.seat)
-                state, events = self.rules.apply(self.state, found.action)
+                before = self.state
+                state, events = self.rules.apply(before, found.action)
                 author = found.author.again("reenter", by)
                 self.journal.settle_aside(db, self.id, seq, "reentered", author)
                 entry = self.journal.append(db, self.id, found.action, author)
@@ -426,7 +434,7 @@ class Session:
             self.entries.append(entry)
             self._note_timer(entry, events)
             self._refresh_timer()
-        self._notify(Change(self, "action", found.action, events))
+        self._notify(Change(self, "action", found.action, events, before, state))
         return events
 
     def drop(self, seq: int, source: Author | str = "cli") -> bool:

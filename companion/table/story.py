@@ -14,7 +14,7 @@ from typing import Any
 
 from companion import games
 from companion.engine import texts
-from companion.engine.rules import RuleError
+from companion.engine.rules import Action, Event, RuleError
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ def told(session: Any, lang: str = "en") -> list[dict[str, Any]]:
     pkg = games.package(session.game)
     rules = pkg.rules
     state = rules.setup(session.players, session.options)
-    out = []
+    out: list[dict[str, Any]] = []
     for entry in entries:
         try:
             after, events = rules.apply(state, entry.action)
@@ -51,13 +51,7 @@ def told(session: Any, lang: str = "en") -> list[dict[str, Any]]:
                         "action": entry.action, "events": [], "before": state, "state": state,
                         "sentences": [texts.render("Not played: {why}", {"why": pkg.error_text(err, lang)}, lang)]})
             continue
-        try:
-            sentences = pkg.narrate(state, entry.action, events, after, lang)
-        except Exception:  # a narration bug must never hide the game
-            log.exception("the narration of %s line %s failed", session.game, entry.seq)
-            sentences = []
-        if not sentences:
-            sentences = [pkg.describe(entry.action, lang)]
+        sentences = sentences_of(pkg, state, entry.action, events, after, lang, where=f"{session.game} line {entry.seq}")
         try:
             rnd = pkg.round_of(state, entry.action, after)
         except Exception:  # a round the package cannot tell goes with the one before
@@ -72,6 +66,21 @@ def told(session: Any, lang: str = "en") -> list[dict[str, Any]]:
             _cache.clear()
         _cache[key] = (stamp, out)
     return out
+
+
+def sentences_of(pkg: Any, before: Any, action: Action, events: list[Event], after: Any, lang: str = "en",
+                 where: str = "") -> list[str]:
+    """One action told in sentences (the package's narration, else its one-line description).
+
+    The story of the whole journal and the OLED's toast of the newest action (from the states the
+    session computed when it accepted it: :class:`companion.table.session.Change`) both tell it here.
+    """
+    try:
+        sentences = pkg.narrate(before, action, events, after, lang)
+    except Exception:  # a narration bug must never hide the game
+        log.exception("the narration of %s failed", where or pkg.id)
+        sentences = []
+    return list(sentences) if sentences else [pkg.describe(action, lang)]
 
 
 def recent(session: Any, lang: str = "en", viewer: str | None = None, limit: int = 8) -> list[dict[str, Any]]:
@@ -127,7 +136,7 @@ def corrections(session: Any, lang: str = "en") -> list[dict[str, Any]]:
 def _changed(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     """The players one of whose public figures differs between the two views."""
     then = {p.get("name"): p for p in before.get("players", []) if isinstance(p, dict)}
-    names = [p.get("name") for p in after.get("players", []) if isinstance(p, dict)]
+    names = [str(p.get("name")) for p in after.get("players", []) if isinstance(p, dict)]
     out = []
     for p in after.get("players", []):
         name = p.get("name") if isinstance(p, dict) else None

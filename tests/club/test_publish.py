@@ -41,7 +41,7 @@ def test_a_bad_mqtt_value_is_one_sentence(mqtt: dict[str, Any], sentence: str) -
 
 
 def test_publishing_is_off_without_the_table_and_survives_sim() -> None:
-    from companion.cli.app import simulated
+    from companion.cli.sim import simulated
 
     assert config.parse({}).mqtt is None
     cfg = config.parse({"mqtt": {"url": "mqtts://club.local", "table": "t2"}})

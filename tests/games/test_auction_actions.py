@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from test_auction_support import (
+
+from tests.support.auction import (
     RULES,
     act,
     choose,

@@ -18,21 +18,21 @@ from typing import Any
 
 import pytest
 from test_auction_scoring import final
-from test_auction_support import RULES, act, choose, new, play, with_player, with_track
 
 from companion.board.controller import TableController
 from companion.board.screens import context_for, render
 from companion.board.screens.canvas import Canvas
 from companion.engine import moves as M
 from companion.engine.rules import RuleError
-from companion.games.auction import GAME, AuctionState, animal_cost, costs
+from companion.games.auction import GAME
+from companion.games.auction.rules import AuctionState, animal_cost, costs
 from companion.table import extras
 from companion.table.journal import Journal
 from companion.table.session import Session
 from hw.events import ButtonEvent, EncoderEvent
 from hw.oled import open_oled
 from tests.clock import FakeClock
-from tests.web.conftest import table  # noqa: F401 - the dashboard fixture
+from tests.support.auction import RULES, act, choose, new, play, with_player, with_track
 from web import forms as web_forms
 
 SCENARIOS = Path(__file__).parents[1] / "scenarios"

@@ -5,7 +5,7 @@ Seating in these tests is Ann (starting player), Bob, Cid, Dee, clockwise.
 
 from __future__ import annotations
 
-from test_auction_support import (
+from tests.support.auction import (
     FOUR,
     act,
     finish_turns,

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from test_auction_support import act, choose, new, play, with_player
 
 from companion.engine.rules import RuleError
-from companion.games.auction import cost_lines, costs
+from companion.games.auction.rules import cost_lines, costs
+from tests.support.auction import act, choose, new, play, with_player
 
 
 def yellow_going_south():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from test_auction_support import (
+from tests.support.auction import (
     RULES,
     act,
     choose,

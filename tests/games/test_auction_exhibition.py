@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from test_auction_support import (
+
+from tests.support.auction import (
     act,
     choose,
     finish_turns,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from test_auction_support import RULES
+from tests.support.auction import RULES
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scenarios" / "auction_full_game.jsonl"
 

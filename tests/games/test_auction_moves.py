@@ -18,12 +18,12 @@ from random import Random
 from typing import Any
 
 import pytest
-from test_auction_support import RULES, act, choose, new, play, with_player, with_track
 
 from companion.engine import moves as M
 from companion.engine.rules import RuleError
-from companion.games.auction import ANIMALS, DIRECTIONS, AuctionState
 from companion.games.auction.moves import moves
+from companion.games.auction.rules import ANIMALS, DIRECTIONS, AuctionState
+from tests.support.auction import RULES, act, choose, new, play, with_player, with_track
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]
 SCENARIOS = sorted((Path(__file__).parents[1] / "scenarios").glob("auction*.jsonl"))

@@ -13,7 +13,11 @@ from pathlib import Path
 from random import Random
 
 import pytest
-from test_auction_support import (
+
+from companion.engine.rules import RuleError
+from companion.games.auction import GAME
+from companion.games.auction.rules import AuctionState
+from tests.support.auction import (
     RULES,
     act,
     choose,
@@ -22,9 +26,6 @@ from test_auction_support import (
     with_player,
     with_track,
 )
-
-from companion.engine.rules import RuleError
-from companion.games.auction import GAME, AuctionState
 
 SCENARIOS = sorted((Path(__file__).parents[1] / "scenarios").glob("auction*.jsonl"))
 

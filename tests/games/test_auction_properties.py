@@ -12,10 +12,10 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_auction_support import RULES
 
 from companion.engine.rules import RuleError
-from companion.games.auction import ANIMALS, AuctionState
+from companion.games.auction.rules import ANIMALS, AuctionState
+from tests.support.auction import RULES
 
 NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve")
 STEPS = st.integers(0, 900)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from test_auction_support import (
+
+from companion.games.auction.rules import education_bonus
+from tests.support.auction import (
     RULES,
     choose,
     finish_turns,
@@ -13,8 +15,6 @@ from test_auction_support import (
     view,
     with_player,
 )
-
-from companion.games.auction import education_bonus
 
 
 def final(education: list[int], points: list[int] | None = None, money: list[int] | None = None,

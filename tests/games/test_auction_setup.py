@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from test_auction_support import RULES, TILES, act, new, play, refused, view
 
 from companion import games
 from companion.engine.rules import RuleError
-from companion.games.auction import DEFAULT_BONUS_ORDER, AuctionRules
+from companion.games.auction.rules import DEFAULT_BONUS_ORDER, AuctionRules
+from tests.support.auction import RULES, TILES, act, new, play, refused, view
 
 START_TRACK = {"sea_lion": 0, "iguana": 3, "tortoise": 6, "booby": 9, "penguin": 12, "crab": 15}
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_auction_support import new
 
 from companion.board.replay import replay_via_table
 from companion.games.auction import GAME
 from hw.tags import Component
+from tests.support.auction import new
 
 SCENARIOS = sorted((Path(__file__).parents[1] / "scenarios").glob("auction*.jsonl"))
 

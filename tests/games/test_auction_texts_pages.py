@@ -12,12 +12,12 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from test_auction_support import RULES, act, choose, new, play, with_player
 from test_auction_texts import english_in
 
 from companion.engine import texts
-from companion.games.auction import GAME, AuctionState
-from tests.web.conftest import table  # noqa: F401 - the dashboard fixture
+from companion.games.auction import GAME
+from companion.games.auction.rules import AuctionState
+from tests.support.auction import RULES, act, choose, new, play, with_player
 from web import pictures
 
 TAGS = re.compile(r"<[^>]+>")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_auction_support import (
+from tests.support.auction import (
     act,
     choose,
     finish_turns,

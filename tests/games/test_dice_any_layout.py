@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_dice_support import COLOURS, SPIRAL_HEXES, act, plan_all, play, player, ready, refused
 
 from companion.games.dice.island import parse_layout
+from tests.support.dice import COLOURS, SPIRAL_HEXES, act, plan_all, play, player, ready, refused
 
 SETTINGS = settings(max_examples=40, deadline=None)
 

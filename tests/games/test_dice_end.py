@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from test_dice_support import RULES, act, new, plan_all, play, player, ready, refused, view
 
 from companion.engine.rules import RuleError
+from tests.support.dice import RULES, act, new, plan_all, play, player, ready, refused, view
 
 #: default turtles: 1-6 black, 7-12 white, 13-18 red, 19-24 green, 25-30 yellow, 31-36 blue
 ONE_OF_EACH = (1, 7, 13, 19, 25, 31)

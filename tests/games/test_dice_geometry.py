@@ -5,7 +5,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from test_dice_support import (
+
+from companion.engine.rules import RuleError
+from companion.games.dice.island import layout_from_colours, parse_layout
+from companion.games.dice.rules import generate_layout, render_island
+from tests.support.dice import (
     AXIAL_STEPS,
     CORNERS,
     SPIRAL,
@@ -17,10 +21,6 @@ from test_dice_support import (
     ready,
     refused,
 )
-
-from companion.engine.rules import RuleError
-from companion.games.dice import generate_layout, render_island
-from companion.games.dice.island import layout_from_colours, parse_layout
 
 
 def island():

@@ -7,7 +7,10 @@ import random
 from dataclasses import replace
 
 import pytest
-from test_dice_support import (
+
+from companion.engine.rules import RuleError
+from companion.games.dice.rules import hint, roll_dice
+from tests.support.dice import (
     COLOURS,
     RULES,
     act,
@@ -17,9 +20,6 @@ from test_dice_support import (
     play,
     ready,
 )
-
-from companion.engine.rules import RuleError
-from companion.games.dice import hint, roll_dice
 
 
 def gain(state, order, path) -> int:

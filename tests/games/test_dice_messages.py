@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_dice_support import act, new, plan_all, play, ready, refused
+
+from tests.support.dice import act, new, plan_all, play, ready, refused
 
 
 def moving():

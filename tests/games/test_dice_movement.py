@@ -1,13 +1,13 @@
 """galapagos-dice: movement - die by die to neighbouring fields, sailing between corners, early stops.
 
-Positions use the spiral island (see test_dice_support): field 1 black touches
+Positions use the spiral island (see tests/support/dice.py): field 1 black touches
 2 white, 6 blue, 7 black, 8 white and 18 blue; 8 white touches 1, 2, 7, 9 red,
 20 white and 21 red; 9 red touches 22, the green north-east corner.
 """
 
 from __future__ import annotations
 
-from test_dice_support import RULES, act, plan_all, play, player, ready, refused, view
+from tests.support.dice import RULES, act, plan_all, play, player, ready, refused, view
 
 THREE = ("Ann", "Bob", "Cy")
 

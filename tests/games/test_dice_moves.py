@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_dice_support import COLOURS, RULES, act, new, plan_all, play, ready
 
 from companion.engine import moves as M
 from companion.engine.rules import RuleError
 from companion.games.dice import GAME
 from companion.games.dice.island import layout_from_colours
+from tests.support.dice import COLOURS, RULES, act, new, plan_all, play, ready
 
 SCENARIOS = sorted((Path(__file__).parent.parent / "scenarios").glob("dice_*.jsonl"))
 NAMES = ("Ann", "Bob", "Cy", "Dee")

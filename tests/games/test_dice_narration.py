@@ -14,9 +14,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from test_dice_support import RULES, act, new, plan_all, play, ready
 
 from companion.games.dice import GAME
+from tests.support.dice import RULES, act, new, plan_all, play, ready
 
 
 def told(state, action, lang="en"):

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from test_dice_support import RULES, act, plan_all, play, player, ready, refused, view
+
+from tests.support.dice import RULES, act, plan_all, play, player, ready, refused, view
 
 THREE = ("Ann", "Bob", "Cy")
 

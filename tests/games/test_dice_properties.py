@@ -7,7 +7,10 @@ from dataclasses import replace
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from test_dice_support import (
+
+from companion.engine.rules import RuleError
+from companion.games.dice.rules import hint
+from tests.support.dice import (
     COLOURS,
     RULES,
     act,
@@ -18,9 +21,6 @@ from test_dice_support import (
     play,
     ready,
 )
-
-from companion.engine.rules import RuleError
-from companion.games.dice import hint
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from test_dice_support import RULES, act, new, play, player, refused, view
 
 from companion.engine.rules import RuleError
+from tests.support.dice import RULES, act, new, play, player, refused, view
 
 
 @pytest.mark.parametrize("count", [2, 3, 4])

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_dice_support import RULES, act, new, plan_all, play, ready
 
 from companion.board import replay
 from companion.engine.rules import RuleError
 from companion.games.dice import GAME, table
+from tests.support.dice import RULES, act, new, plan_all, play, ready
 
 SCENARIOS = sorted((Path(__file__).parent.parent / "scenarios").glob("dice_*.jsonl"))
 

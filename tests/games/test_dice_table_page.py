@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from test_dice_support import RULES, act, new, play, ready
-
-from companion.games.dice import GAME, hint
+from companion.games.dice import GAME
+from companion.games.dice.rules import hint
+from tests.support.dice import RULES, act, new, play, ready
 
 
 def public(state):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.games.test_galerapagos_support import (
+from tests.support.galerapagos import (
     RULES,
     fish,
     new,

@@ -3,7 +3,7 @@ neighbours, permanent cards discarded except the revolver, shooting."""
 
 from __future__ import annotations
 
-from tests.games.test_galerapagos_support import (
+from tests.support.galerapagos import (
     FIVE,
     alive,
     closed,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.games.test_galerapagos_support import (
+from tests.support.galerapagos import (
     RULES,
     alive,
     closed,

@@ -10,7 +10,7 @@ another living castaway holds one (a gift may come), and closes on his answer, o
 from __future__ import annotations
 
 from tests.games.test_galerapagos_show_cards import THREE, hurricane_round_three, water_on_zero
-from tests.games.test_galerapagos_support import (
+from tests.support.galerapagos import (
     FIVE,
     FOUR,
     RULES,

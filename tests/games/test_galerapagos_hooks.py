@@ -12,7 +12,7 @@ import pytest
 from companion import games
 from companion.engine.script import run_file
 from companion.games.galerapagos import options as O
-from tests.games.test_galerapagos_support import FIVE, food_vote_round_two, play, view, vote
+from tests.support.galerapagos import FIVE, food_vote_round_two, play, view, vote
 
 PKG = games.package("galerapagos")
 RULES = PKG.rules

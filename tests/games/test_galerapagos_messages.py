@@ -9,7 +9,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from companion.games.galerapagos import GAME
-from tests.games.test_galerapagos_support import (
+from tests.support.galerapagos import (
     fish,
     new,
     play,

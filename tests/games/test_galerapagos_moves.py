@@ -21,8 +21,9 @@ from companion import games
 from companion.engine import moves as M
 from companion.engine.audit import audit
 from companion.engine.rules import RuleError
+from companion.games.galerapagos import chances as C
 from companion.games.galerapagos import rules as R
-from tests.games.test_galerapagos_support import (
+from tests.support.galerapagos import (
     FIVE,
     food_vote_round_two,
     new,
@@ -255,7 +256,7 @@ def test_wood_asks_about_the_snake_only_when_balls_were_drawn_with_the_odds_of_e
     assert values(zero["fields"][0]) == [False], "no ball drawn: no snake can bite"
     for c in extra["choices"][1:]:
         assert values(c["fields"][0]) == [False, True]
-        assert c["preview"]["snake"] == pytest.approx(R.snake_chance(c["value"]))
+        assert c["preview"]["snake"] == pytest.approx(C.snake_chance(c["value"]))
     assert extra["choices"][1]["preview"]["text"] == "snake 17%, ~1.8 wood"
     assert extra["choices"][5]["preview"]["text"] == "snake 83%, ~1.8 wood", "five balls of six: 5/6"
     # the expected wood of an announcement: the free piece, plus k pieces unless the snake bites

@@ -12,7 +12,7 @@ from companion import games
 from companion.engine.audit import narrate as narrate_script
 from companion.engine.audit import replay
 from companion.games.galerapagos.narrate import moment_lines
-from tests.games.test_galerapagos_support import (
+from tests.support.galerapagos import (
     FIVE,
     fish,
     new,

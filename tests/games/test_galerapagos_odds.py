@@ -6,15 +6,14 @@ from fractions import Fraction
 
 import pytest
 
-from companion.games.galerapagos import (
-    expected_fish,
+from companion.games.galerapagos.chances import expected_fish, snake_chance
+from companion.games.galerapagos.rules import odds
+from companion.games.galerapagos.tournament import (
     game_points,
-    odds,
-    snake_chance,
     tournament_scores,
     tournament_winners,
 )
-from tests.games.test_galerapagos_support import (
+from tests.support.galerapagos import (
     food_vote_round_two,
     new,
     play,

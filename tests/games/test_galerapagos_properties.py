@@ -10,9 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.engine.rules import RuleError
-from companion.games.galerapagos import GalerapagosRules
 from companion.games.galerapagos.moves import confirmed
-from companion.games.galerapagos.rules import IMPLIED
+from companion.games.galerapagos.rules import IMPLIED, GalerapagosRules
 
 RULES = GalerapagosRules()
 NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.engine.rules import RuleError
-from tests.games.test_galerapagos_support import FIVE, RULES, new, player, view
+from tests.support.galerapagos import FIVE, RULES, new, player, view
 
 NAMES = [f"P{i}" for i in range(1, 13)]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from companion.engine.script import run_file, run_lines
-from tests.games.test_galerapagos_support import (
+from tests.support.galerapagos import (
     FIVE,
     RULES,
     alive,

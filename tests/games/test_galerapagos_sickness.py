@@ -3,7 +3,7 @@ next round (but a vote), then the sickness card is removed."""
 
 from __future__ import annotations
 
-from tests.games.test_galerapagos_support import (
+from tests.support.galerapagos import (
     RULES,
     alive,
     closed,

@@ -6,8 +6,8 @@ vote and, at a count on 0, every castaway are asked first (``no_card``: « I hav
 
 from __future__ import annotations
 
-from companion.games.galerapagos import GalerapagosRules
-from tests.games.test_galerapagos_support import (
+from companion.games.galerapagos.rules import GalerapagosRules
+from tests.support.galerapagos import (
     FIVE,
     RULES,
     alive,

@@ -7,7 +7,7 @@ import pytest
 from companion import games
 from companion.engine import moves as M
 from hw.tags import make_component
-from tests.games.test_galerapagos_support import new, play, weather
+from tests.support.galerapagos import new, play, weather
 
 PKG = games.package("galerapagos")
 

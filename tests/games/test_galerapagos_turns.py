@@ -3,7 +3,7 @@ one action each, out-of-turn moves refused."""
 
 from __future__ import annotations
 
-from tests.games.test_galerapagos_support import (
+from tests.support.galerapagos import (
     FIVE,
     RULES,
     fed_round,

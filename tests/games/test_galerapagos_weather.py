@@ -9,8 +9,8 @@ from collections import Counter
 import pytest
 
 from companion.engine.rules import RuleError
-from companion.games.galerapagos import draw_weather, weather_deck_order
-from tests.games.test_galerapagos_support import (
+from companion.games.galerapagos.draws import draw_weather, weather_deck_order
+from tests.support.galerapagos import (
     FOUR,
     RULES,
     fed_round,

@@ -16,7 +16,7 @@ from companion.engine.moves import STEPS
 from companion.games.galerapagos import narrate as gnarrate
 from tests.games.test_galerapagos_gifts import water_vote_round_three
 from tests.games.test_galerapagos_show_cards import hurricane_round_three
-from tests.games.test_galerapagos_support import (
+from tests.support.galerapagos import (
     FIVE,
     RULES,
     food_vote_round_two,

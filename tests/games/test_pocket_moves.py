@@ -22,8 +22,8 @@ import pytest
 from companion.engine import audit, moves
 from companion.engine.rules import RuleError
 from companion.games import package
-from companion.games.pocket import SPACES, SPECIES
-from tests.games.test_pocket_support import END, RULES, change, move, new, ocean, play, put
+from companion.games.pocket.rules import SPACES, SPECIES
+from tests.support.pocket import END, RULES, change, move, new, ocean, play, put
 
 GAME = package("pocket-galapagos")
 SCENARIOS = sorted(Path(__file__).parents[1].glob("scenarios/pocket*.jsonl"))

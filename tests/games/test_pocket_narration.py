@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.games import package
 from tests.games.test_pocket_moves import random_options
-from tests.games.test_pocket_support import END, RULES, change, move, new, ocean, play, put
+from tests.support.pocket import END, RULES, change, move, new, ocean, play, put
 
 GAME = package("pocket-galapagos")
 

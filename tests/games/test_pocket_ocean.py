@@ -6,9 +6,9 @@ Each test quotes the sentence of seed 003 it checks (see docs/rules-coverage.md)
 from __future__ import annotations
 
 import pytest
-from test_pocket_support import RULES, new, ocean
 
 from companion.engine.rules import RuleError
+from tests.support.pocket import RULES, new, ocean
 
 
 def test_the_front_shows_population_icons() -> None:

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.engine.rules import RuleError
-from companion.games.pocket import SPACES, SPECIES, PocketRules
+from companion.games.pocket.rules import SPACES, SPECIES, PocketRules
 
 RULES = PocketRules()
 

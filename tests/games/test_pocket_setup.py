@@ -6,11 +6,11 @@ Each test quotes the sentence of seed 003 it checks (see docs/rules-coverage.md)
 from __future__ import annotations
 
 import pytest
-from test_pocket_support import RULES, new, play
 
 from companion import games
 from companion.engine.rules import RuleError
-from companion.games.pocket import PocketRules
+from companion.games.pocket.rules import PocketRules
+from tests.support.pocket import RULES, new, play
 
 
 def test_registry_maps_the_game_id() -> None:

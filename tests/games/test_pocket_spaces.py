@@ -6,7 +6,7 @@ Each test quotes the sentence of seed 003 it checks (see docs/rules-coverage.md)
 
 from __future__ import annotations
 
-from test_pocket_support import END, RULES, move, new, play, put, refused, spaces
+from tests.support.pocket import END, RULES, move, new, play, put, refused, spaces
 
 
 def test_back_shows_a_species() -> None:

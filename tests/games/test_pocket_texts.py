@@ -23,9 +23,9 @@ from companion.board.screens.context import ScreenContext
 from companion.engine import catalogs, moves, texts
 from companion.engine.rules import RuleError
 from companion.games import package
-from companion.games.pocket import DOMAIN, SPACES, SPECIES
+from companion.games.pocket.rules import DOMAIN, SPACES, SPECIES
 from tests.games.test_pocket_moves import GRID, random_options
-from tests.games.test_pocket_support import END, RULES, change, move, new, ocean, play, put
+from tests.support.pocket import END, RULES, change, move, new, ocean, play, put
 
 GAME = package("pocket-galapagos")
 PO = Path(GAME.folder) / "locale" / "fr" / "LC_MESSAGES" / f"{DOMAIN}.po"

@@ -7,9 +7,9 @@ Each test quotes the sentence of seed 003 it checks (see docs/rules-coverage.md)
 from __future__ import annotations
 
 import pytest
-from test_pocket_support import END, RULES, new, play
 
 from companion.engine.rules import RuleError
+from tests.support.pocket import END, RULES, new, play
 
 
 def test_turn_sequence_actions_are_offered() -> None:

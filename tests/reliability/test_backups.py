@@ -18,7 +18,9 @@ import textwrap
 import time
 from pathlib import Path
 
-from companion.table.journal import Journal, backups, backups_dir, open_checked, quick_check
+from companion.table.backups import backups, backups_dir
+from companion.table.journal import Journal
+from companion.table.recovery import open_checked, quick_check
 from companion.table.session import Session
 
 

@@ -21,7 +21,8 @@ import pytest
 
 from companion.board.config import Config
 from companion.cli.app import build
-from companion.table.journal import GameDamaged, Journal
+from companion.table.journal import Journal
+from companion.table.rows import GameDamaged
 from companion.table.session import Session
 from tests.reliability import bitflip
 

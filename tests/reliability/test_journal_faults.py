@@ -1,7 +1,7 @@
 """A damaged card: a journal truncated, overwritten, emptied; a full disk; a read-only mount.
 
 Each case is what an SD card does to a Pi that loses power or wears out. Start-up
-(:func:`companion.table.journal.open_checked`, what ``companion run`` uses) must copy a
+(:func:`companion.table.recovery.open_checked`, what ``companion run`` uses) must copy a
 damaged file aside, recover what it can and say so; an emptied journal is reported
 and put back from the newest backup; a full or read-only card refuses each write
 with one sentence and changes nothing, and a read-only journal still reads.
@@ -21,7 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.table.journal import NOT_RECORDED, Journal, JournalUnavailable, backups, open_checked
+from companion.table.backups import backups
+from companion.table.journal import Journal
+from companion.table.recovery import open_checked
+from companion.table.rows import NOT_RECORDED, JournalUnavailable
 from companion.table.session import Session
 
 

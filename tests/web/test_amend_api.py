@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.conftest import TO_THE_VOTE, Table
+from tests.support.dashboard import TO_THE_VOTE, Table
 from tests.web.test_pages import csrf_of, tablet
 
 SCRIPT = Path(__file__).parents[1] / "scenarios" / "auction_full_game.jsonl"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.web.conftest import Table
+from tests.support.dashboard import Table
 from tests.web.test_pages import tablet
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
+from tests.support.dashboard import Table
 from tests.test_amend_undo_back import SCENARIOS
-from tests.web.conftest import Table
 
 
 def test_a_phone_whose_figures_changed_shows_the_correction_once(table: Table) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.web.conftest import Table
+from tests.support.dashboard import Table
 
 TILE = {"type": "tile", "direction": "N", "animals": ["sea_lion", "iguana"]}
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.web.conftest import Table
+from tests.support.dashboard import Table
 
 
 def test_post_games_takes_the_script_header_line_and_returns_the_new_game(table: Table) -> None:

@@ -6,7 +6,7 @@ table token." "A missing or wrong token gets 401 or 403."
 
 from __future__ import annotations
 
-from tests.web.conftest import Table
+from tests.support.dashboard import Table
 
 TILE = {"type": "tile", "direction": "N", "animals": ["sea_lion", "iguana"]}
 
@@ -48,7 +48,11 @@ def test_a_seat_may_act_for_itself_but_not_for_another_seat(table: Table) -> Non
     r = table.act(gid, {"type": "pass", "player": "Bob"}, headers=bearer(ann))
     assert r.status_code == 403
     assert r.json["error"]["message"] == "Ann cannot act for Bob."
+    session = table.dashboard.hub.session(gid)
+    assert [e.action["type"] for e in session.history()].count("pass") == 0  # the refused pass left no trace
     assert table.act(gid, {"type": "bid", "player": "Ann", "direction": "N", "amount": 200}, headers=bearer(ann)).status_code == 200
+    last = session.history()[-1]
+    assert last.action["player"] == "Ann" and last.author.to_json() == {"via": "phone", "seat": "Ann"}
 
 
 def test_a_table_wide_action_needs_the_table_token(table: Table) -> None:
@@ -73,6 +77,9 @@ def test_a_phone_cannot_turn_the_weather_card_though_it_may_name_a_player(table:
 def test_the_table_may_act_for_a_seat_whose_player_has_no_phone(table: Table) -> None:
     gid = _auction_in_bidding(table)
     assert table.act(gid, {"type": "pass", "player": "Ann"}).status_code == 200
+    last = table.dashboard.hub.session(gid).history()[-1]
+    assert last.action == {"type": "pass", "player": "Ann"}
+    assert last.author.to_json() == {"via": "table"}  # the tablet's move, not Ann's phone's
 
 
 def test_a_forged_seat_token_is_refused(table: Table) -> None:

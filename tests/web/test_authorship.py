@@ -18,7 +18,7 @@ from companion.table import amend, story
 from companion.table.authorship import Author, from_legacy
 from companion.table.journal import Journal
 from companion.table.session import Session
-from tests.web.conftest import TO_THE_VOTE, Table
+from tests.support.dashboard import TO_THE_VOTE, Table
 
 
 def bearer(token: str) -> dict[str, str]:

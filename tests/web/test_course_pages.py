@@ -10,7 +10,7 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 from tests.history_games import EXPECTED, lines
-from tests.web.conftest import Table
+from tests.support.dashboard import Table
 
 
 def _play(table: Table, name: str, before: object = None) -> str:

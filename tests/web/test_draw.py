@@ -6,10 +6,10 @@ import json
 import random
 import sqlite3
 
-from companion.games.galerapagos import draw_weather
+from companion.games.galerapagos.draws import draw_weather
 from companion.table.journal import Journal
 from companion.table.session import Session
-from tests.web.conftest import Table
+from tests.support.dashboard import Table
 
 
 def journal_row(table: Table, gid: str) -> tuple[str, str]:

@@ -7,7 +7,7 @@ import threading
 import time
 from collections.abc import Iterator
 
-from tests.web.conftest import TO_THE_VOTE, Table
+from tests.support.dashboard import TO_THE_VOTE, Table
 
 
 class Stream:

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.web.conftest import TO_THE_VOTE
+from tests.support.dashboard import TO_THE_VOTE
 from tests.web.runner import Server, start_server
 from tests.web.test_phone_moves import PHONE, TABLET, move_form, play, synced
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import re
 
-from tests.web.conftest import Table
+from tests.support.dashboard import Table
 
 FIVE = ["Ana", "Ben", "Cleo", "Dan", "Eve"]
 WATER_ON_ZERO = [

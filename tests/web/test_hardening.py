@@ -13,8 +13,8 @@ from urllib.parse import quote, urljoin, urlsplit
 
 import pytest
 
-from companion.table.journal import NOT_RECORDED
-from tests.web.conftest import Table
+from companion.table.rows import NOT_RECORDED
+from tests.support.dashboard import Table
 from tests.web.test_events import open_stream
 
 NAMES = ["Jo #2", "A/B", "Zoé?x"]

@@ -19,7 +19,7 @@ from companion.board.config import Config
 from companion.cli.app import build
 from companion.table.journal import Journal
 from companion.table.library import Library
-from tests.web.conftest import Table
+from tests.support.dashboard import Table
 
 
 def tablet(table: Table) -> tuple[FlaskClient, str]:
@@ -188,6 +188,8 @@ def test_another_game_s_readings_left_in_the_form_are_not_sent(table: Table) -> 
     r = c.post("/games", data={"csrf": csrf, "game": "galapagos-auction", "players": "Ann\nBob",
                                "opt:timer_seconds": "45"})
     assert r.status_code == 302
+    (record,) = table.dashboard.hub.journal.games()
+    assert record.game == "galapagos-auction" and "timer_seconds" not in record.options  # the dice game's option
 
 
 def test_an_abandoned_game_can_be_played_on_and_goes_back_on_the_table(table: Table) -> None:
@@ -205,7 +207,7 @@ def test_an_abandoned_game_can_be_played_on_and_goes_back_on_the_table(table: Ta
 
 
 def test_a_full_card_refuses_abandon_with_the_journal_s_sentence(table: Table, monkeypatch) -> None:
-    from companion.table.journal import JournalUnavailable
+    from companion.table.rows import JournalUnavailable
 
     gid = table.new_game("pocket-galapagos", ["Ann"])
     c, csrf = tablet(table)

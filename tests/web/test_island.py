@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 
 from companion.games.dice import GAME
 from companion.games.dice.island import spiral_hexes
-from tests.web.conftest import Table
+from tests.support.dashboard import Table
 
 GAME_ID = "galapagos-dice"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from urllib.parse import unquote
 
-from tests.web.conftest import Table
+from tests.support.dashboard import Table
 from web import joining
 
 

@@ -15,7 +15,7 @@ import itertools
 
 import pytest
 
-from tests.web.conftest import Table
+from tests.support.dashboard import Table
 from web import joining
 
 

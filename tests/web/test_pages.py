@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from flask.testing import FlaskClient
 
-from tests.web.conftest import Table
+from tests.support.dashboard import Table
 
 
 def tablet(table: Table) -> FlaskClient:

@@ -16,7 +16,7 @@ from typing import Any
 from companion.engine import texts
 from companion.games.auction import GAME as AUCTION
 from companion.games.dice import GAME as DICE
-from tests.web.conftest import Table, table  # noqa: F401 - the dashboard fixture
+from tests.support.dashboard import Table
 from web import pictures
 
 RECT = re.compile(r'<rect x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)"[^>]*class="chip-box"')
@@ -360,7 +360,7 @@ def test_a_galerapagos_vote_can_be_tapped_on_the_players_row(table: Table) -> No
     """The castaways a vote may name carry a « target » pick on their row; a phone sees only its own vote's."""
     from companion import games
     from companion.engine import moves as mv
-    from tests.web.conftest import TO_THE_VOTE
+    from tests.support.dashboard import TO_THE_VOTE
 
     gid = table.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
     for action in TO_THE_VOTE:

@@ -10,8 +10,9 @@ import pytest
 from gpiozero import Device
 
 from companion.board.config import Config
-from companion.cli.app import Companion, build, demo_tags, parse_tag_value
+from companion.cli.app import Companion, build
 from companion.cli.main import main
+from companion.cli.tags import demo_tags, parse_tag_value
 
 
 @pytest.fixture

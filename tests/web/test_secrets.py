@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from tests.web.conftest import TO_THE_VOTE, Table
+from tests.support.dashboard import TO_THE_VOTE, Table
 
 
 def bearer(token: str) -> dict[str, str]:

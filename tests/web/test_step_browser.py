@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.web.conftest import TO_THE_VOTE
+from tests.support.dashboard import TO_THE_VOTE
 from tests.web.runner import Server
 from tests.web.test_phone_moves import SHOTS, TABLET, join_phone, json_value, move_form, synced
 

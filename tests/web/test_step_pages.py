@@ -11,7 +11,7 @@ import time
 from flask import render_template_string
 
 from companion import games
-from tests.web.conftest import TO_THE_VOTE, Table
+from tests.support.dashboard import TO_THE_VOTE, Table
 from web.forms import value_format
 
 DICE_SETUP = [{"type": "start", "player": "Ann", "field": 1}, {"type": "start", "player": "Bob", "field": 19},

@@ -14,7 +14,7 @@ import csv
 import io
 
 from companion.table.journal import Journal
-from tests.web.conftest import Table
+from tests.support.dashboard import Table
 from web.hub import Hub, LiveFull
 
 

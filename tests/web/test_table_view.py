@@ -15,7 +15,7 @@ from pathlib import Path
 
 from companion import games
 from companion.engine import results
-from tests.web.conftest import Table
+from tests.support.dashboard import Table
 
 TILES = [("N", ["sea_lion", "iguana"]), ("E", ["tortoise", "booby"]), ("S", ["penguin", "crab"]), ("W", ["sea_lion", "crab"])]
 
@@ -156,7 +156,7 @@ def test_the_table_tells_the_story_by_round_newest_first_in_sentences(table: Tab
 
 def test_the_story_of_a_galerapagos_round_starts_with_its_weather_card(table: Table) -> None:
     gid = table.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
-    from tests.web.conftest import TO_THE_VOTE
+    from tests.support.dashboard import TO_THE_VOTE
 
     for action in TO_THE_VOTE[:5]:
         assert table.act(gid, action).status_code == 200, action

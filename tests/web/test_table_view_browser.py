@@ -157,7 +157,7 @@ def test_the_ribbon_while_everyone_plans_at_once(browser, server: Server) -> Non
 
 
 def test_a_galerapagos_round_told_in_french(browser, server: Server) -> None:
-    from tests.web.conftest import TO_THE_VOTE
+    from tests.support.dashboard import TO_THE_VOTE
 
     gid = server.api("POST", "/api/games", {"game": "galerapagos", "players": ["Ann", "Bob", "Cleo"], "options": {}})["id"]
     for action in TO_THE_VOTE:

@@ -11,7 +11,7 @@ import json
 import re
 from pathlib import Path
 
-from tests.web.conftest import Table
+from tests.support.dashboard import Table
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.web.conftest import Table
+from tests.support.dashboard import Table
 
 
 @pytest.fixture

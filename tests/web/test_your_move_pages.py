@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from companion import games
-from tests.web.conftest import TO_THE_VOTE, Table
+from tests.support.dashboard import TO_THE_VOTE, Table
 from web import seat_view, views
 from web.forms import CHIP_COLOURS
 from web.pictures import contrast

@@ -1,7 +1,7 @@
 """Galapagos, the dice game — one package: rules, moves, narration, texts, screens, page fragments, table inputs.
 
 ``GAME`` is what every interface reads (see :mod:`companion.engine.gamepack`). The
-rules' public names are re-exported here for older imports.
+rules live in ``rules.py``; import them from there.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from typing import Any
 
 from companion.engine.gamepack import GamePackage
 from companion.engine.rules import RuleError
-from companion.games.dice.rules import *  # noqa: F403
 from companion.games.dice.rules import DiceRules, hint, roll_dice
 
 #: the sand timer's lengths a table may choose at the start, in seconds (the published one runs 30)

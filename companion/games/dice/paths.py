@@ -19,7 +19,7 @@ from companion.games.dice.island import COLOURS
 from companion.games.dice.words import ALL_COLOURS, refuse
 
 if TYPE_CHECKING:
-    from companion.games.dice import DiceState
+    from companion.games.dice.rules import DiceState
 
 MAX_DICE = 5
 

@@ -1,7 +1,7 @@
 """Galèrapagos — one package: rules, moves, narration, texts, screens, page fragments, table inputs.
 
 ``GAME`` is what every interface reads (see :mod:`companion.engine.gamepack`). The
-rules' public names are re-exported here for older imports.
+rules live in ``rules.py``; import them from there.
 """
 
 from __future__ import annotations
@@ -11,15 +11,13 @@ import random
 from typing import Any
 
 from companion.engine.gamepack import GamePackage
-from companion.games.galerapagos.rules import *  # noqa: F403
+from companion.games.galerapagos.draws import draw_weather, weather_deck_order
 from companion.games.galerapagos.rules import (
     BOTTOM_CARDS,
     HURRICANE_WATER,
     WEATHER_CARDS,
     GalerapagosRules,
-    draw_weather,
     odds,
-    weather_deck_order,
 )
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from companion.engine import texts
 from companion.games.galerapagos import rules as R
+from companion.games.galerapagos import tournament as T
 
 DOMAIN = R.DOMAIN
 
@@ -93,14 +94,14 @@ def match_totals(records: list[dict[str, Any]]) -> dict[str, Any] | None:
         if not r.get("over"):
             continue
         winners = list(r.get("winners") or [])
-        pts = R.game_points(len(names), len(winners), mode) if winners else 0
+        pts = T.game_points(len(names), len(winners), mode) if winners else 0
         for name in winners:
             totals[name] = totals.get(name, 0) + pts
         rows.append({"manche": int((r.get("options") or {}).get("manche") or len(rows) + 1),
                      "winners": winners, "points": {name: (pts if name in winners else 0) for name in names},
                      "reason": (r.get("outcome") or {}).get("reason")})
     played = len(rows)
-    leaders = R.tournament_winners(totals) if any(totals.values()) else []
+    leaders = T.tournament_winners(totals) if any(totals.values()) else []
     over = bool(manches) and played >= manches
     return {"match": match, "manches": manches, "played": played, "mode": mode, "totals": totals,
             "leaders": leaders, "rows": rows, "over": over, "winners": leaders if over else []}

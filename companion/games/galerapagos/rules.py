@@ -37,10 +37,8 @@ state it is given and copying is cheap for playouts.
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Iterable
 from dataclasses import dataclass
-from math import comb
 from typing import Any, NamedTuple
 
 from companion.engine.rules import Action, Event, Expected, Outcome, RuleError, Rules, sees_secret
@@ -1120,180 +1118,8 @@ def _core(s: State, action: Action, ev: list[Event]) -> State:
 
 # -- pure helpers for the screens and the session ---------------------------
 
-def snake_chance(extra: int, balls: int = len(BAG), black: int = 1) -> float:
-    """Chance of the black ball among ``extra`` balls drawn together (k/6 for one in six)."""
-    if extra <= 0 or black <= 0:
-        return 0.0
-    if extra > balls - black:  # more balls than white ones: the black one must come
-        return 1.0
-    return 1.0 - comb(balls - black, extra) / comb(balls, extra)
-
-
-def expected_fish(bag: Iterable[int] = BAG) -> float:
-    bag = list(bag)
-    return sum(bag) / len(bag)
-
-
-def expected_wood(extra: int, balls: int = len(BAG)) -> float:
-    """Pieces expected when announcing ``extra`` more: the free one, plus ``extra`` unless the snake bites."""
-    return 1 + extra * (1 - snake_chance(extra, balls))
-
-
-def cards_left(s: State) -> int:
-    """Weather cards still face down, the hurricane included."""
-    return len(s.deck) + s.hurricane_left
-
-
-def hurricane_next(s: State) -> float:
-    """The chance that the next weather card turned is the hurricane.
-
-    It lies among the bottom six ("Mélangez la carte Ouragan et les 5 cartes Météo"):
-    nil while cards above that pile remain, then one in the cards left.
-    """
-    left = cards_left(s)
-    if not s.hurricane_left or left == 0 or left > BOTTOM_CARDS + 1:
-        return 0.0
-    return 1 / left
-
-
-def _due(s: State) -> tuple[int, int]:
-    """Water and food rations still to hand out this round (a ration given is not taken twice)."""
-    living = len(_living(s))
-    water_due = living if s.phase in (WEATHER, ACTIONS, ACTED, WATER, END) else 0
-    food_due = living if s.phase in (WEATHER, ACTIONS, ACTED, WATER, FOOD, END) else 0
-    if s.phase == DEPART:
-        return 0, 0
-    return water_due, food_due
-
-
-def lack(s: State) -> dict[str, int]:
-    """"To leave now we lack": raft cards, water and food for the voyage once this round is fed.
-
-    At the end of a round the rations are handed out already; before it, they come first.
-    """
-    n = len(_living(s))
-    water_due, food_due = _due(s)
-    if s.phase == END:
-        water_due = food_due = 0
-    return {"rafts": max(0, n - s.rafts), "water": max(0, n - (s.water - water_due)),
-            "food": max(0, n - (s.food - food_due - s.basket))}
-
-
-def odds(s: State) -> dict[str, Any]:
-    """Figures for the screens: snake risk, expected catch and wood, rations after this round, rounds left,
-    the hurricane's chance next and what the raft still lacks."""
-    living = len(_living(s))
-    n = max(1, living)
-    balls = len(s.opts.bag)
-    # a ration already handed out this round is not taken twice: during the food count the
-    # water is shared already, at the departure and at the end both are (at the end of an
-    # ordinary round the figures look ahead to the coming round)
-    water_due, food_due = _due(s)
-    return {
-        "snake": {str(k): snake_chance(k, balls) for k in range(1, MAX_EXTRA_BALLS + 1)},
-        "wood": {str(k): round(expected_wood(k, balls), 3) for k in range(0, MAX_EXTRA_BALLS + 1)},
-        "expected_fish": expected_fish(s.opts.bag),
-        "water_after": s.water - water_due,
-        "food_after": s.food - food_due,
-        "water_rounds": s.water // n,
-        "food_rounds": s.food // n,
-        "hurricane_next": round(hurricane_next(s), 4),
-        "weather_left": cards_left(s),
-        "lack": lack(s),
-    }
-
-
-def deck_left(s: State) -> dict[str, int]:
-    """The plain weather cards still face down, drops -> how many."""
-    out: dict[str, int] = {}
-    for w in s.deck:
-        out[str(w)] = out.get(str(w), 0) + 1
-    return out
-
-
-def weather_deck_order(rng: random.Random, cards: Iterable[int] = WEATHER_CARDS,
-                       hurricane_water: int = HURRICANE_WATER) -> list[Action]:
-    """The whole deck as the set-up builds it, top first, as ``weather`` actions to journal.
-
-    "Mélangez les cartes Météo, tirez-en 5 au hasard ... Mélangez la carte Ouragan et les
-    5 cartes Météo et placez la pile ... Placez ensuite le reste des cartes dessus."
-    """
-    deck = list(cards)
-    rng.shuffle(deck)
-    bottom = [{"type": "weather", "water": w, "hurricane": False} for w in deck[:BOTTOM_CARDS]]
-    bottom.append({"type": "weather", "water": hurricane_water, "hurricane": True})
-    rng.shuffle(bottom)
-    top = [{"type": "weather", "water": w, "hurricane": False} for w in deck[BOTTOM_CARDS:]]
-    return top + bottom
-
-
-def draw_weather(s: State, rng: random.Random) -> Action:
-    """The next weather card for a table without its deck, drawn from what is left.
-
-    Uniform over the cards left, the hurricane only once the bottom pile is reached:
-    the same law as the physical set-up. The session journals the returned action.
-    """
-    next_round = s.round if s.phase == WEATHER else s.round + 1
-    pool: list[Action] = [{"type": "weather", "water": w, "hurricane": False} for w in s.deck]
-    if s.hurricane_left and (next_round >= s.opts.hurricane_from or not pool):
-        pool.append({"type": "weather", "water": s.opts.hurricane_water, "hurricane": True})
-    if not pool:  # more rounds than cards (a corrected deck): the table turns a card it has
-        pool = [{"type": "weather", "water": 0, "hurricane": False}]
-    return rng.choice(pool)
-
 
 # -- tournaments ("Mode tournois") ---------------------------------------------
-
-def game_points(players: int, embarked: int, mode: str = "solidaire") -> int:
-    """One embarked castaway's points in a tournament round.
-
-    Solidaire: "Les joueurs qui embarquent sur le radeau marquent un point."
-    Solitaire: "Vous perdez 1 point par survivant sur le radeau": out of as many points
-    as players, one is lost per other survivor, so the last survivor scores most.
-    """
-    if mode == "solidaire":
-        return 1
-    if mode == "solitaire":
-        return players - (embarked - 1)
-    raise ValueError(f"unknown tournament mode {mode!r}")
-
-
-def tournament_scores(results: Iterable[dict[str, Any]], mode: str = "solidaire") -> dict[str, int]:
-    """Totals over a series of games; each result has ``players`` and ``winners`` (script output)."""
-    totals: dict[str, int] = {}
-    for result in results:
-        names = [p["name"] if isinstance(p, dict) else p for p in result["players"]]
-        winners = list(result.get("winners", []))
-        for name in names:
-            totals.setdefault(name, 0)
-        for name in winners:
-            totals[name] += game_points(len(names), len(winners), mode)
-    return totals
-
-
-def tournament_winners(totals: dict[str, int]) -> list[str]:
-    """"le joueur qui totalise le plus de points remporte la partie" (all of them on a tie)."""
-    top = max(totals.values(), default=0)
-    return [name for name, pts in totals.items() if pts == top]
-
-
-def match_view(s: State) -> dict[str, Any] | None:
-    """This manche in its match: the totals carried in, plus this manche's points once it is over."""
-    o = s.opts
-    if not o.manches:
-        return None
-    totals = {name: 0 for name in s.names}
-    for name, pts in o.carried:
-        totals[name] = totals.get(name, 0) + pts
-    if s.phase == OVER and s.winners:
-        pts = game_points(_n(s), len(s.winners), o.scoring)
-        for i in s.winners:
-            totals[s.names[i]] += pts
-    leaders = tournament_winners(totals) if any(totals.values()) else []
-    last = o.manche >= o.manches
-    return {"id": o.match, "manche": o.manche, "manches": o.manches, "mode": o.scoring,
-            "totals": totals, "leaders": leaders, "last": last,
-            "winners": leaders if last and s.phase == OVER else []}
 
 
 # -- the rules object --------------------------------------------------------
@@ -1657,3 +1483,8 @@ def ballot_span(before: State) -> int:
     if before.ballot is None:  # the ballot opened with this very action (a lone voter)
         return 1
     return max(1, before.done + 1 - before.ballot_at)
+
+
+# the odds and the tournament read a state (State, BAG above): imported once every name they use is defined
+from companion.games.galerapagos.chances import cards_left, deck_left, odds  # noqa: E402
+from companion.games.galerapagos.tournament import game_points, match_view  # noqa: E402

@@ -1,7 +1,7 @@
 """Pocket Galapagos — one package: rules, moves, narration, texts, screens, page fragments, table inputs.
 
 ``GAME`` is what every interface reads (see :mod:`companion.engine.gamepack`). The
-rules' public names are re-exported here for older imports.
+rules live in ``rules.py``; import them from there.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ import os
 from typing import Any
 
 from companion.engine.gamepack import GamePackage
-from companion.games.pocket.rules import *  # noqa: F403
 from companion.games.pocket.rules import PocketRules
 
 

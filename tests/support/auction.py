@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from companion.engine.rules import RuleError
-from companion.games.auction import ALL_PAIRS, ANIMALS, AuctionRules, AuctionState, seat_of
+from companion.games.auction.rules import ALL_PAIRS, ANIMALS, AuctionRules, AuctionState, seat_of
 
 RULES = AuctionRules()
 FOUR = ("Ann", "Bob", "Cid", "Dee")

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from companion.engine.rules import RuleError
-from companion.games.galerapagos import GalerapagosRules, State
+from companion.games.galerapagos.rules import GalerapagosRules, State
 
 RULES = GalerapagosRules()
 FIVE = ["Ann", "Bob", "Cid", "Dan", "Eve"]

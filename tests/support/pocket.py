@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from companion.engine.rules import RuleError
-from companion.games.pocket import PocketRules, PocketState
+from companion.games.pocket.rules import PocketRules, PocketState
 
 RULES = PocketRules()
 END = {"type": "end_turn"}

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from companion.engine.rules import RuleError
-from companion.games.dice import DiceRules, DiceState
+from companion.games.dice.rules import DiceRules, DiceState
 
 RULES = DiceRules()
 COLOURS = ["black", "white", "red", "green", "yellow", "blue"]

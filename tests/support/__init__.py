@@ -1,0 +1,1 @@
+"""Helpers the tests share (no tests here): game helpers per game, the dashboard's test table."""
