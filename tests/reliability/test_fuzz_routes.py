@@ -56,6 +56,8 @@ ROUTES = [
     ("GET", "/games/<game_id>/raw.json"), ("POST", "/games/<game_id>/joining"), ("POST", "/api/games/<game_id>/joining"),
     ("GET", "/api/games/<game_id>/join-requests"), ("POST", "/api/join/requests/<request_id>"),
     ("POST", "/games/<game_id>/join-requests/<request_id>"), ("POST", "/api/games/<game_id>/join-requests/<request_id>"),
+    ("GET", "/history"), ("GET", "/history/players.csv"), ("GET", "/history/players.json"),
+    ("GET", "/history/bgstats.bgsplay"), ("GET", "/games/<game_id>/bgstats.bgsplay"), ("GET", "/g/<game_id>/course"),
 ]
 
 WEIRD_TEXT = ["", " ", "A/B", "Jo #2", "x?y=1", "..", "%2e%2e", "%00", "\u202e", "é", "😀", "a" * 300,
