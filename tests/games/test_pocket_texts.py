@@ -19,7 +19,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from companion.board.screens import canvas, render
-from companion.board.screens.context import ScreenContext
+from companion.drawing.context import ScreenContext
 from companion.engine import catalogs, moves, texts
 from companion.engine.rules import RuleError
 from companion.games import package
