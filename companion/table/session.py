@@ -35,6 +35,18 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
+class Step:
+    """One action in play as the session's replay computed it: its entry, the state before, the rules'
+    events and the state after. The story, corrections and extras read these instead of replaying the
+    game themselves; the states are the rules' own values, never changed in place."""
+
+    entry: JournalEntry
+    before: Any
+    events: list[Event]
+    after: Any
+
+
+@dataclass(frozen=True)
 class Change:
     """What listeners are told after the journal moved."""
 
@@ -93,6 +105,8 @@ class Session(Corrections, SandClock):
         self._rev = -1
         self.state: Any = None
         self.entries: list[JournalEntry] = []
+        #: what the replay computed for each of ``entries`` (same order, same length)
+        self._steps: list[Step] = []
         #: the undone actions, oldest first (what redo plays again); empty: nothing to redo
         self.undone: list[JournalEntry] = []
 
@@ -199,6 +213,16 @@ class Session(Corrections, SandClock):
         with self._lock:
             return list(self.entries if limit is None else self.entries[-limit:])
 
+    def steps(self) -> list[Step]:
+        """Each action in play with the states around it and its events, oldest first: the session's one replay."""
+        with self._lock:
+            return list(self._steps)
+
+    def state_before(self, index: int) -> Any:
+        """The game's state before the action ``history()[index]`` (the current state past the last one)."""
+        with self._lock:
+            return self._steps[index].before if 0 <= index < len(self._steps) else self.state
+
     # -- writing ------------------------------------------------------------
     def act(self, action: Action, source: Author | str = "cli", settles: tuple[int, ...] = ()) -> list[Event]:
         """Apply and journal one action; RuleError leaves the game and journal untouched.
@@ -230,7 +254,7 @@ class Session(Corrections, SandClock):
                 self._record_result(db, state)
                 rev = self.journal.rev(self.id, db)
             self.state = state
-            self.entries.append(entry)
+            self._played(entry, before, events, state)
             sender = action.get("player")
             if isinstance(sender, str):  # what he sent replaces what he had laid
                 self.drafts.pop(sender, None)
@@ -274,13 +298,13 @@ class Session(Corrections, SandClock):
                         raise _NothingToUndo  # rolls the transaction back: an expiry alone stays
                     entry = first
                     entries = self.journal.active(self.id, db)
-                    state = self._replay(entries)
+                    state, steps = self._replay(entries)
                     self._record_result(db, state)
                     rev = self.journal.rev(self.id, db)
                     undone = self.journal.undone(self.id, db)
             except _NothingToUndo:
                 return None
-            self.state, self.entries, self._rev, self.undone = state, entries, rev, undone
+            self.state, self.entries, self._steps, self._rev, self.undone = state, entries, steps, rev, undone
             self._refresh_timer()
         self._notify(Change(self, "undo", entry.action))
         return entry.action
@@ -306,11 +330,11 @@ class Session(Corrections, SandClock):
                             break
                         self.journal.redo(db, self.id)
                 entries = self.journal.active(self.id, db)
-                state = self._replay(entries)
+                state, steps = self._replay(entries)
                 self._record_result(db, state)
                 rev = self.journal.rev(self.id, db)
                 undone = self.journal.undone(self.id, db)
-            self.state, self.entries, self._rev, self.undone = state, entries, rev, undone
+            self.state, self.entries, self._steps, self._rev, self.undone = state, entries, steps, rev, undone
             self._refresh_timer()
         self._notify(Change(self, kind, entry.action))
         return entry.action
@@ -333,7 +357,7 @@ class Session(Corrections, SandClock):
         if rev == self._rev and self.state is not None:
             return False
         entries = self.journal.active(self.id, db)
-        self.state = self._replay(entries)
+        self.state, self._steps = self._replay(entries)
         self.entries = entries
         self.undone = self.journal.undone(self.id, db)
         self._rev = rev
@@ -341,7 +365,13 @@ class Session(Corrections, SandClock):
         self._refresh_timer()
         return True
 
-    def _replay(self, entries: list[JournalEntry]) -> Any:
+    def _played(self, entry: JournalEntry, before: Any, events: list[Event], after: Any) -> None:
+        """An action just journalled joins those in play, with what it did (no replay needed)."""
+        self.entries.append(entry)
+        self._steps.append(Step(entry, before, events, after))
+
+    def _replay(self, entries: list[JournalEntry]) -> tuple[Any, list[Step]]:
+        """The state after ``entries`` and what each of them did (the one replay everything else reads)."""
         try:
             jsoncheck.check(self.record.options, "the options")  # an older version let NaN in
             state = self.rules.setup(list(self.record.players), dict(self.record.options))
@@ -351,9 +381,12 @@ class Session(Corrections, SandClock):
             log.exception("setting up game %s again", self.id)
             raise ReplayError(f"Game {self.id} cannot be set up again ({type(exc).__name__}).") from None
         self._timer_turned = None
+        steps: list[Step] = []
         for entry in entries:
             try:
-                state, events = self.rules.apply(state, entry.action)
+                before = state
+                state, events = self.rules.apply(before, entry.action)
+                steps.append(Step(entry, before, events, state))
                 if events:
                     self._note_timer(entry, events)
             except RuleError as err:
@@ -365,7 +398,7 @@ class Session(Corrections, SandClock):
                 raise ReplayError(
                     f"Game {self.id} cannot be replayed at journal entry {entry.seq} ({type(exc).__name__})."
                 ) from None
-        return state
+        return state, steps
 
     def _record_result(self, db: Any, state: Any) -> None:
         outcome = self.rules.outcome(state)

@@ -21,6 +21,9 @@ from companion.table.authorship import Author
 from companion.table.journal import Journal
 from companion.table.rows import JournalEntry
 
+if TYPE_CHECKING:
+    from companion.table.session import Step
+
 
 @dataclass(frozen=True)
 class Edited:
@@ -44,6 +47,7 @@ class Corrections:
     rules: Rules
     state: Any
     entries: list[JournalEntry]
+    _steps: list[Step]
     undone: list[JournalEntry]
     _rev: int
     _lock: threading.RLock
@@ -63,11 +67,15 @@ class Corrections:
 
         def _sync_locked(self, db: Any) -> bool: ...
 
-        def _replay(self, entries: list[JournalEntry]) -> Any: ...
+        def _replay(self, entries: list[JournalEntry]) -> tuple[Any, list[Step]]: ...
+
+        def state_before(self, index: int) -> Any: ...
 
         def _record_result(self, db: Any, state: Any) -> None: ...
 
         def _refresh_timer(self) -> None: ...
+
+        def _played(self, entry: JournalEntry, before: Any, events: list[Event], after: Any) -> None: ...
 
         def _note_timer(self, entry: JournalEntry, events: list[Event]) -> None: ...
 
@@ -96,7 +104,7 @@ class Corrections:
                     raise RuleError("There is no action {seq} in play.", seq=seq)
                 pkg = games.package(self.game)
                 hidden = secrecy.hidden_seqs(pkg, self.rules, self.players, self.options, entries)
-                kept, aside, dropped, after = secrecy.replay_tail(pkg, self.rules, self._replay(entries[:index]),
+                kept, aside, dropped, after = secrecy.replay_tail(pkg, self.rules, self.state_before(index),
                                                                   entries[index].action, action, entries[index + 1:],
                                                                   hidden, _note)
                 told = {"before": self.rules.public_state(self.state, None), "after": self.rules.public_state(after, None),
@@ -105,10 +113,10 @@ class Corrections:
                 self.journal.rewrite(db, self.id, entries[index], action, kept, aside, dropped,
                                      entries[index].author.again("edit", by), note=told)
                 entries = self.journal.active(self.id, db)
-                state = self._replay(entries)
+                state, steps = self._replay(entries)
                 self._record_result(db, state)
                 rev = self.journal.rev(self.id, db)
-            self.state, self.entries, self._rev, self.undone = state, entries, rev, []
+            self.state, self.entries, self._steps, self._rev, self.undone = state, entries, steps, rev, []
             self._refresh_timer()
         self._changed("edit", action)
         return Edited(len(kept), [e for e, _ in aside], [e for e, _ in dropped])
@@ -142,7 +150,7 @@ class Corrections:
                 self._record_result(db, state)
                 rev = self.journal.rev(self.id, db)
             self.state, self._rev, self.undone = state, rev, []
-            self.entries.append(entry)
+            self._played(entry, before, events, state)
             self._note_timer(entry, events)
             self._refresh_timer()
         self._changed("action", found.action, events, before, state)
