@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from companion.engine.rules import Action, Event, Expected, Outcome, RuleError, Rules, sees_secret
@@ -269,6 +269,22 @@ def _short(s: State) -> bool:
     if s.phase == DEPART:
         return _capacity(s) < n
     return _track(s, s.phase) < n
+
+
+def turn_order(s: State, exp: Expected) -> Expected:
+    """``exp`` with the turn order: the actions go round from the first player, the sick and the dead
+    skipped; after the last one the first player runs the survival step. A weather card is the
+    table's, then the first player acts. During a vote or the moment to show cards nobody is next."""
+    first = s.names[s.first]
+    nxt: tuple[str, ...] = ()
+    if s.phase != OVER and not (s.show or s.ballot is not None or s.tie):
+        n = len(s.names)
+        if s.phase == ACTIONS:
+            nxt = next(((s.names[i],) for i in ((s.start + k) % n for k in range(s.turn_k + 1, n))
+                        if s.alive[i] and not disabled(s, i) and not s.did[i]), (first,))  # then the survival step
+        elif s.phase in (WEATHER, END) and not exp.players and exp.actions:
+            nxt = (first,)
+    return replace(exp, next=nxt, start=first)
 
 
 def _actor(s: State) -> int:
@@ -1254,6 +1270,9 @@ class GalerapagosRules(Rules):
 
     # -- reading -----------------------------------------------------------
     def expected(self, state: State) -> Expected:
+        return turn_order(state, self._expected(state))
+
+    def _expected(self, state: State) -> Expected:
         s = state
         first = s.names[s.first]
         if s.phase == OVER:
