@@ -48,12 +48,19 @@ def drawn(session: Any, language: str) -> dict[str, Any] | None:
             return hit[1]
     out = course.of_session(session, language)
     if out is not None:
-        for i, ch in enumerate(out["charts"]):
-            ch["svg"] = Markup(charts.svg(out, ch, ident=f"course-{ch['id']}-{i}"))
+        with_svgs(out)
     with _lock:
         if len(_cache) > 32:
             _cache.clear()
         _cache[key] = (stamp, out)
+    return out
+
+
+def with_svgs(out: dict[str, Any], prefix: str = "course") -> dict[str, Any]:
+    """Each chart of the course ``out`` with its SVG (``ch["svg"]``, ids unique in the page): the results
+    screen, the course page and the league's page of a game draw them here, the one way."""
+    for i, ch in enumerate(out["charts"]):
+        ch["svg"] = Markup(charts.svg(out, ch, ident=f"{prefix}-{ch['id']}-{i}"))
     return out
 
 

@@ -1,18 +1,33 @@
-"""The league's page: standings across the club's tables, in English and French, with JSON and CSV.
+"""The league's page: standings across the club's tables, in English and French, with JSON and CSV, and
+each game of the evening with its course charts where its table sent them.
 
-Served by ``companion league`` (not by a table's dashboard); it reads the league's store only.
+Served by ``companion league`` (not by a table's dashboard); it reads the league's store only. A game's
+charts are the dashboard's own: the course as its package drew it at the table (carried in the
+``results`` message, checked by :mod:`companion.club.intake`), its tables rebuilt by
+:func:`companion.engine.course.complete` and drawn by :func:`web.course_view.with_svgs` into the
+results screen's ``_course.html``.
+
+- ``GET /`` — the standings, then the games (each with a link to its course)
+- ``GET /standings.json``, ``/standings.csv`` — the standings to download
+- ``GET /games/<id>`` — one game: its players, scores and winners, and its course charts
+- ``GET /games/<id>.json`` — the same result and its course (by language) as JSON
 """
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
+import logging
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template_string, request
 
 from companion.club.league import csv_rows, standings
+from companion.engine import course as shape
 from companion.engine import texts
+
+log = logging.getLogger(__name__)
 
 PAGE = """<!doctype html><html lang="{{ lang }}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>{{ t("League standings") }}</title>
@@ -31,7 +46,25 @@ th,td{padding:.25rem .6rem;border-bottom:1px solid #ccc;text-align:left}td.n{tex
 {% for mode, v in m.modes.items() %}<h3>{{ mode }}{% if mode == m.mode %} ({{ t("chosen") }}){% endif %}</h3>
 <table><tr><th>{{ t("Player") }}</th><th>{{ t("Points") }}</th></tr>{% for p, pts in v.totals.items() %}
 <tr><td>{{ p }}{% if p in v.leaders %} ★{% endif %}</td><td class="n">{{ pts }}</td></tr>{% endfor %}</table>
-{% endfor %}{% endfor %}</body></html>"""
+{% endfor %}{% endfor %}
+{% if played %}<h2>{{ t("Games") }}</h2><table><tr><th>{{ t("Table") }}</th><th>{{ t("Game") }}</th>
+<th>{{ t("Scores") }}</th><th>{{ t("Winners") }}</th><th></th></tr>{% for g in played %}<tr><td>{{ g.table }}</td>
+<td>{{ g.title or g.game }}</td><td>{% for p in g.players %}{{ p }} {{ g.scores[p] if g.scores and p in g.scores and g.scores[p] is not none else "–" }}{% if not loop.last %}, {% endif %}{% endfor %}</td>
+<td>{{ (g.winners or [])|join(", ") }}</td><td>{% if g.has_course %}<a href="games/{{ g.id|urlencode }}?lang={{ lang }}">📈 {{ t("Course") }}</a>{% endif %}</td></tr>
+{% endfor %}</table>{% endif %}</body></html>"""
+
+GAME = """<!doctype html><html lang="{{ lang }}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>{{ heading }}</title>
+<link rel="stylesheet" href="{{ url_for('static', filename='app.css') }}">
+<link rel="stylesheet" href="{{ url_for('static', filename='course.css') }}"></head><body class="course-view"><main>
+<p><a href="../?lang={{ lang }}">{{ t("League standings") }}</a> · <a href="?lang=en">English</a> ·
+<a href="?lang=fr">Français</a> · <a href="{{ rid|urlencode }}.json">JSON</a></p>
+<h1>{{ heading }}</h1>
+{% if res %}<p>{% for p in res.players %}{{ p }} {{ res.scores[p] if res.scores and p in res.scores and res.scores[p] is not none else "–" }}{% if p in (res.winners or []) %} ★{% endif %}{% if not loop.last %} · {% endif %}{% endfor %}</p>{% endif %}
+{% if course %}{% include "_course.html" %}{% elif res %}<p>{{ t("This game's table sent no course.") }}</p>{% endif %}
+{% if missing %}<p>{{ missing }}</p>{% endif %}
+</main></body></html>"""
+
 
 
 def create_app(store: Any) -> Flask:
@@ -44,7 +77,39 @@ def create_app(store: Any) -> Flask:
     @app.get("/")
     def page() -> str:
         code = lang()
-        return render_template_string(PAGE, st=standings(store.records()), lang=code, t=texts.translator(code))
+        return render_template_string(PAGE, st=standings(store.records()), played=store.games(), lang=code,
+                                      t=texts.translator(code))
+
+    @app.get("/games/<rid>.json")
+    def game_json(rid: str) -> Response:
+        found = store.course(rid)
+        if found is None:
+            return _missing(rid, lang(), json=True)
+        res, drawn = found
+        return jsonify({"result": res, "course": drawn})
+
+    @app.get("/games/<rid>")
+    def game(rid: str) -> Response | str:
+        code = lang()
+        found = store.course(rid)
+        if found is None:
+            return _missing(rid, code)
+        res, drawn = found
+        return render_template_string(GAME, t=texts.translator(code), lang=code, rid=rid, res=res,
+                                      heading=f"{res.get('title') or res.get('game')} · "
+                                              f"{texts.translator(code)('Table')} {res.get('table')}",
+                                      course=_drawn(drawn, code, rid), missing=None)
+
+    def _missing(rid: str, code: str, json: bool = False) -> Response:
+        sentence = texts.render("The league has no game {id}.", {"id": rid[:80]}, code)
+        if json:
+            out = jsonify({"error": sentence})
+        else:
+            out = Response(render_template_string(GAME, t=texts.translator(code), lang=code, rid=rid[:80], res=None,
+                                                  heading=texts.translator(code)("League standings"), course=None,
+                                                  missing=sentence), mimetype="text/html")
+        out.status_code = 404
+        return out
 
     @app.get("/standings.json")
     def as_json() -> Response:
@@ -58,3 +123,20 @@ def create_app(store: Any) -> Flask:
                         headers={"Content-Disposition": "attachment; filename=league.csv"})
 
     return app
+
+
+def _drawn(by_lang: dict[str, Any] | None, code: str, rid: str) -> dict[str, Any] | None:
+    """The course in ``code`` (else in English, else in the language it came in) with its tables and SVGs."""
+    from web.course_view import with_svgs
+
+    if not by_lang:
+        return None
+    chosen = by_lang.get(code) or by_lang.get("en") or next(iter(by_lang.values()))
+    out = shape.complete(copy.deepcopy(chosen), code)
+    try:
+        return with_svgs(out, prefix="league")
+    except Exception:  # noqa: BLE001 - a course the charts cannot draw: its figures as tables only
+        log.exception("the course of league game %s could not be drawn", rid)
+        for ch in out["charts"]:
+            ch["svg"] = ""
+        return out
