@@ -24,7 +24,7 @@ from flask import Blueprint, Response, make_response, request
 from markupsafe import Markup
 
 from companion import games
-from companion.engine import charts
+from companion.engine import charts, texts
 from companion.engine import course as shape
 from companion.table import course, history, story
 from companion.table.library import Library
@@ -112,7 +112,7 @@ def history_page():
         chart["table"] = line["charts"][0]["table"]
     titles = {pkg.id: pkg.title(language) for pkg in games.packages()}
     return page("history.html", who, figures=figures, game=game, period=period, titles=titles, chart=chart,
-                periods=history.PERIODS)
+                periods=history.PERIODS, tn=texts.ntranslator(language))  # « 1 game », « 2 games »
 
 
 @bp.get("/history/players.json")
