@@ -23,6 +23,7 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, render_template_string, request
 
+from companion import games
 from companion.club.league import csv_rows, standings
 from companion.engine import course as shape
 from companion.engine import texts
@@ -32,7 +33,8 @@ log = logging.getLogger(__name__)
 PAGE = """<!doctype html><html lang="{{ lang }}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>{{ t("League standings") }}</title>
 <style>body{font-family:system-ui,sans-serif;margin:1rem;max-width:60rem}table{border-collapse:collapse;margin:.5rem 0 1.5rem}
-th,td{padding:.25rem .6rem;border-bottom:1px solid #ccc;text-align:left}td.n{text-align:right}</style></head><body>
+th,td{padding:.25rem .6rem;border-bottom:1px solid #ccc;text-align:left}td.n{text-align:right}
+.scroll{overflow-x:auto;max-width:100%}</style></head><body>
 <p><a href="?lang=en">English</a> · <a href="?lang=fr">Français</a> ·
 <a href="standings.json">JSON</a> · <a href="standings.csv">CSV</a></p>
 <h1>{{ t("League standings") }}</h1>
@@ -41,17 +43,17 @@ th,td{padding:.25rem .6rem;border-bottom:1px solid #ccc;text-align:left}td.n{tex
 <th>{{ t("Points") }}</th></tr>{% for r in players %}<tr><td>{{ r.player }}</td><td class="n">{{ r.played }}</td>
 <td class="n">{{ r.won }}</td><td class="n">{{ r.points }}</td></tr>{% endfor %}</table>{% endmacro %}
 <h2>{{ t("Overall") }}</h2>{{ rows(st.overall) }}
-{% for g in st.per_game %}<h2>{{ g.title }}</h2>{{ rows(g.players) }}{% endfor %}
+{% for g in st.per_game %}<h2>{{ title(g.game) }}</h2>{{ rows(g.players) }}{% endfor %}
 {% for m in st.tournaments %}<h2>{{ t("Tournament {match} at table {table}", match=m.match, table=m.table) }}</h2>
 {% for mode, v in m.modes.items() %}<h3>{{ mode }}{% if mode == m.mode %} ({{ t("chosen") }}){% endif %}</h3>
 <table><tr><th>{{ t("Player") }}</th><th>{{ t("Points") }}</th></tr>{% for p, pts in v.totals.items() %}
 <tr><td>{{ p }}{% if p in v.leaders %} ★{% endif %}</td><td class="n">{{ pts }}</td></tr>{% endfor %}</table>
 {% endfor %}{% endfor %}
-{% if played %}<h2>{{ t("Games") }}</h2><table><tr><th>{{ t("Table") }}</th><th>{{ t("Game") }}</th>
+{% if played %}<h2>{{ t("Games") }}</h2><div class="scroll"><table><tr><th>{{ t("Table") }}</th><th>{{ t("Game") }}</th>
 <th>{{ t("Scores") }}</th><th>{{ t("Winners") }}</th><th></th></tr>{% for g in played %}<tr><td>{{ g.table }}</td>
-<td>{{ g.title or g.game }}</td><td>{% for p in g.players %}{{ p }} {{ g.scores[p] if g.scores and p in g.scores and g.scores[p] is not none else "–" }}{% if not loop.last %}, {% endif %}{% endfor %}</td>
-<td>{{ (g.winners or [])|join(", ") }}</td><td>{% if g.has_course %}<a href="games/{{ g.id|urlencode }}?lang={{ lang }}">📈 {{ t("Course") }}</a>{% endif %}</td></tr>
-{% endfor %}</table>{% endif %}</body></html>"""
+<td>{{ title(g.game) }}</td><td>{% for p in g.players %}{{ p }} {{ g.scores[p] if g.scores and p in g.scores and g.scores[p] is not none else "–" }}{% if not loop.last %}, {% endif %}{% endfor %}</td>
+<td>{{ (g.winners or [])|join(", ") }}</td><td>{% if g.has_course %}<a href="games/{{ g.id|urlencode }}?lang={{ lang }}">{{ t("Course") }}</a>{% endif %}</td></tr>
+{% endfor %}</table></div>{% endif %}</body></html>"""
 
 GAME = """<!doctype html><html lang="{{ lang }}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>{{ heading }}</title>
@@ -78,7 +80,7 @@ def create_app(store: Any) -> Flask:
     def page() -> str:
         code = lang()
         return render_template_string(PAGE, st=standings(store.records()), played=store.games(), lang=code,
-                                      t=texts.translator(code))
+                                      t=texts.translator(code), title=lambda game: _title(game, code))
 
     @app.get("/games/<rid>.json")
     def game_json(rid: str) -> Response:
@@ -96,7 +98,7 @@ def create_app(store: Any) -> Flask:
             return _missing(rid, code)
         res, drawn = found
         return render_template_string(GAME, t=texts.translator(code), lang=code, rid=rid, res=res,
-                                      heading=f"{res.get('title') or res.get('game')} · "
+                                      heading=f"{_title(str(res.get('game', '')), code)} · "
                                               f"{texts.translator(code)('Table')} {res.get('table')}",
                                       course=_drawn(drawn, code, rid), missing=None)
 
@@ -123,6 +125,14 @@ def create_app(store: Any) -> Flask:
                         headers={"Content-Disposition": "attachment; filename=league.csv"})
 
     return app
+
+
+def _title(game: str, code: str) -> str:
+    """A game's title in the page's language (its id when this league does not know the game)."""
+    try:
+        return games.package(game).title(code)
+    except Exception:  # noqa: BLE001 - a game installed at a table, not here
+        return game
 
 
 def _drawn(by_lang: dict[str, Any] | None, code: str, rid: str) -> dict[str, Any] | None:
