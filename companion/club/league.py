@@ -68,7 +68,8 @@ class Store:
             try:
                 self.db: Any = psycopg.connect(where, autocommit=True)
             except psycopg.Error as exc:
-                raise LeagueError(f"Cannot open the league's PostgreSQL database: {str(exc).strip()}.") from None
+                why = " ".join(str(exc).split()).rstrip(".?")  # psycopg's text spans lines
+                raise LeagueError(f"Cannot open the league's PostgreSQL database: {why}.") from None
             self.mark = "%s"
         else:
             try:

@@ -207,3 +207,36 @@ def test_companion_league_says_a_bad_message_in_one_line_without_a_traceback(bro
     assert "Traceback" not in done.stderr
     assert "A results message on galapagos/t1/results/zz was ignored: In the message, Infinity is not a number " \
            "JSON allows; give a finite number." in done.stderr.splitlines()
+
+
+@pytest.mark.parametrize("argv, sentence", [
+    (["--timeout", "nan", "--json"], "companion: --timeout must be a number of seconds above 0, not nan."),
+    (["--timeout", "-5", "--json"], "companion: --timeout must be a number of seconds above 0, not -5."),
+    (["--port", "99999"], "companion: --port must be a number from 1 to 65535, not 99999."),
+    (["--port", "-1"], "companion: --port must be a number from 1 to 65535, not -1."),
+    (["--db", "postgresql://league@127.0.0.1:1/x", "--json"],
+     "companion: Cannot open the league's PostgreSQL database: connection failed: connection to server at "
+     "\"127.0.0.1\", port 1 failed: Connection refused Is the server running on that host and accepting TCP/IP "
+     "connections."),
+])
+def test_companion_leagues_bad_arguments_are_one_sentence(broker: Broker, tmp_path: Path, capsys: Any,
+                                                         argv: list[str], sentence: str) -> None:
+    """``--timeout nan`` waited « within nan s », ``--port 99999`` said it served there and hung, ``--port -1``
+    was an internal error, and PostgreSQL's refusal came on three lines."""
+    from companion.cli.main import main
+
+    if argv[0] == "--db":
+        pytest.importorskip("psycopg")
+    code = main(["league", "--broker", broker.url, "--db", str(tmp_path / "l.db"), *argv])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and err == sentence and "Traceback" not in err
+
+
+def test_companion_league_on_a_port_in_use_says_so_before_serving(broker: Broker, tmp_path: Path, capsys: Any) -> None:
+    from companion.cli.main import main
+
+    code = main(["league", "--broker", broker.url, "--db", str(tmp_path / "l.db"), "--port", str(broker.port)])
+    out, err = capsys.readouterr()
+    assert code == 2 and "League standings at" not in out
+    assert err.strip() == (f"companion: The league's page cannot listen on 127.0.0.1:{broker.port} (Address already "
+                           "in use); give another --host or --port.")
