@@ -22,6 +22,7 @@ import logging
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template_string, request
+from markupsafe import escape
 
 from companion import games
 from companion.club.league import csv_rows, standings
@@ -111,6 +112,21 @@ def create_app(store: Any) -> Flask:
                                                   heading=texts.translator(code)("League standings"), course=None,
                                                   missing=sentence), mimetype="text/html")
         out.status_code = 404
+        return out
+
+    @app.errorhandler(Exception)
+    def unreadable(err: Exception) -> Response:
+        """The league's database away (PostgreSQL restarting, the file gone): one sentence, 503, no traceback."""
+        from werkzeug.exceptions import HTTPException
+
+        if isinstance(err, HTTPException):
+            return err  # type: ignore[return-value]
+        log.error("the league's page failed: %s", err, exc_info=err)
+        sentence = texts.render("The league's standings cannot be read just now; try again in a moment.", {}, lang())
+        out = jsonify({"error": sentence}) if request.path.endswith(".json") else \
+            Response(f"<!doctype html><meta charset=utf-8><p>{escape(sentence)}</p>", mimetype="text/html")
+        out.status_code = 503
+        out.headers["Retry-After"] = "10"
         return out
 
     @app.get("/standings.json")

@@ -240,3 +240,17 @@ def test_companion_league_on_a_port_in_use_says_so_before_serving(broker: Broker
     assert code == 2 and "League standings at" not in out
     assert err.strip() == (f"companion: The league's page cannot listen on 127.0.0.1:{broker.port} (Address already "
                            "in use); give another --host or --port.")
+
+
+def test_the_league_page_without_its_database_is_one_sentence(tmp_path: Path) -> None:
+    """A closed or vanished store answered Flask's bare « Internal Server Error »."""
+    store = Store(str(tmp_path / "league.db"))
+    assert store.add(_valid())
+    client = create_app(store).test_client()
+    store.close()
+    for path, lang in (("/?lang=fr", "fr"), ("/standings.json", "en"), ("/games/aa11?lang=en", "en")):
+        r = client.get(path)
+        body = r.get_data(as_text=True)
+        assert r.status_code == 503 and "Traceback" not in body and "Internal Server Error" not in body
+        assert ("Le classement de la ligue ne peut pas être lu" if lang == "fr" else
+                "The league's standings cannot be read just now") in body.replace("&#39;", "'")
