@@ -315,7 +315,11 @@ class Subscriber:
             log.warning("%s", refusal)
             self.store.refusals.append(str(refusal))
             return
-        self.store.add(payload, msg.topic.split("/")[1])
+        try:
+            self.store.add(payload, msg.topic.split("/")[1])
+        except Exception as exc:  # noqa: BLE001 - the database away: said; paho's loop (and the league) go on
+            log.error("The league could not store game %s of table %s (%s); the broker keeps it retained, so a "
+                      "restart of the league reads it again.", payload.get("id"), payload.get("table"), exc)
 
     def wait_synced(self, timeout: float = 30.0) -> bool:
         deadline = time.monotonic() + timeout

@@ -254,3 +254,33 @@ def test_the_league_page_without_its_database_is_one_sentence(tmp_path: Path) ->
         assert r.status_code == 503 and "Traceback" not in body and "Internal Server Error" not in body
         assert ("Le classement de la ligue ne peut pas être lu" if lang == "fr" else
                 "The league's standings cannot be read just now") in body.replace("&#39;", "'")
+
+
+def test_a_database_error_costs_one_message_not_the_leagues_connection(broker: Broker, tmp_path: Path) -> None:
+    """A failing write inside paho's callback used to end paho's loop: the league heard nothing more."""
+    import sqlite3
+
+    store = Store(str(tmp_path / "league.db"))
+    league = Subscriber(broker.url, store).start()
+    sender = Listener(broker, ())
+    real, calls = store._add, []
+
+    def failing_once(payload: dict[str, Any]) -> bool:
+        calls.append(payload["id"])
+        if len(calls) == 1:
+            raise sqlite3.OperationalError("disk I/O error")
+        return real(payload)
+
+    store._add = failing_once  # type: ignore[method-assign]
+    try:
+        assert league.wait_synced(10)
+        sender.client.publish("galapagos/t1/results", json.dumps(_valid("aa11")), qos=1).wait_for_publish(5)
+        sender.client.publish("galapagos/t1/results", json.dumps(_valid("bb22")), qos=1).wait_for_publish(5)
+        deadline = time.monotonic() + 10
+        while not store.records() and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        sender.close()
+        league.stop()
+    assert calls == ["aa11", "bb22"] and [r["id"] for r in store.records()] == ["bb22"]
+    store.close()
