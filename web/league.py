@@ -39,7 +39,8 @@ th,td{padding:.25rem .6rem;border-bottom:1px solid #ccc;text-align:left}td.n{tex
 <p><a href="?lang=en">English</a> · <a href="?lang=fr">Français</a> ·
 <a href="standings.json">JSON</a> · <a href="standings.csv">CSV</a></p>
 <h1>{{ t("League standings") }}</h1>
-<p>{{ t("{n} games from {tables} tables.", n=st.games, tables=st.tables|length) }}</p>
+<p>{{ tn("{n} game from one table.", "{n} games from one table.", st.games) if st.tables|length == 1
+      else tn("{n} game from {tables} tables.", "{n} games from {tables} tables.", st.games, tables=st.tables|length) }}</p>
 {% macro rows(players) %}<table><tr><th>{{ t("Player") }}</th><th>{{ t("Played") }}</th><th>{{ t("Won") }}</th>
 <th>{{ t("Points") }}</th></tr>{% for r in players %}<tr><td>{{ r.player }}</td><td class="n">{{ r.played }}</td>
 <td class="n">{{ r.won }}</td><td class="n">{{ r.points }}</td></tr>{% endfor %}</table>{% endmacro %}
@@ -81,7 +82,7 @@ def create_app(store: Any) -> Flask:
     def page() -> str:
         code = lang()
         return render_template_string(PAGE, st=standings(store.records()), played=store.games(), lang=code,
-                                      t=texts.translator(code), title=lambda game: _title(game, code))
+                                      t=texts.translator(code), tn=texts.ntranslator(code), title=lambda game: _title(game, code))
 
     @app.get("/games/<rid>.json")
     def game_json(rid: str) -> Response:

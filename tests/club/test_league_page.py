@@ -33,6 +33,8 @@ def test_the_league_page_speaks_english_and_french(tmp_path: Path) -> None:
               "scores": {"Ann": 3}, "winners": ["Ann"]})
     page = create_app(dice).test_client().get("/?lang=fr").get_data(as_text=True)
     assert "<h2>Galapagos (dés)</h2>" in page and "Galapagos (dice)" not in page
+    assert "1 partie d&#39;une table." in page  # one game from one table, not « 1 parties de 1 tables »
+    assert "1 game from one table." in create_app(dice).test_client().get("/?lang=en").get_data(as_text=True)
     dice.close()
     data = client.get("/standings.json").get_json()
     assert [(r["player"], r["played"], r["won"], r["points"]) for r in data["overall"]] == \
