@@ -274,19 +274,19 @@ def edit_forms(session: Session, seq: int, lang: str = "en") -> dict[str, Any]:
     from companion.engine import moves
 
     pkg = games.package(session.game)
-    rules = session.rules
-    entries = session.history()
+    steps = session.steps()  # the session's replay, read once
+    entries = [step.entry for step in steps]
     index = next((i for i, e in enumerate(entries) if e.seq == seq), None)
     if index is None:
         return {"forms": [], "prefill": {}, "text": ""}
-    state = session.state_before(index)
+    state = steps[index].before
     action = entries[index].action
     forms = moves.visible(pkg.moves(state, lang))
     same = [f for f in forms if f.get("type") == action.get("type")
             and (f.get("player") is None or f.get("player") == action.get("player"))]
     rest = [f for f in forms if f not in same]
     hidden = set(pkg.secret_fields.get(str(action.get("type", "")), ())) if entries[index].seq in secrecy.hidden_seqs(
-        pkg, rules, session.players, session.options, entries) else set()
+        pkg, steps) else set()
     prefill = {k: v for k, v in action.items() if k not in ("type", "player") and k not in hidden}  # never a secret
     return {"forms": same + rest, "first": len(same), "prefill": prefill, "action": pkg.redact(action, None),
             "text": describe(pkg, action, None, lang)}

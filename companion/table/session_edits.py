@@ -103,7 +103,7 @@ class Corrections:
                 if index is None:
                     raise RuleError("There is no action {seq} in play.", seq=seq)
                 pkg = games.package(self.game)
-                hidden = secrecy.hidden_seqs(pkg, self.rules, self.players, self.options, entries)
+                hidden = secrecy.hidden_seqs(pkg, self._steps)
                 kept, aside, dropped, after = secrecy.replay_tail(pkg, self.rules, self.state_before(index),
                                                                   entries[index].action, action, entries[index + 1:],
                                                                   hidden, _note)
