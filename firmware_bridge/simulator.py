@@ -32,38 +32,15 @@ import threading
 import time
 import tty
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from .events import ButtonEvent, DiceEvent, ScriptError, TagEvent, read_script
+from .faults import DropOrder, Faults, take_order
 from .firmware import proto, wire
 from .firmware.device import Device
 
 ScriptEvent = TagEvent | ButtonEvent | DiceEvent
 FIRMWARE = (1, 0, 0)
 PENDING_LIMIT = 64 * 1024
-
-
-@dataclass
-class Faults:
-    drop: bool = False
-    corrupt: bool = False
-    reboot: bool = False
-    rate: float = 0.05  # chance per frame and direction, for drop and for corrupt
-    reboot_every: float = 3.0  # mean seconds between reboots
-
-    @classmethod
-    def parse(cls, text: str, rate: float = 0.05, reboot_every: float = 3.0) -> Faults:
-        kinds = {k.strip() for k in text.split(",") if k.strip()}
-        unknown = kinds - {"drop", "corrupt", "reboot"}
-        if unknown:
-            raise ValueError(f"unknown fault {sorted(unknown)[0]!r}: use drop, corrupt, reboot")
-        return cls("drop" in kinds, "corrupt" in kinds, "reboot" in kinds, rate, reboot_every)
-
-
-@dataclass
-class _Targeted:
-    count: int
-    types: frozenset[int] | None
 
 
 class Simulator:
@@ -110,7 +87,7 @@ class Simulator:
         self._slave: int | None = None
         self._rx = bytearray()
         self._pending = bytearray()  # frames the pty could not take yet
-        self._targets: dict[str, list[_Targeted]] = {"in": [], "out": []}
+        self._targets: dict[str, list[DropOrder]] = {"in": [], "out": []}
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self._down_until: float | None = None
@@ -182,7 +159,7 @@ class Simulator:
         host), optionally only frames of the given types."""
         with self._lock:
             only = frozenset(types) if types is not None else None
-            self._targets[direction].append(_Targeted(count, only))
+            self._targets[direction].append(DropOrder(count, only))
 
     def inject(self, data: bytes, timeout: float = 10.0) -> None:
         """Write raw bytes towards the host, as line noise would (tests and fuzzing). Whole
@@ -363,26 +340,9 @@ class Simulator:
         self._rx.clear()
         self._pending.clear()
 
-    def _targeted(self, direction: str, frame: bytes) -> bool:
-        """Consume a drop_next() order that matches this frame."""
-        orders = self._targets[direction]
-        if not orders:
-            return False
-        try:
-            ftype = wire.decode_frame(frame.rstrip(b"\x00"))[0]
-        except wire.FrameError:
-            return False
-        for order in orders:
-            if order.types is None or ftype in order.types:
-                order.count -= 1
-                if order.count <= 0:
-                    orders.remove(order)
-                return True
-        return False
-
     def _fault(self, direction: str, frame: bytes) -> bytes | None:
         """The frame as it arrives: unchanged, damaged, or None when lost."""
-        if self._targeted(direction, frame):
+        if take_order(self._targets[direction], frame):
             return None
         f, rng = self.faults, self._rng
         if f.drop and rng.random() < f.rate:

@@ -29,11 +29,12 @@ row the display reports « display stopped answering; retrying ».
 The simulated display (luma.core's dummy) is pushed at once, on the caller's
 thread, with the bytes a real one would have needed counted, so tests and the
 dashboard mirror see a frame as soon as ``show`` returns.
+
+Opening the device, its errors and its bus meter are :mod:`hw.oled_device`.
 """
 
 from __future__ import annotations
 
-import errno
 import logging
 import threading
 import time
@@ -44,126 +45,23 @@ from typing import Any
 from PIL import Image
 
 from hw.events import StatusEvent
+from hw.oled_device import (
+    HEIGHT,
+    PAGES,
+    WIDTH,
+    BusMeter,
+    changed_runs,
+    device_kind,
+    open_device,
+    page_bytes,
+    without_displayoff,
+)
 
 log = logging.getLogger(__name__)
 
-WIDTH, HEIGHT = 128, 64
-PAGES = HEIGHT // 8
-KINDS = ("dummy", "ssd1306", "sh1106")
-ROTATIONS = (0, 2)  # a half turn; 1 and 3 would make the display 64x128 and fail luma's size check
 #: consecutive failed pushes after which the display is reported as not answering
 REPORT_AFTER = 3
 _SSD1306_DEFAULT_CONTRAST = 0xCF
-
-
-class DisplayError(Exception):
-    """The configured display cannot be opened (one sentence with the fix)."""
-
-
-class BusMeter:
-    """A luma serial interface wrapper that counts the bytes on the I2C bus.
-
-    Each transaction costs its address byte and its control byte (0x00
-    before commands, 0x40 before data) on top of the payload. While the
-    luma driver initialises the controller the commands are recorded, so the
-    same set-up can be replayed after a brown-out.
-    """
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.bytes = 0
-        self.recording: list[tuple[int, ...]] | None = []
-        self.init_commands: tuple[tuple[int, ...], ...] = ()
-
-    def command(self, *cmd: int) -> None:
-        if self.recording is not None:
-            self.recording.append(tuple(cmd))
-        self.inner.command(*cmd)
-        self.bytes += 2 + len(cmd)
-
-    def data(self, data: Any) -> None:
-        data = list(data)
-        self.inner.data(data)
-        self.bytes += 2 + len(data)
-
-    def stop_recording(self) -> None:
-        self.init_commands = tuple(self.recording or ())
-        self.recording = None
-
-    def cleanup(self) -> None:
-        self.inner.cleanup()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-
-def open_device(kind: str = "dummy", *, port: int = 1, address: int = 0x3C, rotate: int = 0,
-                serial: Any = None) -> Any:
-    """Open the luma device for ``kind`` (see :data:`KINDS`).
-
-    ``serial`` replaces luma's I2C interface (the bus model of
-    :mod:`hw.busmodel` in tests and benchmarks).
-    """
-    if rotate not in ROTATIONS:
-        raise DisplayError(f"rotate = {rotate} would turn the 128x64 screens to portrait; use 0 or 2 (a half turn).")
-    if kind == "dummy":
-        from luma.core.device import dummy
-
-        return dummy(width=WIDTH, height=HEIGHT, rotate=rotate, mode="1")
-    if kind not in KINDS:
-        raise DisplayError(f"Unknown display type {kind!r}; use one of {', '.join(KINDS)}.")
-    from luma.core.error import DeviceNotFoundError, DevicePermissionError
-    from luma.core.interface.serial import i2c
-    from luma.oled import device as oled_devices
-
-    try:
-        meter = BusMeter(serial if serial is not None else i2c(port=port, address=address))
-        device = getattr(oled_devices, kind)(meter, width=WIDTH, height=HEIGHT, rotate=rotate)
-    except DevicePermissionError:
-        raise DisplayError(f"No permission on /dev/i2c-{port}: add the user to group i2c "
-                           "(sudo usermod -aG i2c $USER), then log in again.") from None
-    except DeviceNotFoundError as exc:
-        # luma says « not found » both for a missing /dev/i2c-N (ENOENT) and for a NAK at the
-        # address (EREMOTEIO/EIO during its init): only the first is about enabling I2C
-        if "on address" not in str(exc):
-            raise DisplayError(f"/dev/i2c-{port} does not exist: enable I2C (sudo raspi-config nonint do_i2c 0), "
-                               "then reboot.") from None
-        raise DisplayError(_no_answer(address, port)) from None
-    except OSError as exc:
-        if exc.errno in (errno.EREMOTEIO, errno.ENXIO, errno.EIO):
-            raise DisplayError(_no_answer(address, port)) from None
-        raise DisplayError(f"The display on I2C bus {port} cannot be opened ({exc.strerror or exc}); "
-                           "check the wiring and the address.") from None
-    meter.stop_recording()
-    return device
-
-
-def _no_answer(address: int, port: int) -> str:
-    return (f"No display answers at {address:#04X} on /dev/i2c-{port}: set the address printed on the module "
-            f"(i2cdetect -y {port} lists those that answer) or check SDA, SCL and power.").replace("0X", "0x")
-
-
-def page_bytes(image: Image.Image) -> list[bytes]:
-    """The 8 pages of a 128×64 1-bit image as the controller stores them.
-
-    Page ``p`` holds rows 8p..8p+7; each of its 128 bytes is one column with
-    the top row in bit 0. A quarter turn clockwise makes every column a row
-    of 8 packed bytes, so PIL does the bit shuffling in C.
-    """
-    raw = image.transpose(Image.Transpose.ROTATE_270).tobytes()  # 128 rows of 8 bytes, bottom row first
-    return [raw[PAGES - 1 - p::PAGES] for p in range(PAGES)]
-
-
-def _kind(device: Any) -> str:
-    try:
-        from luma.oled.device import sh1106, ssd1306
-    except ImportError:  # pragma: no cover - luma.oled is a dependency
-        return "other"
-    if isinstance(device, sh1106):
-        return "sh1106"
-    if isinstance(device, ssd1306):
-        return "ssd1306"
-    return "dummy" if type(device).__name__ == "dummy" else "other"
 
 
 class Oled:
@@ -189,7 +87,7 @@ class Oled:
         retry_pause: float = 0.5,
     ) -> None:
         self.device = device
-        self.kind = _kind(device)
+        self.kind = device_kind(device)
         self.clock = clock
         self.dim_after, self.dim_contrast = dim_after, dim_contrast
         self.saver_after, self.refresh_every = saver_after, refresh_every
@@ -230,7 +128,7 @@ class Oled:
 
     @staticmethod
     def _meter(device: Any) -> BusMeter | None:
-        if _kind(device) == "dummy":
+        if device_kind(device) == "dummy":
             return None
         serial = getattr(device, "_serial_interface", None)
         if not isinstance(serial, BusMeter):
@@ -247,7 +145,7 @@ class Oled:
         """
         with self._bus_lock:
             self.device = device
-            self.kind = _kind(device)
+            self.kind = device_kind(device)
             self.bus = self._meter(device)
             self._glass = [None] * PAGES
         if refresh_every is not None:
@@ -495,7 +393,7 @@ class Oled:
         pages = page_bytes(oriented)
         overhead = 7 if self.kind == "sh1106" else 10  # bytes a window costs besides its data
         changed = [(p, first, last) for p, new in enumerate(pages) if self._glass[p] != new
-                   for first, last in _changed_runs(self._glass[p], new, overhead)]
+                   for first, last in changed_runs(self._glass[p], new, overhead)]
         count = 0
         for first_page, last_page, first, last in self._windows(changed):
             window = self._window(first_page, first, last, last_page)
@@ -578,39 +476,6 @@ class Oled:
                 self.on_status(StatusEvent("display", ok, message))
             except Exception:
                 log.exception("display status listener")
-
-
-def without_displayoff(commands: Any) -> list[tuple[int, ...]]:
-    """luma's recorded set-up without DISPLAYOFF (0xAE), so a refresh never blanks the glass.
-
-    luma sends its whole init as one command transaction starting with 0xAE (22 bytes on
-    an SSD1306): the opcode is dropped wherever a transaction starts with it (a command's
-    first byte is always an opcode), the rest of the transaction is kept.
-    """
-    out = []
-    for cmd in commands:
-        cmd = tuple(cmd)
-        while cmd and cmd[0] == 0xAE:
-            cmd = cmd[1:]
-        if cmd:
-            out.append(cmd)
-    return out
-
-
-def _changed_runs(old: bytes | None, new: bytes, overhead: int) -> list[tuple[int, int]]:
-    """The column spans of a page to send: runs of changed columns, two runs joined when the
-    unchanged gap between them costs fewer bytes than another window would (the whole page when
-    the old one is unknown)."""
-    if old is None:
-        return [(0, len(new) - 1)]
-    runs: list[list[int]] = []
-    for i in range(len(new)):
-        if old[i] != new[i]:
-            if runs and i - runs[-1][1] - 1 <= overhead:
-                runs[-1][1] = i
-            else:
-                runs.append([i, i])
-    return [(a, b) for a, b in runs]
 
 
 def open_oled(kind: str = "dummy", *, port: int = 1, address: int = 0x3C, rotate: int = 0, serial: Any = None,

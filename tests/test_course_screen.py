@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from companion.board import screens
-from companion.board.screens.canvas import HEADER_H, HEIGHT, WIDTH
-from companion.board.screens.context import ScreenContext
+from companion.drawing.canvas import HEADER_H, HEIGHT, WIDTH
+from companion.drawing.context import ScreenContext
 from companion.table import course
 from companion.table.journal import Journal
 from companion.table.session import Session

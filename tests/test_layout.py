@@ -16,10 +16,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # floor -> the top-level names (``companion.<floor>`` or a package) it must never import
 FORBIDDEN: dict[str, tuple[str, ...]] = {
-    "companion/engine": ("web", "companion.table", "companion.board", "companion.cli"),
+    "companion/engine": ("web", "companion.drawing", "companion.table", "companion.board", "companion.cli"),
+    # the drawing kit every OLED screen uses: below the games and the board, beside the engine
+    "companion/drawing": ("web", "companion.games", "companion.table", "companion.board", "companion.club",
+                          "companion.cli"),
     "companion/table": ("web", "companion.board", "companion.cli"),
     "companion/board": ("web", "companion.cli"),
-    "companion/games": ("web", "companion.table", "companion.cli"),
+    # a game sits beside the engine, below the board: its screens draw with companion/drawing/
+    "companion/games": ("web", "companion.table", "companion.board", "companion.cli"),
     "companion/club": ("web", "companion.board", "companion.cli"),
     "web": ("companion.cli", "companion.board.controller", "companion.board.devices"),
     "hw": ("companion", "web"),
@@ -91,3 +95,27 @@ def test_no_flat_module_is_left_in_companion() -> None:
     """The core is grouped by concern: only the package's own files sit at its top."""
     flat = sorted(p.name for p in (ROOT / "companion").glob("*.py"))
     assert flat == ["__init__.py", "__main__.py"]
+
+
+#: a game's pure rules may be longer (one rulebook, one module); everything else is split by concern
+MOST_LINES = 500
+
+
+def test_no_module_outside_a_games_rules_is_over_about_500_lines() -> None:
+    """docs/layout.md: small modules; a module that grows past this is split by what its parts are about."""
+    modules = [p for folder in ("companion", "web", "hw", "firmware_bridge") for p in sorted((ROOT / folder).rglob("*.py"))]
+    assert len(modules) > 100  # the walk really reads the house
+    long = {str(p.relative_to(ROOT)): n for p in modules
+            if not (p.name == "rules.py" and p.parent.parent.name == "games")
+            for n in [len(p.read_text(encoding="utf-8").splitlines())] if n > MOST_LINES}
+    assert long == {}
+
+
+def test_a_game_draws_its_screens_without_the_board() -> None:
+    """The one arrow that pointed up (a game's oled.py importing the board's canvas) is gone, and the
+    check would see it come back."""
+    assert violations("companion/games", ("companion.board",)) == []
+    assert any(breaks(m, ("companion.board",)) for _, m in imported("from companion.board.screens.canvas import Canvas\n"))
+    games_oled = sorted((ROOT / "companion" / "games").glob("*/oled.py"))
+    assert games_oled and all(any(m.startswith("companion.drawing") for _, m in imported(p.read_text(encoding="utf-8")))
+                              for p in games_oled)

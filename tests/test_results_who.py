@@ -12,9 +12,9 @@ from dataclasses import replace
 from PIL import ImageChops
 
 from companion.board import screens
-from companion.board.screens.canvas import WIDTH, Canvas
-from companion.board.screens.common import who
-from companion.board.screens.context import ScreenContext
+from companion.drawing.canvas import WIDTH, Canvas
+from companion.drawing.common import who
+from companion.drawing.context import ScreenContext
 
 
 def waiting(*names: str) -> dict:

@@ -17,8 +17,8 @@ from PIL import Image, ImageChops
 
 from companion.board import screens
 from companion.board.screens import ScreenContext, choose, context_for, render
-from companion.board.screens.canvas import latin1
 from companion.cli.main import main
+from companion.drawing.canvas import latin1
 from companion.games.galerapagos.oled import snake_odds
 from tests.hw.screen_states import (
     AUCTION,
@@ -309,7 +309,7 @@ def test_each_games_status_screen_says_whose_turn_it_is(screen, make, rows):
 
 def test_a_line_too_long_scrolls_to_its_end_and_is_never_cut():
     """« Ann bids £300 on ... »: the window shows the whole line, a part at a time, up to its last pixel."""
-    from companion.board.screens.canvas import Canvas, font_height, marquee_offset
+    from companion.drawing.canvas import Canvas, font_height, marquee_offset
 
     text = "Ann bids £300 on North for the crab and the iguana"
     room = 124
@@ -330,7 +330,7 @@ def test_a_line_too_long_scrolls_to_its_end_and_is_never_cut():
 
 
 def test_a_text_longer_than_its_rows_scrolls_up_to_its_last_line():
-    from companion.board.screens.canvas import Canvas, scroll_index, scroll_seconds
+    from companion.drawing.canvas import Canvas, scroll_index, scroll_seconds
 
     text = LONG_TOAST
     lines = Canvas().wrap_all(text, "small", 121)

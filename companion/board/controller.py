@@ -33,7 +33,6 @@ How the table is operated (also in docs/hardware.md and docs/moves.md):
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import re
 import threading
@@ -41,12 +40,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from companion import games
-from companion.board import dial_screen, screens
+from companion.board import screens
 from companion.board.dial import Entry, first_detent
-from companion.engine import moves, texts
+from companion.board.presenter import OledPresenter
+from companion.engine import moves
 from companion.engine.rules import RuleError
-from companion.table import course, extras
+from companion.table import extras
 from companion.table.session import Change, Session
 from hw.events import ButtonEvent, DeviceEvent, DieEvent, EncoderEvent, StatusEvent, TagEvent
 from hw.oled import Oled
@@ -62,8 +61,12 @@ WARN_SECONDS = 5.0  # the sand timer's warning beep
 
 # -- the controller -------------------------------------------------------------
 
-class TableController:
-    """Turns table devices into actions on one :class:`Session` and keeps the OLED current."""
+class TableController(OledPresenter):
+    """Turns table devices into actions on one :class:`Session` and keeps the OLED current.
+
+    The input side is here (buttons, the dial, tags, die faces, device health); what the OLED shows
+    is :class:`~companion.board.presenter.OledPresenter`.
+    """
 
     def __init__(
         self,
@@ -181,10 +184,6 @@ class TableController:
             self._submit()
         elif name in ("up", "down"):
             self._move(-1 if name == "up" else 1)
-
-    @property
-    def package(self) -> Any:
-        return games.package(self.session.game)
 
     def _seat(self, seat: int) -> None:
         players = self.session.players
@@ -328,38 +327,12 @@ class TableController:
         self.beeper.play("ok")
         return True
 
-    def refuse(self, message: str) -> None:
-        self.message = message
-        self._message_until = self.clock() + max(self.message_seconds, screens.reading_seconds(message, "error"))
-        self.beeper.play("error")
-        if self.leds is not None:
-            self.leds.flash("error")
-
-    def _story(self, change: Change) -> str | None:
-        """What just happened, in the table's words (the narration of the action), for the toast."""
-        if change.kind != "action" or not change.action:
-            return None
-        try:
-            from companion.table import story
-
-            pkg = games.package(change.session.game)
-            return " ".join(story.sentences_of(pkg, change.before, change.action, change.events, change.after,
-                                               self.lang, where=f"{change.session.game} (toast)"))
-        except Exception:  # a narration bug must not stop the table
-            log.exception("narration failed")
-            return None
-
-    def _t(self, msgid: str, **params: Any) -> str:
-        return texts.render(msgid, params, self.lang)
-
-    # -- state → screen ------------------------------------------------------------
+    # -- after a change, the moves the dial offers ------------------------------------------------------------
     def _on_change(self, change: Change) -> None:
         with self._lock:
             if change.action and change.action.get("type") in extras.automatic(self.session):
                 self.beeper.play("timer")
-            self.toast = self._story(change)
-            # a long story stays until it has scrolled through once
-            self._toast_until = self.clock() + max(self.message_seconds, screens.reading_seconds(self.toast or ""))
+            self.show_change(change)
             self.player = None
             self._rebuild_entry(reset=True)
             self.refresh()
@@ -403,68 +376,6 @@ class TableController:
             self.entry = None
             return
         self.entry = Entry(forms)
-
-    def heading(self) -> str:
-        """The move being dialled, with its player: "Ann: Education"."""
-        return dial_screen.heading(self.entry, len(self.session.players))
-
-    def entry_segments(self) -> tuple[tuple[str, bool], ...]:
-        return dial_screen.segments(self.entry, self._t)
-
-    def preview(self) -> str:
-        return dial_screen.preview(self.entry)
-
-    def question(self) -> str:
-        """What the second OK will send, in words (empty when OK is not waiting)."""
-        entry = self.entry
-        if entry is None or entry.confirming is None:
-            return ""
-        return dial_screen.question(entry, lambda action: self.package.describe(action, self.lang), self._t)
-
-    def context(self) -> screens.ScreenContext:
-        entry = self.entry
-        editing = bool(entry and entry.touched)
-        timer = self.session.timer
-        ctx = screens.context_for(
-            self.session.rules,
-            self.session.state,
-            lang=self.lang,
-            message=self.message,
-            entry=self.entry_segments(),
-            editing=editing,
-            heading=self.heading() if editing else "",
-            url=self.url,
-            preview=self.preview() if editing else "",
-            status=(self.toast if self.toast and not editing
-                    else self.package.prompt(self.session.state, self.lang)),
-            question=self.question(),
-            # the story of the last action comes forward, but a running sand timer keeps its countdown
-            toasting=bool(self.toast and not editing and not (timer is not None and timer.running)),
-        )
-        # what is on screen changed: its text starts again from the left / the first line
-        if self.screen == "course":  # the course's sparkline, from the story's one replay (cached per revision)
-            ctx = dataclasses.replace(ctx, data={**ctx.data, "course": course.spark(self.session, self.lang)})
-        key = (ctx.message, ctx.entry, ctx.heading, ctx.preview, ctx.status, ctx.question, self.screen)
-        if key != self._shown_key:
-            self._shown_key, self._shown_since = key, self.clock()
-        return dataclasses.replace(ctx, elapsed=max(0.0, self.clock() - self._shown_since))
-
-    def frame_name(self, state: dict[str, Any], ctx: screens.ScreenContext) -> str:
-        if ctx.message:
-            return "error"
-        if ctx.question:
-            return "confirm"
-        return self.screen or screens.choose(state, ctx)
-
-    def refresh(self) -> bool:
-        """Redraw; the OLED only receives the frame when it changed."""
-        with self._lock:
-            state = self.session.public()
-            ctx = self.context()
-            image = screens.render(self.frame_name(state, ctx), state, ctx)
-            if self.leds is not None:
-                self.leds.set("ready", not state.get("over"))
-            return self.oled.show(image)
 
 
 def _slot_order(point: str) -> int:

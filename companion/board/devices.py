@@ -212,7 +212,7 @@ class TableDevices:
 
     def reopen_display(self, d: Any) -> bool:
         """Try the configured display again; when it answers, it takes over from the stand-in."""
-        from hw.oled import DisplayError, open_device
+        from hw.oled_device import DisplayError, open_device
 
         try:
             device = open_device(d.type, port=d.i2c_port, address=d.address, rotate=d.rotate)
@@ -307,7 +307,8 @@ def open_devices(cfg: Any, *, db_path: str | None = None, clock: Clock = time.mo
     (tests call ``readers.step()`` instead, and get every event at once).
     """
     from hw.inputs import Panel
-    from hw.oled import DisplayError, open_oled
+    from hw.oled import open_oled
+    from hw.oled_device import DisplayError
     from hw.pins import PinFactoryError, use_factory
     from hw.rfid import DebounceSettings, ReaderGroup, load_backend
 

@@ -285,14 +285,12 @@ class GamePackage:
     def turn(self, state: Any, public: dict[str, Any]) -> dict[str, Any]:
         """Who acts now, who next, who holds the start player's figure (see :func:`companion.engine.results.turn`).
 
-        A package's ``results.turn(state, public)`` says it where the seat order does not (the
-        highest bidder starts, the table lays the next tile); it may return None for the default.
+        The turn order is the rules' (:meth:`Rules.expected`: ``next``, ``start``, ``table_next``), never
+        worked out again here or in a package's results.
         """
         from companion.engine import results
 
-        fn = self._hook("results", "turn")
-        out = fn(state, public) if fn else None
-        return out if out is not None else results.turn(public)
+        return results.turn(public, self.rules.expected(state))
 
     def round_of(self, before: Any, action: Action, after: Any) -> int | None:
         """The round an action belongs to in the story (the one it was played in, by default).

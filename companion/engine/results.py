@@ -1,9 +1,10 @@
 """The table's turn ribbon and the end-of-game results, generic parts every game package starts from.
 
-A game package may say more through ``companion/games/<g>/results.py`` (its own ``turn`` and
-``results``, heard by :class:`companion.engine.gamepack.GamePackage` by convention); without one, the
-ribbon reads who acts from ``expected`` and the seat order, and the results rank the scores and
-quote the outcome. Both are plain data in the reader's language: the web page, a phone or the
+The turn order is the rules' own (:class:`companion.engine.rules.Expected`: who acts now, who
+next, the start player, the table next); where the rules leave ``next`` unsaid, the ribbon takes the
+seat order. A game package may say more of its results through ``companion/games/<g>/results.py``
+(heard by :class:`companion.engine.gamepack.GamePackage` by convention); without one, the results
+rank the scores and quote the outcome. Both are plain data in the reader's language: the web page, a phone or the
 terminal render them as they like.
 """
 
@@ -12,26 +13,32 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine import texts
+from companion.engine.rules import Expected
 
 #: the keys of a turn: who acts now, who next (names), who holds the start player's figure,
 #: and whether the table itself (a tile laid, a weather card turned) acts now or next
 Turn = dict[str, Any]
 
 
-def turn(public: dict[str, Any]) -> Turn:
-    """Who acts now and next from ``expected`` and the seat order (the default of every game).
+def turn(public: dict[str, Any], expected: Expected | None = None) -> Turn:
+    """Who acts now and next: the rules' ``expected`` (its turn order), else the seat order.
 
-    One player acting: the next is the following seat clockwise that is still in the game (a dead
-    castaway is skipped). Several acting at once (a simultaneous plan) or the table acting: the
-    next is not known, so none is named. The start player is the public ``start_player`` or
-    ``first_player`` when the game has one.
+    ``expected`` names the next players, the start player and whether the table acts next when the
+    rules know them. Left unsaid (or without ``expected``: a bare public view): one player acting,
+    the next is the following seat clockwise that is still in the game (a dead castaway is skipped);
+    several acting at once (a simultaneous plan) or the table acting, the next is not known, so none
+    is named; the start player is then the public ``start_player`` or ``first_player``.
     """
     exp = public.get("expected") or {}
     over = bool(public.get("over"))
     now = [] if over else list(exp.get("players") or [])
-    out: Turn = {"now": now, "next": [], "start": public.get("start_player") or public.get("first_player"),
-                 "table_now": not over and not now and bool(exp.get("actions")), "table_next": False}
-    if len(now) == 1:
+    start = expected.start if expected is not None else public.get("start_player") or public.get("first_player")
+    out: Turn = {"now": now, "next": [], "start": start,
+                 "table_now": not over and not now and bool(exp.get("actions")),
+                 "table_next": not over and expected is not None and expected.table_next}
+    if expected is not None and expected.next is not None:
+        out["next"] = [] if over else list(expected.next)
+    elif len(now) == 1:
         nxt = next_seat(public, now[0])
         out["next"] = [nxt] if nxt else []
     return out

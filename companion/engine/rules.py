@@ -62,6 +62,12 @@ class Expected:
     actions: tuple[str, ...]
     prompt: str = ""
     params: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    #: the turn order, as the rules know it: who acts after ``players`` (None: the seat order says,
+    #: :func:`companion.engine.results.turn`), who holds the start player's figure, and whether the
+    #: table itself (a tile laid, turtles drawn) acts next. Every screen's ribbon reads these.
+    next: tuple[str, ...] | None = field(default=None, compare=False)
+    start: str | None = field(default=None, compare=False)
+    table_next: bool = field(default=False, compare=False)
 
     def text(self, lang: str = "en", domain: str | None = None) -> str:
         from companion.engine import texts

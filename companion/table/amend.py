@@ -51,9 +51,7 @@ def undo_preview(session: Session, viewer: str | None, lang: str = "en", by_tabl
     if cut is not None:
         pkg = games.package(session.game)
         rules = session.rules
-        state = rules.setup(session.players, session.options)
-        for entry in history[:cut]:
-            state, _ = rules.apply(state, entry.action)
+        state = session.state_before(cut)  # what the undo goes back to, from the session's replay
         action = history[cut].action if cut < len(history) else None
         out["what"] = describe(pkg, action, viewer, lang) if action else ""
         out["back"] = changes(session.game, rules.public_state(session.state, viewer),
@@ -229,13 +227,12 @@ def history(session: Session, lang: str = "en") -> list[dict[str, Any]]:
     saying why not (a revealed ballot after it, a phone's secret move, the sand's expiry).
     """
     pkg = games.package(session.game)
-    rules = session.rules
-    entries = session.history()
-    state = rules.setup(session.players, session.options)
+    steps = session.steps()  # the session's replay: the states around each action
+    entries = [step.entry for step in steps]
     rows: list[dict[str, Any]] = []
     reveals: list[str | None] = []
-    for n, entry in enumerate(entries, start=1):
-        after, _ = rules.apply(state, entry.action)
+    for n, step in enumerate(steps, start=1):
+        entry, state, after = step.entry, step.before, step.after
         reveals.append(pkg.undo_refusal(state, entry.action, after, False, lang))
         try:
             rnd = pkg.round_of(state, entry.action, after)
@@ -245,7 +242,6 @@ def history(session: Session, lang: str = "en") -> list[dict[str, Any]]:
                      "heading": pkg.round_heading(rnd, lang) if isinstance(rnd, int) else "",
                      "text": describe(pkg, entry.action, None, lang),
                      "source": entry.source, "author": entry.author.to_json(), "edit": None, "remove": None})
-        state = after
     blocked = None
     for i in range(len(rows) - 1, -1, -1):
         blocked = reveals[i] or blocked  # a ballot revealed at or after this action
@@ -278,21 +274,19 @@ def edit_forms(session: Session, seq: int, lang: str = "en") -> dict[str, Any]:
     from companion.engine import moves
 
     pkg = games.package(session.game)
-    rules = session.rules
-    entries = session.history()
+    steps = session.steps()  # the session's replay, read once
+    entries = [step.entry for step in steps]
     index = next((i for i, e in enumerate(entries) if e.seq == seq), None)
     if index is None:
         return {"forms": [], "prefill": {}, "text": ""}
-    state = rules.setup(session.players, session.options)
-    for entry in entries[:index]:
-        state, _ = rules.apply(state, entry.action)
+    state = steps[index].before
     action = entries[index].action
     forms = moves.visible(pkg.moves(state, lang))
     same = [f for f in forms if f.get("type") == action.get("type")
             and (f.get("player") is None or f.get("player") == action.get("player"))]
     rest = [f for f in forms if f not in same]
     hidden = set(pkg.secret_fields.get(str(action.get("type", "")), ())) if entries[index].seq in secrecy.hidden_seqs(
-        pkg, rules, session.players, session.options, entries) else set()
+        pkg, steps) else set()
     prefill = {k: v for k, v in action.items() if k not in ("type", "player") and k not in hidden}  # never a secret
     return {"forms": same + rest, "first": len(same), "prefill": prefill, "action": pkg.redact(action, None),
             "text": describe(pkg, action, None, lang)}

@@ -132,14 +132,9 @@ def _last_person(session: Session) -> tuple[int, Any] | None:
 
 
 def _around(session: Session, index: int) -> tuple[Any, Any]:
-    """The game's state before and after the history's entry ``index`` (a replay)."""
-    rules = session.rules
-    state = rules.setup(session.players, session.options)
-    history = session.history()
-    for entry in history[:index]:
-        state, _ = rules.apply(state, entry.action)
-    after, _ = rules.apply(state, history[index].action)
-    return state, after
+    """The game's state before and after the history's entry ``index`` (from the session's replay)."""
+    step = session.steps()[index]
+    return step.before, step.after
 
 
 def undo_refusal(session: Session, by_table: bool, lang: str = "en") -> str | None:
@@ -250,11 +245,12 @@ def timer(session: Session) -> dict[str, Any] | None:
 def score_history(session: Session) -> list[dict[str, Any]]:
     """Scores at the start and at the end of every round: the replay of the journal."""
     rules = session.rules
-    state = rules.setup(session.players, session.options)
+    steps = session.steps()  # the session's replay
+    state = steps[0].before if steps else session.state
     rows = [{"round": 0, "scores": rules.scores(state)}]
     last_round = rules.view(state).get("round")
-    for entry in session.history():
-        state, _ = rules.apply(state, entry.action)
+    for step in steps:
+        state = step.after
         rnd = rules.view(state).get("round")
         if rnd != last_round:
             rows.append({"round": last_round, "scores": rules.scores(state)})

@@ -36,18 +36,20 @@ def reveals(events: list[dict[str, Any]]) -> bool:
     return any(e.get("event", e.get("type")) == "reveal" for e in events or ())
 
 
-def hidden_seqs(pkg: Any, rules: Any, players: list[str], options: dict[str, Any], entries: list[Any]) -> set[int]:
-    """The journal entries whose secret fields are still hidden: the secret actions after the last reveal."""
+def hidden_seqs(pkg: Any, steps: list[Any]) -> set[int]:
+    """The journal entries whose secret fields are still hidden: the secret actions after the last reveal.
+
+    ``steps``: the session's replay (:meth:`companion.table.session.Session.steps`), read for each
+    action's events, never played again here.
+    """
     if not pkg.secret_fields:
         return set()
-    state = rules.setup(list(players), dict(options))
     hidden: set[int] = set()
-    for entry in entries:
-        state, events = rules.apply(state, entry.action)
-        if reveals(events):
+    for step in steps:
+        if reveals(step.events):
             hidden.clear()
-        if is_secret(pkg, entry.action):
-            hidden.add(entry.seq)
+        if is_secret(pkg, step.entry.action):
+            hidden.add(step.entry.seq)
     return hidden
 
 

@@ -23,13 +23,27 @@ from typing import Any
 from companion import games
 from companion.engine import jsoncheck
 from companion.engine.rules import Action, Event, Expected, RuleError, Rules
-from companion.table import authorship, secrecy
+from companion.table import authorship
 from companion.table.authorship import Author
 from companion.table.journal import Journal
 from companion.table.rows import GameRecord, JournalEntry
+from companion.table.session_edits import Corrections
+from companion.table.session_sand import SandClock
 from companion.table.timers import Clock, SandTimer
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action in play as the session's replay computed it: its entry, the state before, the rules'
+    events and the state after. The story, corrections and extras read these instead of replaying the
+    game themselves; the states are the rules' own values, never changed in place."""
+
+    entry: JournalEntry
+    before: Any
+    events: list[Event]
+    after: Any
 
 
 @dataclass(frozen=True)
@@ -46,28 +60,8 @@ class Change:
     after: Any = None
 
 
-@dataclass(frozen=True)
-class Edited:
-    """What an edit did to the actions after the one corrected."""
-
-    replayed: int  # still apply: played again onto the corrected history
-    aside: list[JournalEntry]  # no longer apply: kept for the table to re-enter or drop
-    dropped: list[JournalEntry]  # automatic ones that no longer apply (the companion journals them anew)
-
-
-def _note(err: RuleError) -> dict[str, Any]:
-    """A refusal as the journal keeps it: its message id and parameters (translated when shown)."""
-    params = {k: v if isinstance(v, str | int | float | bool) or v is None else str(v) for k, v in err.params.items()}
-    return {"msgid": err.msgid, "params": params, "domain": err.domain, "message": err.message}
-
-
 class _NothingToUndo(Exception):
     """Raised inside :meth:`Session.undo_last`'s transaction to roll it back."""
-
-
-#: the author of the actions the table sends by itself at the sand's end (dice lying in a seat's lanes);
-#: automatic, so an undo takes them back with the expiry that follows them
-LANES = authorship.LANES
 
 
 def is_automatic(entry: JournalEntry, types: tuple[str, ...] = ()) -> bool:
@@ -80,8 +74,12 @@ class ReplayError(RuleError):
     """The journal holds an action today's rules refuse (it was written by another version)."""
 
 
-class Session:
-    """A game being played: its rules, current state, and journal."""
+class Session(Corrections, SandClock):
+    """A game being played: its rules, current state, and journal.
+
+    Its sand timer (:class:`~companion.table.session_sand.SandClock`) and the tablet's corrections
+    (:class:`~companion.table.session_edits.Corrections`) are written in modules of their own.
+    """
 
     def __init__(self, journal: Journal, record: GameRecord, rules: Rules,
                  clock: Clock = time.monotonic, wall: Clock = time.time, autotick: bool = False):
@@ -107,6 +105,8 @@ class Session:
         self._rev = -1
         self.state: Any = None
         self.entries: list[JournalEntry] = []
+        #: what the replay computed for each of ``entries`` (same order, same length)
+        self._steps: list[Step] = []
         #: the undone actions, oldest first (what redo plays again); empty: nothing to redo
         self.undone: list[JournalEntry] = []
 
@@ -189,6 +189,11 @@ class Session:
             except Exception:  # a broken screen must never lose the game
                 log.exception("listener %r failed on %s", fn, change.kind)
 
+    def _changed(self, kind: str, action: Action | None, events: list[Event] | None = None,
+                 before: Any = None, after: Any = None) -> None:
+        """Tell the listeners (outside the lock) what moved: the parts made apart from here call it too."""
+        self._notify(Change(self, kind, action, list(events or []), before, after))
+
     # -- reading ------------------------------------------------------------
     def public(self, viewer: str | None = None) -> dict[str, Any]:
         with self._lock:
@@ -207,6 +212,16 @@ class Session:
         """The actions in play, oldest first (the last ``limit`` of them)."""
         with self._lock:
             return list(self.entries if limit is None else self.entries[-limit:])
+
+    def steps(self) -> list[Step]:
+        """Each action in play with the states around it and its events, oldest first: the session's one replay."""
+        with self._lock:
+            return list(self._steps)
+
+    def state_before(self, index: int) -> Any:
+        """The game's state before the action ``history()[index]`` (the current state past the last one)."""
+        with self._lock:
+            return self._steps[index].before if 0 <= index < len(self._steps) else self.state
 
     # -- writing ------------------------------------------------------------
     def act(self, action: Action, source: Author | str = "cli", settles: tuple[int, ...] = ()) -> list[Event]:
@@ -239,7 +254,7 @@ class Session:
                 self._record_result(db, state)
                 rev = self.journal.rev(self.id, db)
             self.state = state
-            self.entries.append(entry)
+            self._played(entry, before, events, state)
             sender = action.get("player")
             if isinstance(sender, str):  # what he sent replaces what he had laid
                 self.drafts.pop(sender, None)
@@ -249,45 +264,6 @@ class Session:
             self._refresh_timer()
         self._notify(Change(self, "action", action, events, before, state))
         return events
-
-    def tick(self) -> list[Event] | None:
-        """Journal ``timer_expired`` once the sand timer has run out; call it a few times a second."""
-        with self._lock:
-            if self.timer is None or not self.timer.expired():
-                return None
-        # act outside the check's lock: listeners must never be called with it held
-        # what lies on the table counts at the sand's end: the phones' drafts, then a seat's lanes
-        # (what lies on the board has the last word)
-        for hook in (self._drafts_at_expiry, self.before_expiry):
-            if hook is None:
-                continue
-            try:
-                early = list(hook(self.state) or [])
-            except Exception:
-                log.exception("the table's actions at the sand's end could not be read")
-                early = []
-            for action in early:
-                try:
-                    self._commit(action, LANES)
-                except RuleError:
-                    continue
-        try:
-            return self._commit({"type": "timer_expired"}, authorship.TIMER)
-        except RuleError:  # another ticker, or someone, closed planning meanwhile
-            with self._lock:
-                self._refresh_timer()
-            return None
-
-    def set_draft(self, player: str, values: list[Any]) -> None:
-        """Keep what ``player``'s phone has laid but not sent; it counts if the sand runs out first."""
-        with self._lock:
-            self.drafts[player] = list(values)
-
-    def _drafts_at_expiry(self, state: Any) -> list[Action]:
-        """The phones' drafts as the game turns them into actions at the sand's end (then forgotten)."""
-        with self._lock:
-            drafts, self.drafts = dict(self.drafts), {}
-        return games.package(self.game).at_timer_end(state, drafts) if drafts else []
 
     def undo(self) -> Action | None:
         """Take back the last action in play; None when there is none."""
@@ -322,13 +298,13 @@ class Session:
                         raise _NothingToUndo  # rolls the transaction back: an expiry alone stays
                     entry = first
                     entries = self.journal.active(self.id, db)
-                    state = self._replay(entries)
+                    state, steps = self._replay(entries)
                     self._record_result(db, state)
                     rev = self.journal.rev(self.id, db)
                     undone = self.journal.undone(self.id, db)
             except _NothingToUndo:
                 return None
-            self.state, self.entries, self._rev, self.undone = state, entries, rev, undone
+            self.state, self.entries, self._steps, self._rev, self.undone = state, entries, steps, rev, undone
             self._refresh_timer()
         self._notify(Change(self, "undo", entry.action))
         return entry.action
@@ -354,99 +330,14 @@ class Session:
                             break
                         self.journal.redo(db, self.id)
                 entries = self.journal.active(self.id, db)
-                state = self._replay(entries)
+                state, steps = self._replay(entries)
                 self._record_result(db, state)
                 rev = self.journal.rev(self.id, db)
                 undone = self.journal.undone(self.id, db)
-            self.state, self.entries, self._rev, self.undone = state, entries, rev, undone
+            self.state, self.entries, self._steps, self._rev, self.undone = state, entries, steps, rev, undone
             self._refresh_timer()
         self._notify(Change(self, kind, entry.action))
         return entry.action
-
-    def edit(self, seq: int, action: Action | None, source: Author | str = "cli") -> Edited:
-        """Correct (``action``) or remove (None) the action ``seq`` in play, in ONE transaction.
-
-        The actions after it are played again onto the corrected history; any that no
-        longer applies is set aside with the rules' refusal (a person's, for re-entry) or
-        dropped (an automatic one: the companion journals the sand's end again by itself).
-        The journal keeps both versions. A RuleError (the correction itself refused, no such
-        action, or a replay that would need a secret still hidden) changes nothing. A secret
-        action still hidden is judged from public facts only (:mod:`companion.table.secrecy`).
-        """
-        if action is not None:
-            jsoncheck.check(action, "the action")
-        by = authorship.of(source)
-        with self._lock:
-            with self.journal.transaction() as db:
-                self._sync_locked(db)
-                entries = list(self.entries)
-                index = next((i for i, e in enumerate(entries) if e.seq == seq), None)
-                if index is None:
-                    raise RuleError("There is no action {seq} in play.", seq=seq)
-                pkg = games.package(self.game)
-                hidden = secrecy.hidden_seqs(pkg, self.rules, self.players, self.options, entries)
-                kept, aside, dropped, after = secrecy.replay_tail(pkg, self.rules, self._replay(entries[:index]),
-                                                                  entries[index].action, action, entries[index + 1:],
-                                                                  hidden, _note)
-                told = {"before": self.rules.public_state(self.state, None), "after": self.rules.public_state(after, None),
-                        "old": pkg.redact(entries[index].action, None),
-                        "new": pkg.redact(action, None) if action is not None else None}  # public views only
-                self.journal.rewrite(db, self.id, entries[index], action, kept, aside, dropped,
-                                     entries[index].author.again("edit", by), note=told)
-                entries = self.journal.active(self.id, db)
-                state = self._replay(entries)
-                self._record_result(db, state)
-                rev = self.journal.rev(self.id, db)
-            self.state, self.entries, self._rev, self.undone = state, entries, rev, []
-            self._refresh_timer()
-        self._notify(Change(self, "edit", action))
-        return Edited(len(kept), [e for e, _ in aside], [e for e, _ in dropped])
-
-    def set_aside(self) -> list[tuple[JournalEntry, dict[str, Any]]]:
-        """The actions an edit set aside, waiting to be re-entered or dropped, with the rules' refusal."""
-        with self.journal.reading() as db:
-            return self.journal.set_aside(self.id, db)
-
-    def reenter(self, seq: int, source: Author | str = "cli") -> list[Event]:
-        """Play an action that an edit set aside, now; it leaves the aside list in the same transaction.
-
-        Its author is ``source`` entering it again (``as: reenter``): the tablet re-entering a
-        phone's move acts for that seat, never as its own.
-        """
-        with self._lock:
-            with self.journal.transaction() as db:
-                self._sync_locked(db)
-                found = next((e for e, _ in self.journal.set_aside(self.id, db) if e.seq == seq), None)
-                if found is None:
-                    raise RuleError("No action {seq} is set aside.", seq=seq)
-                by = authorship.of(source)
-                if secrecy.is_secret(games.package(self.game), found.action) and found.author.is_phone \
-                        and not by.phone_of(found.author.seat):
-                    raise RuleError("Only {player}'s phone can make this move again.", player=found.author.seat)
-                before = self.state
-                state, events = self.rules.apply(before, found.action)
-                author = found.author.again("reenter", by)
-                self.journal.settle_aside(db, self.id, seq, "reentered", author)
-                entry = self.journal.append(db, self.id, found.action, author)
-                self._record_result(db, state)
-                rev = self.journal.rev(self.id, db)
-            self.state, self._rev, self.undone = state, rev, []
-            self.entries.append(entry)
-            self._note_timer(entry, events)
-            self._refresh_timer()
-        self._notify(Change(self, "action", found.action, events, before, state))
-        return events
-
-    def drop(self, seq: int, source: Author | str = "cli") -> bool:
-        """Give up an action an edit set aside (it stays in the journal as dropped); False when none."""
-        with self._lock:
-            with self.journal.transaction() as db:
-                done = self.journal.settle_aside(db, self.id, seq, "dropped", source)
-                self._sync_locked(db)
-                self._rev = self.journal.rev(self.id, db)
-        if done:
-            self._notify(Change(self, "edit", None))
-        return done
 
     def sync(self) -> bool:
         """Replay the journal if another process changed it; True when it did.
@@ -466,7 +357,7 @@ class Session:
         if rev == self._rev and self.state is not None:
             return False
         entries = self.journal.active(self.id, db)
-        self.state = self._replay(entries)
+        self.state, self._steps = self._replay(entries)
         self.entries = entries
         self.undone = self.journal.undone(self.id, db)
         self._rev = rev
@@ -474,7 +365,13 @@ class Session:
         self._refresh_timer()
         return True
 
-    def _replay(self, entries: list[JournalEntry]) -> Any:
+    def _played(self, entry: JournalEntry, before: Any, events: list[Event], after: Any) -> None:
+        """An action just journalled joins those in play, with what it did (no replay needed)."""
+        self.entries.append(entry)
+        self._steps.append(Step(entry, before, events, after))
+
+    def _replay(self, entries: list[JournalEntry]) -> tuple[Any, list[Step]]:
+        """The state after ``entries`` and what each of them did (the one replay everything else reads)."""
         try:
             jsoncheck.check(self.record.options, "the options")  # an older version let NaN in
             state = self.rules.setup(list(self.record.players), dict(self.record.options))
@@ -484,9 +381,12 @@ class Session:
             log.exception("setting up game %s again", self.id)
             raise ReplayError(f"Game {self.id} cannot be set up again ({type(exc).__name__}).") from None
         self._timer_turned = None
+        steps: list[Step] = []
         for entry in entries:
             try:
-                state, events = self.rules.apply(state, entry.action)
+                before = state
+                state, events = self.rules.apply(before, entry.action)
+                steps.append(Step(entry, before, events, state))
                 if events:
                     self._note_timer(entry, events)
             except RuleError as err:
@@ -498,69 +398,7 @@ class Session:
                 raise ReplayError(
                     f"Game {self.id} cannot be replayed at journal entry {entry.seq} ({type(exc).__name__})."
                 ) from None
-        return state
-
-    def _note_timer(self, entry: JournalEntry, events: list[Event]) -> None:
-        for event in events:
-            if event.get("event", event.get("type")) == "timer_started":
-                self._timer_turned = (entry.at, float(event.get("seconds", 30)))
-
-    def _refresh_timer(self) -> None:
-        """Run a sand timer exactly while the game says one is running.
-
-        Its start is the journaled moment the timer was turned, so a game resumed
-        after a power cut keeps the sand that had already run through.
-        """
-        running = self._timer_turned is not None and self.rules.view(self.state).get("timer") == "running"
-        if not running:
-            self.timer = None
-            self._set_alarm(None)
-            return
-        at, seconds = self._timer_turned  # type: ignore[misc]
-        if self.timer is None or self.timer.seconds != seconds or self._timer_key != at:
-            self.timer = SandTimer(seconds, clock=self.clock)
-            self.timer.start(elapsed=self._sand_run(at, seconds))
-            self._timer_key = at
-            self._set_alarm(self.timer.remaining())
-
-    def _sand_run(self, turned: float, seconds: float) -> float:
-        """How much sand had run when this process took the game over, from the journaled times.
-
-        A Pi has no battery-backed clock: after a power cut its wall clock may start
-        behind the journal. Time never runs backwards past the newest journaled
-        moment (an action was journaled then, so "now" is at least that), and the
-        answer is bounded to [0, seconds]: a clock gone back cannot give sand back,
-        one gone forward cannot run out more than the whole timer.
-        """
-        newest = max((e.at for e in self.entries), default=turned)
-        now = max(self._wall(), newest)
-        return min(max(0.0, now - turned), max(0.0, seconds))
-
-    def _set_alarm(self, delay: float | None) -> None:
-        if self._alarm is not None:
-            self._alarm.cancel()
-            self._alarm = None
-        if delay is not None and self.autotick:
-            # bounded: a timer of 10**12 s must not overflow the thread's wait (the ring re-arms)
-            self._alarm = threading.Timer(min(max(0.0, delay), 3600.0), self._ring)
-            self._alarm.daemon = True
-            self._alarm.start()
-
-    def _ring(self) -> None:
-        """The alarm went off: journal the expiry (re-arming if the clock says it is early)."""
-        try:
-            if self.tick() is None and self.timer is not None:
-                self._set_alarm(max(0.001, self.timer.remaining()))
-        except Exception:
-            log.exception("sand timer expiry could not be journaled")
-
-    def close(self) -> None:
-        """Stop background timers (the journal stays open for others)."""
-        with self._lock:
-            self.autotick = False
-            self._set_alarm(None)
-
-    _timer_key: float | None = None
+        return state, steps
 
     def _record_result(self, db: Any, state: Any) -> None:
         outcome = self.rules.outcome(state)

@@ -1,9 +1,11 @@
 """The story of a game: its journal told in sentences by the game package's narration.
 
 The tablet's and the phones' logs, the OLED's toasts and ``companion show
---text`` read it. The journal is replayed to give each action its state
-before and after and its events (replaying a thousand actions takes a few
-milliseconds); the result is kept per game, journal revision and language.
+--text`` read it. Each action's state before and after and its events come from
+the session's own replay (:meth:`companion.table.session.Session.steps`: nothing is
+replayed here for a live game); only a reader of bare journal lines is replayed, and
+a line the rules refuse is told as not played. The result is kept per game, lines
+and language.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from companion import games
 from companion.engine import texts
 from companion.engine.rules import Action, Event, RuleError
+from companion.table.session import Session
 
 log = logging.getLogger(__name__)
 
@@ -31,21 +34,17 @@ def told(session: Any, lang: str = "en") -> list[dict[str, Any]]:
     included: for the results and the narration, never sent to a page as they are); ``before`` and
     ``state`` the rules' own states around it (the course of the game reads them: one replay).
     """
-    entries = session.history()
+    pkg = games.package(session.game)
+    replayed = _replayed(pkg, session)
     key = (session.id, lang)
-    stamp = tuple(e.seq for e in entries)  # an edit changes an earlier line too
+    stamp = tuple(entry.seq for entry, *_ in replayed)  # an edit changes an earlier line too
     with _lock:
         hit = _cache.get(key)
         if hit is not None and hit[0] == stamp:
             return hit[1]
-    pkg = games.package(session.game)
-    rules = pkg.rules
-    state = rules.setup(session.players, session.options)
     out: list[dict[str, Any]] = []
-    for entry in entries:
-        try:
-            after, events = rules.apply(state, entry.action)
-        except RuleError as err:  # a line the rules no longer take (an old journal): said, and the story goes on
+    for entry, state, events, after, err in replayed:
+        if err is not None:  # a line the rules no longer take (an old journal): said, and the story goes on
             out.append({"seq": entry.seq, "at": entry.at, "source": entry.source,
                         "from": source_text(entry.author, lang), "round": out[-1]["round"] if out else None,
                         "action": entry.action, "events": [], "before": state, "state": state,
@@ -60,11 +59,32 @@ def told(session: Any, lang: str = "en") -> list[dict[str, Any]]:
                     "from": source_text(entry.author, lang), "round": rnd,
                     "action": entry.action, "events": events, "sentences": sentences,
                     "before": state, "state": after})
-        state = after
     with _lock:
         if len(_cache) > 64:
             _cache.clear()
         _cache[key] = (stamp, out)
+    return out
+
+
+#: one line as the story reads it: (entry, state before, events, state after, the rules' refusal or None)
+Replayed = tuple[Any, Any, list[Event], Any, RuleError | None]
+
+
+def _replayed(pkg: Any, session: Any) -> list[Replayed]:
+    """A live session's own replay; for a reader of bare journal lines (``history()`` only), one here."""
+    if isinstance(session, Session):
+        return [(s.entry, s.before, s.events, s.after, None) for s in session.steps()]
+    rules = pkg.rules
+    state = rules.setup(session.players, session.options)
+    out: list[Replayed] = []
+    for entry in session.history():
+        try:
+            after, events = rules.apply(state, entry.action)
+        except RuleError as err:
+            out.append((entry, state, [], state, err))
+            continue
+        out.append((entry, state, events, after, None))
+        state = after
     return out
 
 

@@ -21,7 +21,7 @@ from test_auction_scoring import final
 
 from companion.board.controller import TableController
 from companion.board.screens import context_for, render
-from companion.board.screens.canvas import Canvas
+from companion.drawing.canvas import Canvas
 from companion.engine import moves as M
 from companion.engine.rules import RuleError
 from companion.games.auction import GAME

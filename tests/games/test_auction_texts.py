@@ -21,7 +21,7 @@ from test_auction_moves import mutate
 
 import companion.games.auction.rules as rules_module
 from companion.board.screens import context_for, render
-from companion.board.screens.canvas import Canvas
+from companion.drawing.canvas import Canvas
 from companion.engine import catalogs, texts
 from companion.engine import moves as M
 from companion.engine.rules import RuleError

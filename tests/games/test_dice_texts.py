@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from test_dice_moves import random_game, wild
 
-from companion.board.screens.canvas import Canvas
-from companion.board.screens.context import ScreenContext
+from companion.drawing.canvas import Canvas
+from companion.drawing.context import ScreenContext
 from companion.engine import catalogs, texts
 from companion.engine.rules import RuleError
 from companion.games.dice import GAME

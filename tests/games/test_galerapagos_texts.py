@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from companion import games
-from companion.board.screens import canvas as canvas_mod
 from companion.board.screens import render
-from companion.board.screens.context import ScreenContext
+from companion.drawing import canvas as canvas_mod
+from companion.drawing.context import ScreenContext
 from companion.engine import moves as M
 from companion.engine import texts
 from companion.engine.rules import RuleError

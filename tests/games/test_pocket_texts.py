@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 from babel.messages.pofile import read_po
 
-from companion.board.screens import canvas, render
-from companion.board.screens.context import ScreenContext
+from companion.board.screens import render
+from companion.drawing import canvas
+from companion.drawing.context import ScreenContext
 from companion.engine import catalogs, moves, texts
 from companion.engine.rules import RuleError
 from companion.games import package

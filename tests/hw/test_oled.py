@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageDraw
 
-from hw.oled import DisplayError, open_device, open_oled
+from hw.oled import open_device, open_oled
+from hw.oled_device import DisplayError
 
 
 def frame(text: str) -> Image.Image:

@@ -20,7 +20,7 @@ from babel.messages.pofile import read_po
 
 from companion import games
 from companion.board import screens
-from companion.board.screens import canvas
+from companion.drawing import canvas
 from tests.support.dashboard import Table
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,16 +15,17 @@ from typing import Any
 from PIL import Image
 
 from companion.board.screens import common, course, lobby
-from companion.board.screens.canvas import Canvas
 from companion.board.screens.common import reading_seconds
-from companion.board.screens.context import ScreenContext
+from companion.drawing.canvas import Canvas
+from companion.drawing.common import scores
+from companion.drawing.context import ScreenContext
 
 Screen = Callable[[Canvas, dict[str, Any], ScreenContext], None]
 
 #: the screens every game shares; a game package adds its own (``GamePackage.screens``)
 SCREENS: dict[str, Screen] = {
     "prompt": common.prompt,
-    "scores": common.scores,
+    "scores": scores,
     "qr": common.qr,
     "error": common.error,
     "confirm": common.confirm,

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.board.screens.canvas import HEADER_H, HEIGHT, WIDTH, Canvas
-from companion.board.screens.context import ScreenContext
+from companion.drawing.canvas import HEADER_H, HEIGHT, WIDTH, Canvas
+from companion.drawing.context import ScreenContext
 from companion.engine import texts
 from companion.engine.charts import sparkline
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.board.screens.canvas import HEADER_H, WIDTH, Canvas
 from companion.board.screens.common import top_line
-from companion.board.screens.context import ScreenContext
+from companion.drawing.canvas import HEADER_H, WIDTH, Canvas
+from companion.drawing.context import ScreenContext
 from companion.engine import texts
 
 

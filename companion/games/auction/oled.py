@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.board.screens.canvas import HEADER_H, WIDTH, Canvas
-from companion.board.screens.context import ScreenContext
+from companion.drawing.canvas import HEADER_H, WIDTH, Canvas
+from companion.drawing.context import ScreenContext
 from companion.games.auction.words import t
 
 #: three letters, when several animals share a row

@@ -25,31 +25,7 @@ def _t(lang: str, msgid: str, **params: Any) -> str:
     return texts.render(msgid, params, lang, DOMAIN)
 
 
-def turn(state: R.AuctionState, public: dict[str, Any]) -> dict[str, Any] | None:
-    """The bidding goes clockwise from the start player, the cards from the new start player; after
-    the last player's cards the table lays the next species tile (no tile after round 12)."""
-    names = [p.name for p in state.players]
-    n = len(names)
-    start = names[state.start]
-    out: dict[str, Any] = {"now": [], "next": [], "start": start, "table_now": False, "table_next": False}
-    if state.phase == R.OVER:
-        return out
-    if state.phase == R.TILE:
-        out["table_now"] = True
-        out["next"] = [start]  # the start player opens the bidding once the tiles lie
-        return out
-    out["now"] = [names[state.turn]]
-    if state.phase == R.BIDDING:
-        if len(state.bids) + 1 < n:
-            out["next"] = [names[(state.start + len(state.bids) + 1) % n]]
-        # the last bid decides who starts the cards: nobody is named before it
-    elif state.phase == R.DIRECTION:
-        out["next"] = [start]  # the start player who chose plays his cards first
-    elif state.acted + 1 < n:
-        out["next"] = [names[(state.turn + 1) % n]]
-    elif state.round < R.ROUNDS:
-        out["table_next"] = True
-    return out
+
 
 
 def results(state: R.AuctionState, lang: str = "en", events: list[dict[str, Any]] | None = None) -> dict[str, Any]:

@@ -384,6 +384,27 @@ def _requirement(value: Any) -> str:
     return text
 
 
+def turn_order(state: AuctionState, exp: Expected) -> Expected:
+    """``exp`` with the turn order: the bidding goes clockwise from the start player, the cards from the
+    new start player; after the last player's cards the table lays the next species tile (no tile
+    after round 12). The last bid decides who starts the cards: nobody is named before it."""
+    names = [p.name for p in state.players]
+    n, start = len(names), names[state.start]
+    nxt: tuple[str, ...] = ()
+    table_next = False
+    if state.phase in (TILE, DIRECTION):
+        nxt = (start,)  # the start player opens the bidding once the tiles lie / plays his cards first
+    elif state.phase == BIDDING:
+        if len(state.bids) + 1 < n:
+            nxt = (names[(state.start + len(state.bids) + 1) % n],)
+    elif state.phase != OVER:
+        if state.acted + 1 < n:
+            nxt = (names[(state.turn + 1) % n],)
+        else:
+            table_next = state.round < ROUNDS
+    return replace(exp, next=nxt, start=start, table_next=table_next)
+
+
 class AuctionRules(Rules):
     """Galapagos, the auction game, for 2 to 5 players."""
 
@@ -782,6 +803,9 @@ class AuctionRules(Rules):
         return Outcome("twelve_rounds", tuple(names), text=msgid, params=params)
 
     def expected(self, state: AuctionState) -> Expected:
+        return turn_order(state, self._expected(state))
+
+    def _expected(self, state: AuctionState) -> Expected:
         turn = (state.players[state.turn].name,)
         if state.phase == TILE:
             return Expected((), ("tile", "exchange"), "Lay a species tile on the {squares} square.",

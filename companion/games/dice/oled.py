@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from companion.board.screens.canvas import HEADER_H, WIDTH, Canvas
-from companion.board.screens.common import who
-from companion.board.screens.context import ScreenContext
+from companion.drawing.canvas import HEADER_H, WIDTH, Canvas
+from companion.drawing.common import who
+from companion.drawing.context import ScreenContext
 from companion.engine import texts
 
 

@@ -21,25 +21,7 @@ def _t(lang: str, msgid: str, **params: Any) -> str:
     return texts.render(msgid, params, lang, DOMAIN)
 
 
-def turn(state: R.DiceState, public: dict[str, Any]) -> dict[str, Any] | None:
-    """Moving goes in the order the plans closed; after the last mover the table draws the turtles.
 
-    The planning is simultaneous: nobody is next. The game has no start player's figure (the
-    first to finish planning turns the sand timer and moves first, round by round).
-    """
-    names = list(state.table.players)
-    out: dict[str, Any] = {"now": [], "next": [], "start": None, "table_now": False, "table_next": False}
-    if state.phase == "over":
-        return out
-    exp = public.get("expected") or {}
-    out["now"] = list(exp.get("players") or [])
-    out["table_now"] = not out["now"] and bool(exp.get("actions"))
-    if state.phase == "move":
-        if state.moved + 1 < len(state.order):
-            out["next"] = [names[state.order[state.moved + 1]]]
-        else:
-            out["table_next"] = bool(state.bag)  # the next round starts with the turtles drawn from the bag
-    return out
 
 
 def results(state: R.DiceState, lang: str = "en", events: list[dict[str, Any]] | None = None) -> dict[str, Any]:

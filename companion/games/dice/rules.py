@@ -152,6 +152,20 @@ NOT_NOW = {
 }
 
 
+def turn_order(s: DiceState, exp: Expected) -> Expected:
+    """``exp`` with the turn order: moving goes in the order the plans closed; after the last mover the
+    table draws the turtles. The planning is simultaneous: nobody is next. The game has no start
+    player's figure (the first to finish planning turns the sand timer and moves first, round by round)."""
+    nxt: tuple[str, ...] = ()
+    table_next = False
+    if s.phase == "move":
+        if s.moved + 1 < len(s.order):
+            nxt = (s.table.players[s.order[s.moved + 1]],)
+        else:
+            table_next = bool(s.bag)  # the next round starts with the turtles drawn from the bag
+    return replace(exp, next=nxt, start=None, table_next=table_next)
+
+
 class DiceRules(Rules):
     id = "galapagos-dice"
     name = "Galapagos (dice)"
@@ -499,6 +513,9 @@ class DiceRules(Rules):
 
     # -- reading the state ----------------------------------------------------
     def expected(self, s: DiceState) -> Expected:
+        return turn_order(s, self._expected(s))
+
+    def _expected(self, s: DiceState) -> Expected:
         names = s.table.players
         if s.phase == "setup":
             waiting = tuple(p for p, f in zip(names, s.pawns, strict=True) if f is None)

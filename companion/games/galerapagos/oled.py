@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from companion.board.screens.canvas import HEADER_H, WIDTH, Canvas
-from companion.board.screens.common import round_label, who
-from companion.board.screens.context import ScreenContext
+from companion.drawing.canvas import HEADER_H, WIDTH, Canvas
+from companion.drawing.common import round_label, who
+from companion.drawing.context import ScreenContext
 from companion.engine import texts
 
 
@@ -110,6 +110,6 @@ def scores(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
     if s.get("match"):
         match(c, s, ctx)
         return
-    from companion.board.screens.common import scores as plain
+    from companion.drawing.common import scores as plain
 
     plain(c, s, ctx)

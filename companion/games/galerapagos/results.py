@@ -38,31 +38,7 @@ def round_of(before: R.State, action: dict[str, Any], after: R.State) -> int:
     return after.round if action.get("type") == "weather" else before.round
 
 
-def turn(state: R.State, public: dict[str, Any]) -> dict[str, Any] | None:
-    """The actions go round from the first player, the sick and the dead skipped; after the last
-    one the first player runs the survival step. A weather card is the table's, then the first
-    player acts. During a vote or the moment to show cards nobody is next."""
-    s = state
-    first = s.names[s.first]
-    out: dict[str, Any] = {"now": [], "next": [], "start": first, "table_now": False, "table_next": False}
-    if s.phase == R.OVER:
-        return out
-    exp = public.get("expected") or {}
-    out["now"] = list(exp.get("players") or [])
-    out["table_now"] = not out["now"] and bool(exp.get("actions"))
-    if s.show or s.ballot is not None or s.tie:
-        return out
-    n = len(s.names)
-    if s.phase == R.ACTIONS:
-        for k in range(s.turn_k + 1, n):
-            i = (s.start + k) % n
-            if s.alive[i] and not R.disabled(s, i) and not s.did[i]:
-                out["next"] = [s.names[i]]
-                return out
-        out["next"] = [first]  # the survival step
-    elif s.phase in (R.WEATHER, R.END) and out["table_now"]:
-        out["next"] = [first]
-    return out
+
 
 
 def results(state: R.State, lang: str = "en", events: list[dict[str, Any]] | None = None) -> dict[str, Any]:

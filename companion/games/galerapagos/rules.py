@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from companion.engine.rules import Action, Event, Expected, Outcome, RuleError, Rules, sees_secret
@@ -269,6 +269,22 @@ def _short(s: State) -> bool:
     if s.phase == DEPART:
         return _capacity(s) < n
     return _track(s, s.phase) < n
+
+
+def turn_order(s: State, exp: Expected) -> Expected:
+    """``exp`` with the turn order: the actions go round from the first player, the sick and the dead
+    skipped; after the last one the first player runs the survival step. A weather card is the
+    table's, then the first player acts. During a vote or the moment to show cards nobody is next."""
+    first = s.names[s.first]
+    nxt: tuple[str, ...] = ()
+    if s.phase != OVER and not (s.show or s.ballot is not None or s.tie):
+        n = len(s.names)
+        if s.phase == ACTIONS:
+            nxt = next(((s.names[i],) for i in ((s.start + k) % n for k in range(s.turn_k + 1, n))
+                        if s.alive[i] and not disabled(s, i) and not s.did[i]), (first,))  # then the survival step
+        elif s.phase in (WEATHER, END) and not exp.players and exp.actions:
+            nxt = (first,)
+    return replace(exp, next=nxt, start=first)
 
 
 def _actor(s: State) -> int:
@@ -1124,66 +1140,6 @@ def _core(s: State, action: Action, ev: list[Event]) -> State:
 
 # -- the rules object --------------------------------------------------------
 
-def _options(names: list[str], options: dict[str, Any]) -> tuple[Options, int]:
-    if not isinstance(options, dict):
-        raise _err("Option \"{key}\" must be {what}.", key="options", what=_say("a JSON object"))
-    for key in options:
-        if key not in OPTIONS:
-            raise _err("Galèrapagos has no option \"{key}\"; it knows {known}.", key=key, known=", ".join(OPTIONS))
-
-    def ints(key: str, default: tuple[int, ...], least: int) -> tuple[int, ...]:
-        value = options.get(key, list(default))
-        if (not isinstance(value, list) or len(value) < least
-                or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 9 for v in value)):
-            what = _say("a list of at least {least} numbers from 0 to 9", least=least)
-            raise _err("Option \"{key}\" must be {what}.", key=key, what=what)
-        return tuple(value)
-
-    def flag(key: str) -> bool:
-        value = options.get(key, False)
-        if not isinstance(value, bool):
-            raise _err("Option \"{key}\" must be {what}.", key=key, what=_say("true or false"))
-        return value
-
-    def count(key: str, least: int) -> int:
-        value = options.get(key, 0)
-        if isinstance(value, bool) or not isinstance(value, int) or not (value == 0 or least <= value <= 99):
-            raise _err("Option \"{key}\" must be {what}.", key=key, what=_say("a number from 1 to 99"))
-        return value
-
-    hurricane = options.get("hurricane_water", HURRICANE_WATER)
-    if isinstance(hurricane, bool) or not isinstance(hurricane, int) or not 0 <= hurricane <= 9:
-        raise _err("Option \"{key}\" must be {what}.", key="hurricane_water", what=_say("a number from 0 to 9"))
-    scoring = options.get("scoring", "solidaire")
-    if scoring not in SCORING:
-        raise _err("Option \"{key}\" must be {what}.", key="scoring", what=_say("solidaire or solitaire"))
-    first = options.get("first_player", names[0])
-    if first not in names:
-        raise _err("Option \"{key}\" must be {what}.", key="first_player", what=_say("one of the players"))
-    size = options.get("weather_deck", 11)
-    if size not in WEATHER_DECKS or isinstance(size, bool):
-        raise _err("Option \"{key}\" must be {what}.", key="weather_deck", what=_say("11 or 12"))
-    match = options.get("match", "")
-    if not isinstance(match, str) or len(match) > 60:
-        raise _err("Option \"{key}\" must be {what}.", key="match", what=_say("a name of at most 60 characters"))
-    manches, manche = count("manches", 1), count("manche", 1)
-    if manches and not manche:
-        manche = 1
-    if manche and not 1 <= manche <= max(manches, 1):
-        raise _err("Option \"{key}\" must be {what}.", key="manche", what=_say("a number from 1 to the manches played"))
-    carried = options.get("carried", {})
-    if (not isinstance(carried, dict) or not all(k in names for k in carried)
-            or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 9999 for v in carried.values())):
-        raise _err("Option \"{key}\" must be {what}.", key="carried", what=_say("the points of each player so far"))
-    opts = Options(dead_vote=flag("dead_vote"),
-                   weather_cards=ints("weather_cards", WEATHER_DECKS[size], BOTTOM_CARDS + 1),
-                   hurricane_water=hurricane, bag=ints("bag", BAG, 1), scoring=scoring,
-                   raft_vote=flag("raft_vote"), sick_show=flag("sick_show"), match=match,
-                   manche=manche if manches else 0, manches=manches,
-                   carried=tuple(sorted((k, v) for k, v in carried.items())))
-    return opts, names.index(first)
-
-
 def _names(s: State, seats: Iterable[int]) -> list[str]:
     return [s.names[i] for i in seats]
 
@@ -1234,7 +1190,11 @@ class GalerapagosRules(Rules):
 
     def setup(self, players: list[str], options: dict[str, Any]) -> State:
         names = self.check_players(players)
-        opts, first = _options(names, options)
+        from companion.games.galerapagos.options import (
+            parse_options,  # the options sit above the rules
+        )
+
+        opts, first = parse_options(names, options)
         n = len(names)
         food, water = START_RATIONS[n]
         hand = 4 if n <= 8 else 3
@@ -1254,6 +1214,9 @@ class GalerapagosRules(Rules):
 
     # -- reading -----------------------------------------------------------
     def expected(self, state: State) -> Expected:
+        return turn_order(state, self._expected(state))
+
+    def _expected(self, state: State) -> Expected:
         s = state
         first = s.names[s.first]
         if s.phase == OVER:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.board.screens.canvas import HEADER_H, WIDTH, Canvas
-from companion.board.screens.context import ScreenContext
+from companion.drawing.canvas import HEADER_H, WIDTH, Canvas
+from companion.drawing.context import ScreenContext
 from companion.games.pocket import words
 
 #: the pips start here; a species name wider than this (« Fourmi ») drops to the small font
