@@ -14,7 +14,7 @@ dataclasses of tuples so that each action costs one ``dataclasses.replace``.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from companion.engine.rules import (
@@ -24,6 +24,7 @@ from companion.engine.rules import (
     Outcome,
     RuleError,
     Rules,
+    evolve,
 )
 from companion.engine.texts import Message, Term
 
@@ -174,7 +175,9 @@ def allowed(state: PocketState, species: str) -> list[str]:
     """The SPECIES spaces a face-down ``species`` may be played to now."""
     if state.result is not None:
         return []
-    return [space for space in SPACES if refusal(state, species, space) is None]
+    # the reason is a message id, never rendered to be compared with None: every screen, candidate
+    # and ``expected`` asks this after each action
+    return [space for space in SPACES if refusal_message(state, species, space) is None]
 
 
 def invasive_takeover(spaces: tuple[tuple[str, ...], ...]) -> str | None:
@@ -407,7 +410,7 @@ class PocketRules(Rules):
         before = state.populations[index]
         after = clamp(before + icons)
         pops = state.populations[:index] + (after,) + state.populations[index + 1 :]
-        new = replace(state, populations=pops, ocean_played=state.ocean_played + 1)
+        new = evolve(state, populations=pops, ocean_played=state.ocean_played + 1)
         event = {"type": "ocean", "species": species, "icons": icons, "mode": mode,
                  "from": before, "to": after, "ability": mode == "inhabit"}
         return new, [event]
@@ -428,7 +431,7 @@ class PocketRules(Rules):
                          a_species=_a(species), space=Term(SPACE_NAMES[space]), why=why)
         index = SPACES.index(space)
         spaces = _with_spaces(state.spaces, index, state.spaces[index] + (species,))
-        new = replace(state, spaces=spaces, species_played=state.species_played + 1,
+        new = evolve(state, spaces=spaces, species_played=state.species_played + 1,
                       dominant_played=state.dominant_played or space == "dominant")
         return new, [{"type": "species", "space": space, "species": species}]
 
@@ -445,7 +448,7 @@ class PocketRules(Rules):
         before = state.populations[index]
         after = clamp(before + change)
         pops = state.populations[:index] + (after,) + state.populations[index + 1 :]
-        return replace(state, populations=pops), [
+        return evolve(state, populations=pops), [
             {"type": "population", "species": species, "from": before, "to": after}
         ]
 
@@ -474,7 +477,7 @@ class PocketRules(Rules):
                 raise refuse("{player} cannot move {a_species} to {space}: {why}.", player=state.player,
                              a_species=_a(species), space=Term(SPACE_NAMES[target]), why=full)
             spaces = _with_spaces(spaces, index, spaces[index] + (species,))
-        return replace(state, spaces=spaces), [
+        return evolve(state, spaces=spaces), [
             {"type": "move", "species": species, "from": source, "to": target}
         ]
 
@@ -485,11 +488,11 @@ class PocketRules(Rules):
         common = {"populations": pops, "ocean_played": 0, "species_played": 0}
         if result is None:
             events.append({"type": "turn", "turn": state.turn + 1})
-            return replace(state, survived=state.survived + 1, turn=state.turn + 1, **common), events
+            return evolve(state, survived=state.survived + 1, turn=state.turn + 1, **common), events
         events.append({"type": "game_over", "reason": result})
         if result == "survived":
-            return replace(state, survived=state.survived + 1, result=result, **common), events
-        return replace(state, result=result, **common), events
+            return evolve(state, survived=state.survived + 1, result=result, **common), events
+        return evolve(state, result=result, **common), events
 
     # -- reading the state -----------------------------------------------------
     def expected(self, state: PocketState) -> Expected:
