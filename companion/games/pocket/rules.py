@@ -114,6 +114,33 @@ def _m(msgid: str, **params: Any) -> Message:
     return Message(msgid, DOMAIN, **params)
 
 
+def _refused(state: PocketState, species: str, space: str) -> tuple[str, ...] | None:
+    """Which rule refuses a face-down ``species`` *played* to ``space`` now (None: none does).
+
+    ``("biome",)``, ``("dominant",)``, ``("fits", other)`` (forced to the invasive species while it
+    fits ``other``) or ``("full",)``: the decision alone, so that :func:`allowed`, asked after every
+    action by the candidates, ``expected`` and the view, builds no sentence it throws away;
+    :func:`refusal_message` words it.
+    """
+    index = SPACES.index(space)
+    cards = state.spaces[index]
+    config = state.config
+    if space == "biome" and species in cards:
+        return ("biome",)
+    if space == "dominant" and species not in cards:
+        first = not cards if config.dominant_first == "empty" else not state.dominant_played
+        if not first:
+            return ("dominant",)
+    if space == "invasive" and config.invasive_play == "forced":
+        for other in ("biome", "dominant"):
+            if _refused(state, species, other) is None:
+                return ("fits", other)
+    room = config.capacity[index]
+    if room is not None and len(cards) >= room:
+        return ("full",)
+    return None
+
+
 def refusal_message(state: PocketState, species: str, space: str) -> Message | None:
     """Why a face-down ``species`` may not be *played* to ``space`` now, or None if it may.
 
@@ -121,27 +148,25 @@ def refusal_message(state: PocketState, species: str, space: str) -> Message | N
     A message id with its parameters, so that the phone's disabled choice and the
     refusal speak the reader's language.
     """
-    index = SPACES.index(space)
-    cards = state.spaces[index]
-    config = state.config
-    if space == "biome" and species in cards:
+    why = _refused(state, species, space)
+    if why is None:
+        return None
+    cards = state.spaces[SPACES.index(space)]
+    if why[0] == "biome":
         return _m("{a_species} is already on the island biome", a_species=_a(species))
-    if space == "dominant" and species not in cards:
-        first = not cards if config.dominant_first == "empty" else not state.dominant_played
-        if not first:
-            if cards:
-                return _m("the dominant species is {present}, not {species}",
-                          present=_and(sorted(set(cards))), species=Term(species))
-            return _m("its first card was played earlier and no {species} is on it now", species=Term(species))
-    if space == "invasive" and config.invasive_play == "forced":
-        for other in ("biome", "dominant"):
-            if refusal_message(state, species, other) is None:
-                where: Term | Message = Term(SPACE_NAMES[other])
-                if other == "dominant" and not state.spaces[SPACES.index("dominant")]:
-                    where = _m("{where} (it is empty, so any species may start it)", where=where)
-                return _m("it can still go to {where}, and only a card that fits neither the island biome "
-                          "nor the dominant species goes to the invasive species", where=where)
-    return _full(cards, config.capacity[index])
+    if why[0] == "dominant":
+        if cards:
+            return _m("the dominant species is {present}, not {species}",
+                      present=_and(sorted(set(cards))), species=Term(species))
+        return _m("its first card was played earlier and no {species} is on it now", species=Term(species))
+    if why[0] == "fits":
+        other = why[1]
+        where: Term | Message = Term(SPACE_NAMES[other])
+        if other == "dominant" and not state.spaces[SPACES.index("dominant")]:
+            where = _m("{where} (it is empty, so any species may start it)", where=where)
+        return _m("it can still go to {where}, and only a card that fits neither the island biome "
+                  "nor the dominant species goes to the invasive species", where=where)
+    return _full(cards, state.config.capacity[SPACES.index(space)])
 
 
 def refusal(state: PocketState, species: str, space: str) -> str | None:
@@ -177,7 +202,7 @@ def allowed(state: PocketState, species: str) -> list[str]:
         return []
     # the reason is a message id, never rendered to be compared with None: every screen, candidate
     # and ``expected`` asks this after each action
-    return [space for space in SPACES if refusal_message(state, species, space) is None]
+    return [space for space in SPACES if _refused(state, species, space) is None]
 
 
 def invasive_takeover(spaces: tuple[tuple[str, ...], ...]) -> str | None:
