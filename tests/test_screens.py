@@ -261,6 +261,31 @@ class TestOledCommand:
         ctx = ScreenContext(message=report["error"]["message"])
         assert Image.open(out).convert("1").tobytes() == render("error", report["state"], ctx).tobytes()
 
+    @pytest.mark.parametrize("name", ["galerapagos_full_game.jsonl", "auction_full_game.jsonl"])
+    def test_the_course_screen_draws_the_scripts_game_as_the_dial_does(self, tmp_path, capsys, name):
+        """``--screen course`` said « The course starts after the first round. » after a whole game: the
+        command fed the screen no series. It now draws the series the dial gets for the same game."""
+        from companion.engine.script import run_file
+        from companion.table import course
+        from companion.table.journal import Journal
+        from companion.table.session import Session
+
+        script = Path(__file__).parent / "scenarios" / name
+        out = tmp_path / "c.png"
+        code, report = self.run(capsys, str(script), "--out", str(out), "--screen", "course")
+        assert code == 0 and report["screen"] == "course"
+        lines = [json.loads(x) for x in script.read_text().splitlines() if x.strip()]
+        with Journal(tmp_path / "j.db") as journal:  # the dial's way: the game in a journal, its story's course
+            session = Session.new(journal, lines[0]["game"], lines[0]["players"], lines[0].get("options") or {})
+            for action in lines[1:]:
+                session.act(action)
+            spark = course.spark(session, "en")
+        assert spark and len(spark["values"]) > 2
+        state = run_file(str(script)).output
+        frame = Image.open(out).convert("1").tobytes()
+        assert frame == render("course", state, ScreenContext(data={"course": spark})).tobytes()
+        assert frame != render("course", state, ScreenContext()).tobytes()  # not the empty screen any more
+
     def test_an_unreadable_script_exits_2_without_a_frame(self, tmp_path, capsys):
         out = tmp_path / "none.png"
         code, report = self.run(capsys, str(tmp_path / "missing.jsonl"), "--out", str(out))

@@ -97,7 +97,7 @@ def create_app(dashboard: Dashboard, **config: Any) -> Flask:
     def api_error(err: ApiError):
         if _wants_json():
             return api.error_response(err)
-        return _page_error(err.status, err.message)
+        return _page_error(err.status, err.msgid, **err.params)
 
     @app.errorhandler(HTTPException)
     def http_error(err: HTTPException):
@@ -150,8 +150,9 @@ def _wants_json() -> bool:
     return request.path.startswith("/api/") or request.path.startswith("/sim/") or request.mimetype == "application/json"
 
 
-def _page_error(status: int, message: str):
+def _page_error(status: int, message: str, **params: object):
     from web.i18n import LANGS, lang, translator
 
     t = translator(lang())
-    return render_template("error.html", status=status, message=t(message), t=t, lang=lang(), langs=LANGS), status
+    return render_template("error.html", status=status, message=t(message, **params), t=t, lang=lang(),
+                           langs=LANGS), status

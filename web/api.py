@@ -44,7 +44,7 @@ def open_game(game_id: str) -> Session:
     try:
         return dashboard().hub.session(game_id)
     except UnknownGame:
-        raise ApiError(404, f"There is no game {clean(game_id)!r}.") from None
+        raise ApiError(404, "There is no game {game}.", params={"game": repr(clean(game_id))}) from None
     except ReplayError as err:  # this game only: the others play on
         raise ApiError(409, err.message) from None
 

@@ -24,7 +24,7 @@ from flask import Blueprint, Response, make_response, request
 from markupsafe import Markup
 
 from companion import games
-from companion.engine import charts
+from companion.engine import charts, texts
 from companion.engine import course as shape
 from companion.table import course, history, story
 from companion.table.library import Library
@@ -48,12 +48,19 @@ def drawn(session: Any, language: str) -> dict[str, Any] | None:
             return hit[1]
     out = course.of_session(session, language)
     if out is not None:
-        for i, ch in enumerate(out["charts"]):
-            ch["svg"] = Markup(charts.svg(out, ch, ident=f"course-{ch['id']}-{i}"))
+        with_svgs(out)
     with _lock:
         if len(_cache) > 32:
             _cache.clear()
         _cache[key] = (stamp, out)
+    return out
+
+
+def with_svgs(out: dict[str, Any], prefix: str = "course") -> dict[str, Any]:
+    """Each chart of the course ``out`` with its SVG (``ch["svg"]``, ids unique in the page): the results
+    screen, the course page and the league's page of a game draw them here, the one way."""
+    for i, ch in enumerate(out["charts"]):
+        ch["svg"] = Markup(charts.svg(out, ch, ident=f"{prefix}-{ch['id']}-{i}"))
     return out
 
 
@@ -105,7 +112,7 @@ def history_page():
         chart["table"] = line["charts"][0]["table"]
     titles = {pkg.id: pkg.title(language) for pkg in games.packages()}
     return page("history.html", who, figures=figures, game=game, period=period, titles=titles, chart=chart,
-                periods=history.PERIODS)
+                periods=history.PERIODS, tn=texts.ntranslator(language))  # « 1 game », « 2 games »
 
 
 @bp.get("/history/players.json")

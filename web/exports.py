@@ -77,7 +77,7 @@ def export_raw(game_id: str):
     try:
         rows = dashboard().hub.journal.raw_rows(game_id)
     except UnknownGame:
-        raise ApiError(404, f"There is no game {jsoncheck.clean(game_id)!r}.") from None
+        raise ApiError(404, "There is no game {game}.", params={"game": repr(jsoncheck.clean(game_id))}) from None
     response = make_response(jsonify(rows))
     response.headers["Content-Disposition"] = f"attachment; filename=galapagos-{quote(game_id, safe='')}-rows.json"
     return response

@@ -1,37 +1,74 @@
-"""The league's page: standings across the club's tables, in English and French, with JSON and CSV.
+"""The league's page: standings across the club's tables, in English and French, with JSON and CSV, and
+each game of the evening with its course charts where its table sent them.
 
-Served by ``companion league`` (not by a table's dashboard); it reads the league's store only.
+Served by ``companion league`` (not by a table's dashboard); it reads the league's store only. A game's
+charts are the dashboard's own: the course as its package drew it at the table (carried in the
+``results`` message, checked by :mod:`companion.club.intake`), its tables rebuilt by
+:func:`companion.engine.course.complete` and drawn by :func:`web.course_view.with_svgs` into the
+results screen's ``_course.html``.
+
+- ``GET /`` — the standings, then the games (each with a link to its course)
+- ``GET /standings.json``, ``/standings.csv`` — the standings to download
+- ``GET /games/<id>`` — one game: its players, scores and winners, and its course charts
+- ``GET /games/<id>.json`` — the same result and its course (by language) as JSON
 """
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
+import logging
 from typing import Any
 
 from flask import Flask, Response, jsonify, render_template_string, request
+from markupsafe import escape
 
+from companion import games
 from companion.club.league import csv_rows, standings
+from companion.engine import course as shape
 from companion.engine import texts
+
+log = logging.getLogger(__name__)
 
 PAGE = """<!doctype html><html lang="{{ lang }}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>{{ t("League standings") }}</title>
 <style>body{font-family:system-ui,sans-serif;margin:1rem;max-width:60rem}table{border-collapse:collapse;margin:.5rem 0 1.5rem}
-th,td{padding:.25rem .6rem;border-bottom:1px solid #ccc;text-align:left}td.n{text-align:right}</style></head><body>
+th,td{padding:.25rem .6rem;border-bottom:1px solid #ccc;text-align:left}td.n{text-align:right}
+.scroll{overflow-x:auto;max-width:100%}</style></head><body>
 <p><a href="?lang=en">English</a> · <a href="?lang=fr">Français</a> ·
 <a href="standings.json">JSON</a> · <a href="standings.csv">CSV</a></p>
 <h1>{{ t("League standings") }}</h1>
-<p>{{ t("{n} games from {tables} tables.", n=st.games, tables=st.tables|length) }}</p>
+<p>{{ tn("{n} game from one table.", "{n} games from one table.", st.games) if st.tables|length == 1
+      else tn("{n} game from {tables} tables.", "{n} games from {tables} tables.", st.games, tables=st.tables|length) }}</p>
 {% macro rows(players) %}<table><tr><th>{{ t("Player") }}</th><th>{{ t("Played") }}</th><th>{{ t("Won") }}</th>
 <th>{{ t("Points") }}</th></tr>{% for r in players %}<tr><td>{{ r.player }}</td><td class="n">{{ r.played }}</td>
 <td class="n">{{ r.won }}</td><td class="n">{{ r.points }}</td></tr>{% endfor %}</table>{% endmacro %}
 <h2>{{ t("Overall") }}</h2>{{ rows(st.overall) }}
-{% for g in st.per_game %}<h2>{{ g.title }}</h2>{{ rows(g.players) }}{% endfor %}
+{% for g in st.per_game %}<h2>{{ title(g.game) }}</h2>{{ rows(g.players) }}{% endfor %}
 {% for m in st.tournaments %}<h2>{{ t("Tournament {match} at table {table}", match=m.match, table=m.table) }}</h2>
 {% for mode, v in m.modes.items() %}<h3>{{ mode }}{% if mode == m.mode %} ({{ t("chosen") }}){% endif %}</h3>
 <table><tr><th>{{ t("Player") }}</th><th>{{ t("Points") }}</th></tr>{% for p, pts in v.totals.items() %}
 <tr><td>{{ p }}{% if p in v.leaders %} ★{% endif %}</td><td class="n">{{ pts }}</td></tr>{% endfor %}</table>
-{% endfor %}{% endfor %}</body></html>"""
+{% endfor %}{% endfor %}
+{% if played %}<h2>{{ t("Games") }}</h2><div class="scroll"><table><tr><th>{{ t("Table") }}</th><th>{{ t("Game") }}</th>
+<th>{{ t("Scores") }}</th><th>{{ t("Winners") }}</th><th></th></tr>{% for g in played %}<tr><td>{{ g.table }}</td>
+<td>{{ title(g.game) }}</td><td>{% for p in g.players %}{{ p }} {{ g.scores[p] if g.scores and p in g.scores and g.scores[p] is not none else "–" }}{% if not loop.last %}, {% endif %}{% endfor %}</td>
+<td>{{ (g.winners or [])|join(", ") }}</td><td>{% if g.has_course %}<a href="games/{{ g.id|urlencode }}?lang={{ lang }}">{{ t("Course") }}</a>{% endif %}</td></tr>
+{% endfor %}</table></div>{% endif %}</body></html>"""
+
+GAME = """<!doctype html><html lang="{{ lang }}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>{{ heading }}</title>
+<link rel="stylesheet" href="{{ url_for('static', filename='app.css') }}">
+<link rel="stylesheet" href="{{ url_for('static', filename='course.css') }}"></head><body class="course-view"><main>
+<p><a href="../?lang={{ lang }}">{{ t("League standings") }}</a> · <a href="?lang=en">English</a> ·
+<a href="?lang=fr">Français</a> · <a href="{{ rid|urlencode }}.json">JSON</a></p>
+<h1>{{ heading }}</h1>
+{% if res %}<p>{% for p in res.players %}{{ p }} {{ res.scores[p] if res.scores and p in res.scores and res.scores[p] is not none else "–" }}{% if p in (res.winners or []) %} ★{% endif %}{% if not loop.last %} · {% endif %}{% endfor %}</p>{% endif %}
+{% if course %}{% include "_course.html" %}{% elif res %}<p>{{ t("This game's table sent no course.") }}</p>{% endif %}
+{% if missing %}<p>{{ missing }}</p>{% endif %}
+</main></body></html>"""
+
 
 
 def create_app(store: Any) -> Flask:
@@ -44,7 +81,54 @@ def create_app(store: Any) -> Flask:
     @app.get("/")
     def page() -> str:
         code = lang()
-        return render_template_string(PAGE, st=standings(store.records()), lang=code, t=texts.translator(code))
+        return render_template_string(PAGE, st=standings(store.records()), played=store.games(), lang=code,
+                                      t=texts.translator(code), tn=texts.ntranslator(code), title=lambda game: _title(game, code))
+
+    @app.get("/games/<rid>.json")
+    def game_json(rid: str) -> Response:
+        found = store.course(rid)
+        if found is None:
+            return _missing(rid, lang(), json=True)
+        res, drawn = found
+        return jsonify({"result": res, "course": drawn})
+
+    @app.get("/games/<rid>")
+    def game(rid: str) -> Response | str:
+        code = lang()
+        found = store.course(rid)
+        if found is None:
+            return _missing(rid, code)
+        res, drawn = found
+        return render_template_string(GAME, t=texts.translator(code), lang=code, rid=rid, res=res,
+                                      heading=f"{_title(str(res.get('game', '')), code)} · "
+                                              f"{texts.translator(code)('Table')} {res.get('table')}",
+                                      course=_drawn(drawn, code, rid), missing=None)
+
+    def _missing(rid: str, code: str, json: bool = False) -> Response:
+        sentence = texts.render("The league has no game {id}.", {"id": rid[:80]}, code)
+        if json:
+            out = jsonify({"error": sentence})
+        else:
+            out = Response(render_template_string(GAME, t=texts.translator(code), lang=code, rid=rid[:80], res=None,
+                                                  heading=texts.translator(code)("League standings"), course=None,
+                                                  missing=sentence), mimetype="text/html")
+        out.status_code = 404
+        return out
+
+    @app.errorhandler(Exception)
+    def unreadable(err: Exception) -> Response:
+        """The league's database away (PostgreSQL restarting, the file gone): one sentence, 503, no traceback."""
+        from werkzeug.exceptions import HTTPException
+
+        if isinstance(err, HTTPException):
+            return err  # type: ignore[return-value]
+        log.error("the league's page failed: %s", err, exc_info=err)
+        sentence = texts.render("The league's standings cannot be read just now; try again in a moment.", {}, lang())
+        out = jsonify({"error": sentence}) if request.path.endswith(".json") else \
+            Response(f"<!doctype html><meta charset=utf-8><p>{escape(sentence)}</p>", mimetype="text/html")
+        out.status_code = 503
+        out.headers["Retry-After"] = "10"
+        return out
 
     @app.get("/standings.json")
     def as_json() -> Response:
@@ -58,3 +142,28 @@ def create_app(store: Any) -> Flask:
                         headers={"Content-Disposition": "attachment; filename=league.csv"})
 
     return app
+
+
+def _title(game: str, code: str) -> str:
+    """A game's title in the page's language (its id when this league does not know the game)."""
+    try:
+        return games.package(game).title(code)
+    except Exception:  # noqa: BLE001 - a game installed at a table, not here
+        return game
+
+
+def _drawn(by_lang: dict[str, Any] | None, code: str, rid: str) -> dict[str, Any] | None:
+    """The course in ``code`` (else in English, else in the language it came in) with its tables and SVGs."""
+    from web.course_view import with_svgs
+
+    if not by_lang:
+        return None
+    chosen = by_lang.get(code) or by_lang.get("en") or next(iter(by_lang.values()))
+    out = shape.complete(copy.deepcopy(chosen), code)
+    try:
+        return with_svgs(out, prefix="league")
+    except Exception:  # noqa: BLE001 - a course the charts cannot draw: its figures as tables only
+        log.exception("the course of league game %s could not be drawn", rid)
+        for ch in out["charts"]:
+            ch["svg"] = ""
+        return out

@@ -23,7 +23,13 @@ MAX_NAME = 24
 class ApiError(Exception):
     """An HTTP error with a sentence for the client (rendered as JSON by the API)."""
 
-    def __init__(self, status: int, message: str, **extra: Any):
+    def __init__(self, status: int, message: str, *, params: dict[str, Any] | None = None, **extra: Any):
+        """``message`` is a sentence, or a message id with ``params`` (a page says it in the reader's language;
+        the API's JSON in English)."""
+        from companion.engine import texts
+
+        self.msgid, self.params = message, dict(params or {})
+        message = texts.render(message, self.params, "en") if params else message
         super().__init__(message)
         self.status = status
         self.message = message

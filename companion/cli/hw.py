@@ -240,7 +240,8 @@ def cmd_oled(args: argparse.Namespace) -> int:
 
     if args.scale < 1:
         raise UsageError("--scale must be 1 or more.")
-    result = run_file(args.script)
+    trail: list[Any] = []
+    result = run_file(args.script, trail)
     state = result.output if result.ok else (result.output.get("state") if isinstance(result.output, dict) else None)
     if state is None:
         emit(result.output)
@@ -251,6 +252,14 @@ def cmd_oled(args: argparse.Namespace) -> int:
     message = None if result.ok else result.output["error"]["message"]
     ctx = screens.context_for(result.rules, result.state, message=message, url=args.url)
     name = args.screen or screens.choose(state, ctx)
+    if name == "course" and result.rules is not None:  # the script's game so far, as the dial draws it
+        import dataclasses
+
+        from companion import games
+        from companion.table.course import spark_of
+
+        ctx = dataclasses.replace(ctx, data={**ctx.data, "course": spark_of(games.package(result.rules.id), trail,
+                                                                             ctx.lang)})
     try:
         image = screens.render(name, state, ctx)
     except screens.UnknownScreen as exc:

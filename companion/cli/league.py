@@ -30,8 +30,14 @@ def _parsers(sub: Any) -> None:
 
 @command("league")
 def cmd_league(args: argparse.Namespace) -> int:
+    import math
+
     from companion.club.league import LeagueError, Store, Subscriber, standings
 
+    if not math.isfinite(args.timeout) or args.timeout <= 0:
+        raise UsageError(f"--timeout must be a number of seconds above 0, not {args.timeout:g}.")
+    if not 1 <= args.port <= 65535:
+        raise UsageError(f"--port must be a number from 1 to 65535, not {args.port}.")
     try:
         store = Store(args.league_db)
         sub = Subscriber(args.broker, store, username=args.username, password=args.password,
@@ -45,14 +51,23 @@ def cmd_league(args: argparse.Namespace) -> int:
                                  "nothing was printed.")
             emit(standings(store.records()))
             return 0
-        from waitress import serve
+        from waitress.server import create_server
 
         from web.league import create_app
 
+        try:  # bound before it says where: a port in use or an address that is not this machine's is said
+            server = create_server(create_app(store), host=args.host, port=args.port, threads=4)
+        except (OSError, ValueError) as exc:
+            why = getattr(exc, "strerror", None) or str(exc)
+            raise UsageError(f"The league's page cannot listen on {args.host}:{args.port} ({why}); "
+                             "give another --host or --port.") from None
         sys.stdout.write(f"League standings at http://{args.host}:{args.port}/ (JSON: /standings.json, "
                          f"CSV: /standings.csv); Ctrl-C stops.\n")
         sys.stdout.flush()
-        serve(create_app(store), host=args.host, port=args.port, threads=4)
+        try:
+            server.run()
+        except KeyboardInterrupt:
+            pass
         return 0
     except LeagueError as exc:
         raise UsageError(str(exc)) from None

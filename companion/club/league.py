@@ -20,9 +20,11 @@ import sqlite3
 import threading
 import time
 import uuid
+from collections import deque
 from typing import Any
 
 from companion import games
+from companion.club import intake
 from companion.club.settings import parse_url
 
 log = logging.getLogger(__name__)
@@ -38,8 +40,11 @@ SQL = """CREATE TABLE IF NOT EXISTS league_results (
     withdrawn INTEGER NOT NULL DEFAULT 0,
     finished DOUBLE PRECISION,
     arrival  BIGINT NOT NULL,
-    payload  TEXT NOT NULL
+    payload  TEXT NOT NULL,
+    course   TEXT
 )"""
+#: a league kept before the course travelled: its table gains the column (both databases take this)
+UPGRADE = "ALTER TABLE league_results ADD COLUMN course TEXT"
 
 
 class LeagueError(Exception):
@@ -53,6 +58,8 @@ class Store:
         self.where = where
         self.pg = where.startswith(("postgresql://", "postgres://"))
         self._lock = threading.Lock()
+        #: the sentences of the messages refused since the start (newest last; they are logged too)
+        self.refusals: deque[str] = deque(maxlen=100)
         if self.pg:
             try:
                 import psycopg
@@ -61,7 +68,8 @@ class Store:
             try:
                 self.db: Any = psycopg.connect(where, autocommit=True)
             except psycopg.Error as exc:
-                raise LeagueError(f"Cannot open the league's PostgreSQL database: {str(exc).strip()}.") from None
+                why = " ".join(str(exc).split()).rstrip(".?")  # psycopg's text spans lines
+                raise LeagueError(f"Cannot open the league's PostgreSQL database: {why}.") from None
             self.mark = "%s"
         else:
             try:
@@ -71,20 +79,36 @@ class Store:
                 raise LeagueError(f"Cannot open the league's database {where}: {exc}.") from None
             self.mark = "?"
         self._exec(SQL)
+        columns = self._exec("SELECT * FROM league_results WHERE 1 = 0", described=True)
+        if "course" not in columns:
+            self._exec(UPGRADE)
 
-    def _exec(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    def _exec(self, sql: str, params: tuple[Any, ...] = (), described: bool = False) -> list[Any]:
         sql = sql.replace("?", self.mark)
         with self._lock:
             cur = self.db.execute(sql, params)
+            if described:
+                return [d[0] for d in cur.description or ()]
             return list(cur.fetchall()) if cur.description else []
 
-    def add(self, payload: dict[str, Any]) -> bool:
-        """Keep ``payload`` (a ``results`` message); True when it changed the standings."""
-        rid, rev = payload.get("id"), payload.get("rev", 0)
-        if not isinstance(rid, str) or not rid or not isinstance(rev, int) or not isinstance(payload.get("table"), str):
-            log.warning("a results message without id, rev or table was ignored")
+    def add(self, payload: dict[str, Any], table: str | None = None) -> bool:
+        """Keep ``payload`` (a ``results`` message received on ``table``'s topic; by default the table it
+        names); True when it changed the standings. A message the league does not take (:mod:`intake`), a
+        result claiming another table's game, or a different result under the same id and revision is
+        said in one logged sentence and changes nothing; the same result again changes nothing either."""
+        try:
+            return self._add(intake.record(payload, payload.get("table") if table is None else table))
+        except intake.Refused as refusal:
+            log.warning("%s", refusal)
+            self.refusals.append(str(refusal))
             return False
-        body = json.dumps(payload, sort_keys=True)
+
+    def _add(self, payload: dict[str, Any]) -> bool:
+        rid, rev = payload["id"], payload.get("rev", 0)
+        drawn = payload.get("course")
+        kept = {k: v for k, v in payload.items() if k != "course"}
+        body = json.dumps(kept, sort_keys=True)
+        course = None if drawn is None else json.dumps(drawn, sort_keys=True, ensure_ascii=False)
         with self._lock:
             tx = self.db.transaction() if self.pg else None
             if tx is not None:
@@ -93,16 +117,23 @@ class Store:
                 self.db.execute("BEGIN IMMEDIATE")
             try:
                 m = self.mark
-                row = self.db.execute(f"SELECT rev FROM league_results WHERE id = {m}", (rid,)).fetchone()
+                row = self.db.execute(f"SELECT rev, tbl, payload, course FROM league_results WHERE id = {m}",
+                                      (rid,)).fetchone()
+                if row is not None and row[1] != payload["table"]:
+                    raise intake.Refused(f"A result from table {payload['table']} claims game {rid}, which is "
+                                         f"table {row[1]}'s; it was ignored.")
+                if row is not None and row[0] == rev and (not _same(row[2], kept) or row[3] != course):
+                    raise intake.Refused(f"Table {payload['table']} sent a different result for game {rid} under "
+                                         f"the same revision {rev}; the first one received stands.")
                 if row is not None and row[0] >= rev:
                     changed = False
                 else:
                     (top,) = self.db.execute("SELECT COALESCE(MAX(arrival), 0) FROM league_results").fetchone()
                     values = (rid, payload["table"], str(payload.get("game", "")), rev, int(bool(payload.get("withdrawn"))),
-                              payload.get("finished"), int(top) + 1, body)
+                              payload.get("finished"), int(top) + 1, body, course)
                     self.db.execute(f"DELETE FROM league_results WHERE id = {m}", (rid,))
-                    self.db.execute("INSERT INTO league_results (id, tbl, game, rev, withdrawn, finished, arrival, payload) "
-                                    f"VALUES ({', '.join([m] * 8)})", values)
+                    self.db.execute("INSERT INTO league_results (id, tbl, game, rev, withdrawn, finished, arrival, "
+                                    f"payload, course) VALUES ({', '.join([m] * 9)})", values)
                     changed = True
             except BaseException:
                 if tx is not None:
@@ -121,9 +152,27 @@ class Store:
         rows = self._exec("SELECT payload FROM league_results WHERE withdrawn = 0 ORDER BY arrival")
         return [json.loads(r[0]) for r in rows]
 
+    def games(self) -> list[dict[str, Any]]:
+        """The results that count, in the order they arrived, each saying whether its course came with it."""
+        rows = self._exec("SELECT payload, course IS NOT NULL FROM league_results WHERE withdrawn = 0 ORDER BY arrival")
+        return [{**json.loads(r[0]), "has_course": bool(r[1])} for r in rows]
+
+    def course(self, rid: str) -> tuple[dict[str, Any], dict[str, Any] | None] | None:
+        """(the result, its course by language or None) of game ``rid``; None when the league has no such game."""
+        rows = self._exec("SELECT payload, course FROM league_results WHERE id = ? AND withdrawn = 0", (rid,))
+        if not rows:
+            return None
+        return json.loads(rows[0][0]), (json.loads(rows[0][1]) if rows[0][1] else None)
+
     def close(self) -> None:
         with self._lock:
             self.db.close()
+
+
+def _same(stored: str, payload: dict[str, Any]) -> bool:
+    """Whether ``payload`` is the result stored (its message id aside: each copy has its own)."""
+    old = json.loads(stored)
+    return {k: v for k, v in old.items() if k != "msg"} == {k: v for k, v in payload.items() if k != "msg"}
 
 
 def _title(game: str) -> str:
@@ -179,7 +228,11 @@ def tournaments(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
             recs = [{"options": {**(x.get("options") or {}), "scoring": mode}, "over": True,
                      "winners": x.get("winners") or [], "players": [{"name": n} for n in x.get("players") or []],
                      "outcome": {"reason": x.get("reason")}} for x in rs]
-            totals = pkg.match_totals(recs)
+            try:
+                totals = pkg.match_totals(recs)
+            except Exception:  # noqa: BLE001 - a forged or foreign match: left out of the tournaments, said
+                log.warning("The tournament %s of table %s could not be counted; it is left out.", match, tbl)
+                totals = None
             if totals is not None:
                 by_mode[mode] = {"totals": totals["totals"], "leaders": totals["leaders"], "played": totals["played"],
                                  "manches": totals["manches"], "over": totals["over"]}
@@ -255,14 +308,18 @@ class Subscriber:
             if msg.payload.decode(errors="replace") == self._nonce:
                 self.synced.set()
             return
+        self.received += 1
         try:
-            payload = json.loads(msg.payload)
-        except ValueError:
-            log.warning("a results message that is not JSON was ignored (%s)", msg.topic)
+            payload = intake.parse(msg.topic, bytes(msg.payload))
+        except intake.Refused as refusal:
+            log.warning("%s", refusal)
+            self.store.refusals.append(str(refusal))
             return
-        if isinstance(payload, dict):
-            self.received += 1
-            self.store.add(payload)
+        try:
+            self.store.add(payload, msg.topic.split("/")[1])
+        except Exception as exc:  # noqa: BLE001 - the database away: said; paho's loop (and the league) go on
+            log.error("The league could not store game %s of table %s (%s); the broker keeps it retained, so a "
+                      "restart of the league reads it again.", payload.get("id"), payload.get("table"), exc)
 
     def wait_synced(self, timeout: float = 30.0) -> bool:
         deadline = time.monotonic() + timeout

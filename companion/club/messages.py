@@ -10,12 +10,17 @@ over whole games checks. Pure functions: no clock, no I/O (the outbox gives them
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from companion.engine import course as shape
+from companion.engine import texts
 from companion.engine.rules import RuleError
 from companion.table import bgstats, story
+
+log = logging.getLogger(__name__)
 
 PREFIX = "galapagos"
 #: the message format's version, in every payload (a subscriber can tell an older table)
@@ -119,7 +124,8 @@ def story_lines(table: str, record: Any, pkg: Any, steps: list[Step], after_seq:
 
 def result(table: str, record: Any, pkg: Any, state: Any, steps: list[Step], finished: float | None) -> dict[str, Any]:
     """The ``results`` record of a finished game: players, scores, ranking, tie-break, duration, the BG Stats
-    fields. ``id`` is the game's id (random, so two tables never collide): the same game sent twice is one."""
+    fields, the course (:func:`course`). ``id`` is the game's id (random, so two tables never collide): the same
+    game sent twice is one."""
     public = pkg.rules.public_state(state, None)
     events = [e for s in steps for e in s.events]
     res = pkg.results(state, "en", events) or {}
@@ -137,7 +143,28 @@ def result(table: str, record: Any, pkg: Any, state: Any, steps: list[Step], fin
             "outcome": res.get("outcome") or "", "tie": res.get("tie") or "",
             "reason": getattr(pkg.rules.outcome(state), "reason", None),
             "started": start, "finished": end, "duration_min": minutes, "actions": len(steps),
-            "options": dict(record.options), "match": public.get("match"), "bgstats": play}
+            "options": dict(record.options), "match": public.get("match"), "bgstats": play,
+            "course": course(pkg, steps)}
+
+
+def course(pkg: Any, steps: list[Step]) -> dict[str, Any] | None:
+    """The game's course in every language of the interface (``{"en": …, "fr": …}``), as its package draws
+    it (:meth:`GamePackage.course`: the public view round by round, the weather, revealed votes and deaths
+    as marks), without the parts the league rebuilds (each chart's table); None when the package draws none.
+
+    The league cannot replay a game (it has no journal), so the figures travel; a course that cannot be
+    drawn costs the course only, never the result."""
+    entries = shape.entries(pkg, [(s.before, s.entry.action, s.events, s.after) for s in steps])
+    out = {}
+    for lang in texts.LANGUAGES:
+        try:
+            drawn = pkg.course(entries, lang)
+        except Exception:  # noqa: BLE001 - the result goes without its charts
+            log.exception("the course of %s could not be drawn for the league", pkg.id)
+            return None
+        if drawn:
+            out[lang] = shape.neutral(drawn)
+    return out or None
 
 
 def withdrawn(table: str, record: Any) -> dict[str, Any]:

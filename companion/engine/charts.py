@@ -38,12 +38,14 @@ def svg(course: dict[str, Any], ch: dict[str, Any], *, ident: str = "chart") -> 
     values = [v for s in lines for v in s["values"] if isinstance(v, int | float)]
     values += [r["value"] for r in ch.get("lines") or []]
     low, high = (min(values), max(values)) if values else (0, 1)
-    keys = len(lines) + len(ch.get("lines") or [])
-    legend_rows = -(-keys // 3)  # three keys a row, each row room of its own
-    # pygal 3.1 reserves floor(keys / 3) rows for a bottom legend (it draws the ceiling): the missing room
-    missing = (legend_rows - keys // 3) * 24
+    labels = [s["label"] for s in lines] + [r["label"] for r in ch.get("lines") or []]
+    keys = len(labels)
+    cols = legend_columns(labels)
+    legend_rows = -(-keys // cols)  # each row room of its own
+    # pygal 3.1 reserves floor(keys / cols) rows for a bottom legend (it draws the ceiling): the missing room
+    missing = (legend_rows - keys // cols) * 24
     chart = pygal.Line(width=WIDTH, height=HEIGHT + 24 * (legend_rows - 1), style=style, js=[], css=["file://style.css", "file://graph.css"],
-                       disable_xml_declaration=True, legend_at_bottom=True, legend_at_bottom_columns=3, legend_box_size=14,
+                       disable_xml_declaration=True, legend_at_bottom=True, legend_at_bottom_columns=cols, legend_box_size=14,
                        truncate_legend=-1, truncate_label=-1, show_y_guides=True, show_x_guides=False,
                        dots_size=4.5, stroke_style={"width": 3}, margin=6, margin_right=16, margin_bottom=6 + missing, spacing=8,
                        range=(min(0, low), high + (high - low) * .04 if high > low else low + 1),  # room for a dot on top
@@ -63,6 +65,18 @@ def svg(course: dict[str, Any], ch: dict[str, Any], *, ident: str = "chart") -> 
     out = re.sub(r'id="chart-[0-9a-f-]+"', f'id="{ident}"', out, count=1).replace(_pygal_id(out), ident)
     return _shaped(out, [s.get("shape", "circle") for s in lines] + ["line"] * len(ch.get("lines") or []),
                    ch["title"])
+
+
+#: the legend's text: about this many drawing units a character (16 px system-ui), and the width of a column
+#: of the drawing's plot (its key's box and gap left out) with three, two and one columns
+CHAR_W, PLOT_W, KEY_W = 8.6, 350, 22
+
+
+def legend_columns(labels: list[str]) -> int:
+    """Three keys a row when the longest label fits a third of the plot, else two, else one: a French
+    « Places sur le radeau » or Pocket's loss line would otherwise run over the next key."""
+    longest = max((len(label) for label in labels), default=0) * CHAR_W
+    return next((cols for cols in (3, 2) if longest <= PLOT_W / cols - KEY_W), 1)
 
 
 def _pygal_id(text: str) -> str:

@@ -69,6 +69,27 @@ def rounds(entries: list[dict[str, Any]]) -> tuple[Any, list[tuple[int, Any, lis
     return start, out
 
 
+def entries(pkg: Any, steps: Iterable[tuple[Any, Any, list[dict[str, Any]], Any]]) -> list[dict[str, Any]]:
+    """Story-shaped entries (``round``, ``action``, ``events``, ``before``, ``state``) from replayed steps
+    ``(before, action, events, after)``: what a package's ``course`` reads, for the readers that replay
+    without a session (the club's results, ``companion oled --screen course``). A round the package
+    cannot tell goes with the one before, as in the story."""
+    out: list[dict[str, Any]] = []
+    for before, action, events, after in steps:
+        try:
+            rnd = pkg.round_of(before, action, after)
+        except Exception:  # noqa: BLE001 - as the story does: the round before
+            rnd = out[-1]["round"] if out else None
+        out.append({"round": rnd, "action": action, "events": list(events), "before": before, "state": after})
+    return out
+
+
+def neutral(course: dict[str, Any]) -> dict[str, Any]:
+    """``course`` without the parts a reader rebuilds (each chart's ``table``, its ``svg``): what travels."""
+    return {**course, "charts": [{k: v for k, v in ch.items() if k not in ("table", "svg")}
+                                 for ch in course.get("charts", [])]}
+
+
 def read(entries: list[dict[str, Any]], view: Callable[[Any], dict[str, Any]]
          ) -> tuple[list[int], list[dict[str, Any]], list[tuple[int, Any, list[dict[str, Any]]]]] | None:
     """(x: 0 then each round, ``view(state)`` at the start and at each round's end, :func:`rounds`' rounds),

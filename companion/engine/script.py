@@ -61,8 +61,9 @@ def decode_line(text: str) -> Any:
         raise
 
 
-def run_lines(lines: Iterable[str]) -> ScriptResult:
-    """Replay script lines; stop at the first rejected line (1-based numbering)."""
+def run_lines(lines: Iterable[str], trail: list[tuple[Any, Any, Any, Any]] | None = None) -> ScriptResult:
+    """Replay script lines; stop at the first rejected line (1-based numbering). ``trail`` (when given)
+    receives each accepted action's ``(before, action, events, after)``: the course reads them."""
     rules: Rules | None = None
     state: Any = None
     for number, raw in enumerate(lines, start=1):
@@ -75,7 +76,10 @@ def run_lines(lines: Iterable[str]) -> ScriptResult:
                 rules, players, options = parse_header(obj)
                 state = rules.setup(players, options)
             else:
+                before = state
                 state, _events = rules.apply(state, obj)
+                if trail is not None:
+                    trail.append((before, obj, _events, state))
         except RuleError as err:
             before = rules.public_state(state) if rules is not None and state is not None else None
             return ScriptResult(False, {"error": {"line": number, "message": err.message}, "state": before}, rules, state)
@@ -89,10 +93,10 @@ def run_lines(lines: Iterable[str]) -> ScriptResult:
     return ScriptResult(True, rules.public_state(state), rules, state)
 
 
-def run_file(path: str) -> ScriptResult:
+def run_file(path: str, trail: list[tuple[Any, Any, Any, Any]] | None = None) -> ScriptResult:
     try:
         with open(path, encoding="utf-8") as handle:
-            return run_lines(handle.readlines())
+            return run_lines(handle.readlines(), trail)
     except OSError as exc:
         return ScriptResult(False, {"error": {"line": 0, "message": f"Cannot read {path}: {exc.strerror}."}, "state": None})
     except UnicodeDecodeError:

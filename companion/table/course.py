@@ -37,6 +37,19 @@ def spark(session: Any, lang: str = "en") -> dict[str, Any] | None:
     return (out or {}).get("spark")
 
 
+def spark_of(pkg: Any, steps: list[tuple[Any, Any, Any, Any]], lang: str = "en") -> dict[str, Any] | None:
+    """The OLED's sparkline series of a game replayed without a session (``companion oled`` over a script:
+    its ``(before, action, events, after)`` steps), as the dial's :func:`spark` gives it from the journal."""
+    from companion.engine.course import entries
+
+    try:
+        out = pkg.course(entries(pkg, steps), lang)
+    except Exception:  # the course must never take the screen down
+        log.exception("the course of %s", pkg.id)
+        return None
+    return (out or {}).get("spark")
+
+
 def match_chart(session: Any, pkg: Any, lang: str = "en") -> dict[str, Any] | None:
     """A tournament's running totals after each manche played so far (the package's ``match_totals``
     over the journal's games of the same match), as a chart with its own x: the manches."""

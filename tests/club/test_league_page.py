@@ -28,6 +28,14 @@ def test_the_league_page_speaks_english_and_french(tmp_path: Path) -> None:
     assert "League standings" in en and "2 games from 2 tables." in en
     assert "Classement de la ligue" in fr and "2 parties de 2 tables." in fr and "Général" in fr
     assert "Galèrapagos" in en and "Pocket Galapagos" in en
+    dice = Store(str(tmp_path / "dice.db"))  # a game's title in the page's language, not always in English
+    dice.add({"id": "g3", "table": "t1", "game": "galapagos-dice", "rev": 1, "players": ["Ann"],
+              "scores": {"Ann": 3}, "winners": ["Ann"]})
+    page = create_app(dice).test_client().get("/?lang=fr").get_data(as_text=True)
+    assert "<h2>Galapagos (dés)</h2>" in page and "Galapagos (dice)" not in page
+    assert "1 partie d&#39;une table." in page  # one game from one table, not « 1 parties de 1 tables »
+    assert "1 game from one table." in create_app(dice).test_client().get("/?lang=en").get_data(as_text=True)
+    dice.close()
     data = client.get("/standings.json").get_json()
     assert [(r["player"], r["played"], r["won"], r["points"]) for r in data["overall"]] == \
         [("Bob", 2, 1, 7), ("Ann", 1, 1, 1)]

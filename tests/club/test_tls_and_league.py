@@ -3,6 +3,7 @@ plays on), and the league's store: idempotent on the result id, in SQLite and Po
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -96,6 +97,34 @@ def _check_store(store: Store) -> None:
     assert [r["id"] for r in store.records()] == ["aa11"]
     assert not store.add({"table": "t1"})  # no id: ignored, nothing changes
     assert len(store.records()) == 1
+    # a game's course is kept beside its result, in its own column, and read back as it was sent
+    drawn = {"en": {"x_label": "Round", "x": [0, 1], "x_labels": ["Start", "1"], "marks": [], "spark": None,
+                    "charts": [{"id": "rations", "title": "Rations", "unit": "", "lines": [], "series": [
+                        {"key": "water", "label": "Water", "values": [3, 1.5], "colour": "#2f6fbf",
+                         "shape": "diamond", "dash": "8,4"}]}]}}
+    assert store.add(_result("cc33", "t3", ["Ann"], course=drawn))
+    assert store.course("cc33") == (_result("cc33", "t3", ["Ann"]), drawn)
+    assert [g["has_course"] for g in store.games()] == [False, True]
+    assert "course" not in store.records()[-1]  # the standings read the results only
+
+
+def test_a_league_kept_before_the_course_travelled_gains_its_column(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE league_results (id TEXT PRIMARY KEY, tbl TEXT NOT NULL, game TEXT NOT NULL, "
+                   "rev INTEGER NOT NULL, withdrawn INTEGER NOT NULL DEFAULT 0, finished DOUBLE PRECISION, "
+                   "arrival BIGINT NOT NULL, payload TEXT NOT NULL)")
+        db.execute("INSERT INTO league_results VALUES ('aa11', 't1', 'galerapagos', 10, 0, NULL, 1, ?)",
+                   (json.dumps(_result("aa11", "t1", ["Ann"])),))
+    store = Store(str(path))
+    try:
+        assert store.games() == [{**_result("aa11", "t1", ["Ann"]), "has_course": False}]
+        assert store.add(_result("bb22", "t2", ["Bob"], course={"en": {"x": [0], "x_labels": ["Start"], "charts": []}}))
+        assert store.course("bb22")[1]["en"]["x"] == [0]
+    finally:
+        store.close()
 
 
 def test_the_league_counts_a_result_once_in_sqlite(tmp_path: Path) -> None:

@@ -63,6 +63,31 @@ def test_french_pages(table: Table) -> None:
     assert "Les chiffres en tableau" in page
 
 
+def test_the_history_counts_one_game_in_the_singular(table: Table) -> None:
+    """The history said « 1 games played to the end » (and « 1 parties jouées »)."""
+    _play(table, "galerapagos_full_game")
+    c = table.client()
+    assert "1 game played to the end, 0 abandoned." in c.get("/history", headers=table.auth()).data.decode()
+    c.set_cookie("lang", "fr")
+    assert "1 partie jouée jusqu&#39;au bout, 0 abandonnée(s)." in c.get("/history", headers=table.auth()).data.decode()
+    _play(table, "galerapagos_review_3p")
+    c.set_cookie("lang", "en")
+    assert "2 games played to the end, 0 abandoned." in c.get("/history", headers=table.auth()).data.decode()
+
+
+def test_a_game_that_is_not_there_is_said_in_the_readers_language(table: Table) -> None:
+    """/g/<id>/course and the BG Stats file of an unknown id said « There is no game 'nope'. » on a French page."""
+    c = table.client()
+    c.set_cookie("lang", "fr")
+    for path in ("/g/nope/course", "/games/nope/bgstats.bgsplay", "/g/%3Cb%3E/course"):
+        r = c.get(path, headers=table.auth())
+        assert r.status_code == 404
+        page = r.data.decode()
+        assert "Il n&#39;y a pas de partie &#39;" in page and "There is no game" not in page and "<b>" not in page
+    r = c.get("/api/games/nope", headers=table.auth())  # the API speaks English, as before
+    assert r.status_code == 404 and r.json["error"]["message"] == "There is no game 'nope'."
+
+
 def test_history_exports_carry_the_same_figures(table: Table) -> None:
     for name in ("dice_full_game", "dice_review_four_players_tie", "dice_two_player_variant"):
         _play(table, name)
