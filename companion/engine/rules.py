@@ -248,7 +248,8 @@ def evolve(state: S, **changes: Any) -> S:
     as ``replace`` requires; any other class goes through ``replace`` itself. The new state is
     equal to what ``replace`` builds and shares the unchanged parts with ``state``, as it does.
     """
-    names, slots = _copy_plan(type(state))
+    cls: type = type(state)
+    names, slots = _copy_plan(cls)
     if names is None:
         return dataclasses.replace(state, **changes)  # type: ignore[type-var]
     if not changes.keys() <= names:
