@@ -111,6 +111,14 @@ def bid_confirm(tmp_path, lang="en"):
     return ctl
 
 
+def bid_direction(tmp_path, lang="en"):
+    """The bid's first field before any detent: its name on the preview line, « ? » in the value's box."""
+    ctl = table(AUCTION_CARDS[:5], tmp_path, lang)
+    dial_to(ctl, "bid")
+    ctl.handle(ButtonEvent("down"))
+    return ctl
+
+
 def snake_toast(tmp_path, lang="en", after=0.0):
     """A long story (a snake bite) on the prompt: wrapped, then scrolled to its end, never cut."""
     ctl = table(GALERAPAGOS, tmp_path, lang)
@@ -121,7 +129,7 @@ def snake_toast(tmp_path, lang="en", after=0.0):
 
 
 CASES = {"auction_education": education, "galerapagos_wood": wood, "galerapagos_fish": fish,
-         "pocket_ocean": population, "auction_bid_confirm": bid_confirm, "galerapagos_snake_toast": snake_toast,
+         "pocket_ocean": population, "auction_bid_confirm": bid_confirm, "auction_bid_direction": bid_direction, "galerapagos_snake_toast": snake_toast,
          "galerapagos_snake_toast_end": lambda tmp_path, lang="en": snake_toast(tmp_path, lang, after=6.0)}
 #: the screen each case must be on (the others: the prompt)
 SCREEN = {"auction_bid_confirm": "confirm"}

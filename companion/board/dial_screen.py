@@ -41,7 +41,10 @@ def segments(entry: Entry | None, t: Callable[[str], str]) -> tuple[tuple[str, b
         return ((f"{chosen}+" if chosen else "", False), (cand, True))
     if f["name"] in entry.values:
         return ((choice_label(f, entry.values[f["name"]])[0], True),)
-    return ((f"{f['label']}?", True),)
+    # nothing chosen yet: the field's name stands on the preview line (:func:`preview`) and the value
+    # line asks « ? » in the box its first value takes, so the first detent costs the OLED's bus what
+    # a turn between two values costs (issue 22: « Direction? » across the value line sent 280 bytes)
+    return (("?", True),)
 
 
 def preview(entry: Entry | None) -> str:
@@ -54,7 +57,7 @@ def preview(entry: Entry | None) -> str:
     if f["name"] in entry.values:
         label, text = choice_label(f, entry.values[f["name"]])
         return text or f"{f['label']}: {label}"
-    return ""  # nothing chosen yet: the value line asks for the field ("Direction?")
+    return str(f["label"])  # nothing chosen yet: the field to choose, the value line says « ? »
 
 
 def question(entry: Entry, describe: Callable[[dict[str, Any]], str], t: Callable[..., str]) -> str:

@@ -12,10 +12,13 @@ simply "replay one action fewer".
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import inspect
 import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from companion.engine.shapes import Action
 
@@ -233,6 +236,54 @@ _ALL_SECRETS = _AllSecrets("*all*")
 def sees_secret(viewer: str | None, owner: str) -> bool:
     """True when ``viewer`` may see ``owner``'s secret (the owner, or a full dump)."""
     return viewer is not None and (viewer == owner or isinstance(viewer, _AllSecrets))
+
+
+# -- copying a frozen state -------------------------------------------------
+
+S = TypeVar("S")
+
+
+def evolve(state: S, **changes: Any) -> S:
+    """``dataclasses.replace(state, **changes)``, several times faster, for the games' frozen states.
+
+    ``replace`` walks ``fields()`` and calls the generated ``__init__``, which sets every field
+    through ``object.__setattr__``: about 13 µs for the dice game's 17 fields, a fifth of an
+    action in a random playout. A state class whose ``__init__`` only stores its fields (no
+    ``__post_init__``, no ``InitVar`` or ``init=False`` field, no cached property) is copied
+    here field by field (its ``__dict__`` or its slots) with the changes, which must be fields,
+    as ``replace`` requires; any other class goes through ``replace`` itself. The new state is
+    equal to what ``replace`` builds and shares the unchanged parts with ``state``, as it does.
+    """
+    cls: type = type(state)
+    names, slots = _copy_plan(cls)
+    if names is None:
+        return dataclasses.replace(state, **changes)  # type: ignore[type-var]
+    if not changes.keys() <= names:
+        unknown = sorted(set(changes) - names)[0]
+        raise TypeError(f"{type(state).__name__} has no field {unknown!r}")
+    new = object.__new__(type(state))
+    if slots:
+        for name in slots:
+            object.__setattr__(new, name, changes[name] if name in changes else getattr(state, name))
+    else:
+        attrs = new.__dict__
+        attrs.update(state.__dict__)
+        attrs.update(changes)
+    return new
+
+
+@functools.cache
+def _copy_plan(cls: type) -> tuple[frozenset[str] | None, tuple[str, ...]]:
+    """The field names of ``cls`` and, when it has slots, their order; None when only ``replace`` copies it."""
+    if not dataclasses.is_dataclass(cls) or hasattr(cls, "__post_init__"):
+        return None, ()
+    names = tuple(f.name for f in dataclasses.fields(cls))
+    # the generated __init__ takes exactly the fields (no InitVar, no init=False field)
+    if tuple(inspect.signature(cls.__init__).parameters)[1:] != names:
+        return None, ()
+    if any(isinstance(v, functools.cached_property) for k in cls.__mro__ for v in vars(k).values()):
+        return None, ()
+    return frozenset(names), names if "__slots__" in vars(cls) else ()
 
 
 # -- small validators shared by the games ----------------------------------

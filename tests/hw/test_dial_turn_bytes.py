@@ -62,7 +62,8 @@ def turn_bytes(tmp_path: Path, kind: str, field: int) -> tuple[list[int], list[b
 @pytest.mark.parametrize("kind", ["ssd1306", "sh1106"])
 def test_a_turn_between_choices_sends_at_most_256_bytes_and_the_glass_holds_the_frame(tmp_path, kind):
     sizes, previews, oled, ram = turn_bytes(tmp_path, kind, field=1)
-    # the first detent leaves « Direction? » for the first square; every later one moves between squares
+    # every later detent moves between squares; the first leaves the field's « ? » for the first
+    # square (see the next test)
     assert all(size > 0 for size in sizes), sizes
     assert max(sizes[1:]) <= BUDGET, sizes
     assert len(set(previews)) >= 3, "the preview line (the tile's animals) must change with the square"
@@ -70,7 +71,34 @@ def test_a_turn_between_choices_sends_at_most_256_bytes_and_the_glass_holds_the_
 
 
 @pytest.mark.parametrize("kind", ["ssd1306", "sh1106"])
+def test_the_first_detent_of_a_field_sends_at_most_256_bytes_too(tmp_path, kind):
+    """Before it, the field's name stands on the preview line and « ? » in the value's box; the first
+    detent puts the first square and its tile there (it sent 280 bytes with « Direction? » across the
+    value line, 270 on the SH1106)."""
+    sizes, previews, oled, ram = turn_bytes(tmp_path, kind, field=1)
+    assert 0 < sizes[0] <= BUDGET, sizes
+    assert previews[0] != previews[1]
+    assert ram.pages() == page_bytes(oled.frame)
+
+
+def test_before_the_first_detent_the_field_is_named_and_the_value_asked(tmp_path):
+    clock = Clock()
+    session = Session.new(Journal(tmp_path / "named.db"), "galapagos-auction", ["Ann", "Bob", "Cy"], clock=clock)
+    for direction, animals in TILES.items():
+        session.act({"type": "tile", "direction": direction, "animals": animals})
+    ctl = TableController(session, Oled(open_device("dummy"), threaded=False), clock=clock)
+    try:
+        ctl.handle(ButtonEvent("down"))
+        assert (ctl.preview(), ctl.entry_segments()) == ("Direction", (("?", True),))
+        ctl.handle(EncoderEvent(+1))
+        assert (ctl.preview(), ctl.entry_segments()) == ("crab + iguana", (("North", True),))
+    finally:
+        ctl.close()
+        session.close()
+
+
+@pytest.mark.parametrize("kind", ["ssd1306", "sh1106"])
 def test_a_turn_on_an_amount_stays_a_few_dozen_bytes(tmp_path, kind):
     sizes, _, oled, ram = turn_bytes(tmp_path, kind, field=2)
-    assert max(sizes[1:]) <= 64, sizes  # the first detent replaces « Amount? » with the first amount
+    assert max(sizes[1:]) <= 64, sizes  # the first detent replaces « Amount » and « ? » with the first amount
     assert ram.pages() == page_bytes(oled.frame)

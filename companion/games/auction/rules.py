@@ -22,7 +22,7 @@ docs/rules-notes.md under "galapagos-auction".
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from companion.engine.rules import (
@@ -32,6 +32,7 @@ from companion.engine.rules import (
     Outcome,
     RuleError,
     Rules,
+    evolve,
     require_bool,
     require_choice,
     require_int,
@@ -346,7 +347,7 @@ def cost_lines(state: AuctionState, player: str) -> list[str]:
 def _pay(players: tuple[Player, ...], seat: int, delta: int) -> tuple[Player, ...]:
     """Players with ``seat``'s money changed by ``delta`` (negative: paid to the bank)."""
     lst = list(players)
-    lst[seat] = replace(lst[seat], money=lst[seat].money + delta)
+    lst[seat] = evolve(lst[seat], money=lst[seat].money + delta)
     return tuple(lst)
 
 
@@ -505,9 +506,9 @@ class AuctionRules(Rules):
                           a=Term(LABELS[key[0]]), b=Term(LABELS[key[1]]))
         tiles = list(state.tiles)
         tiles[square] = (pair[0], pair[1])
-        new = replace(state, tiles=tuple(tiles), used_tiles=state.used_tiles | {key})
+        new = evolve(state, tiles=tuple(tiles), used_tiles=state.used_tiles | {key})
         if None not in new.tiles:
-            new = replace(new, phase=BIDDING, turn=new.start, bids=())
+            new = evolve(new, phase=BIDDING, turn=new.start, bids=())
         return new, [{"type": "tile", "direction": DIRECTIONS[square], "animals": [ANIMALS[a] for a in pair]}]
 
     # -- bidding --------------------------------------------------------------
@@ -533,15 +534,15 @@ class AuctionRules(Rules):
         bids = state.bids + (bid,)
         n = len(state.players)
         if len(bids) < n:
-            return replace(state, bids=bids, turn=(state.start + len(bids)) % n), [event]
-        return self._resolve(replace(state, bids=bids), [event])
+            return evolve(state, bids=bids, turn=(state.start + len(bids)) % n), [event]
+        return self._resolve(evolve(state, bids=bids), [event])
 
     def _resolve(self, state: AuctionState, events: list[Event]) -> tuple[AuctionState, list[Event]]:
         """Highest total wins, ties to the square that reached it first; its top bid, earliest, starts."""
         lead = standing(state.bids)
         if lead is None:
             events.append({"type": "no_bids", "start_player": state.players[state.start].name})
-            return replace(state, phase=DIRECTION, turn=state.start), events
+            return evolve(state, phase=DIRECTION, turn=state.start), events
         square, _best, start = lead
         winning = [(seat, amount) for seat, d, amount in state.bids if d == square]
         players = state.players
@@ -550,7 +551,7 @@ class AuctionRules(Rules):
             events.append({"type": "money", "player": players[seat].name, "amount": -amount, "reason": "bid"})
         paid = sum(amount for _seat, amount in winning)
         events.append({"type": "direction", "direction": DIRECTIONS[square], "start_player": players[start].name})
-        return replace(state, players=players, bank=state.bank + paid, phase=ACTIONS, direction=square,
+        return evolve(state, players=players, bank=state.bank + paid, phase=ACTIONS, direction=square,
                        start=start, turn=start, acted=0, cards=0), events
 
     def _direction(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
@@ -563,7 +564,7 @@ class AuctionRules(Rules):
                           p=name, d=Term(DIRECTIONS[state.direction]))
         seat = self._in_turn(state, action, DIRECTION, "choose the direction")
         square = DIRECTIONS.index(require_choice(action, "direction", DIRECTIONS))
-        new = replace(state, phase=ACTIONS, direction=square, turn=seat, acted=0, cards=0)
+        new = evolve(state, phase=ACTIONS, direction=square, turn=seat, acted=0, cards=0)
         return new, [{"type": "direction", "direction": DIRECTIONS[square], "start_player": state.players[seat].name}]
 
     # -- card play --------------------------------------------------------------
@@ -601,9 +602,9 @@ class AuctionRules(Rules):
 
     def _bank(self, state: AuctionState, seat: int, delta: int, reason: str, cards: int, **changes: Any) -> tuple[AuctionState, list[Event]]:
         """Move ``delta`` between bank and ``seat`` (plus other player changes), count ``cards``."""
-        player = replace(state.players[seat], money=state.players[seat].money + delta, **changes)
+        player = evolve(state.players[seat], money=state.players[seat].money + delta, **changes)
         players = state.players[:seat] + (player,) + state.players[seat + 1:]
-        new = replace(state, players=players, bank=state.bank - delta, cards=state.cards + cards)
+        new = evolve(state, players=players, bank=state.bank - delta, cards=state.cards + cards)
         events = [{"type": "money", "player": player.name, "amount": delta, "reason": reason}] if delta else []
         return new, events
 
@@ -635,7 +636,7 @@ class AuctionRules(Rules):
         price = animal_cost(state, seat, animal)
         self._charge(state, seat, price, Term(A_LABELS[animal]))
         new, events = self._bank(state, seat, -price, "expedition", used, animals=_add(state.players[seat].animals, animal, 1))
-        return replace(new, supply=_add(state.supply, animal, -1)), events
+        return evolve(new, supply=_add(state.supply, animal, -1)), events
 
     def _sale(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
         seat, used = self._card(state, action, "play a sale card")
@@ -644,7 +645,7 @@ class AuctionRules(Rules):
         if not me.animals[animal]:
             raise refusal("{p} has no {animal} to sell.", p=me.name, animal=Term(LABELS[animal]))
         new, events = self._bank(state, seat, SALE_PRICE, "sale", used, animals=_add(me.animals, animal, -1))
-        return replace(new, supply=_add(state.supply, animal, 1)), events
+        return evolve(new, supply=_add(state.supply, animal, 1)), events
 
     def _exhibition(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
         seat, cards = self._card(state, action, "play an exhibition card")
@@ -665,7 +666,7 @@ class AuctionRules(Rules):
         bonus_used = state.bonus_used | {tile} if tile is not None else state.bonus_used
         event = {"type": "exhibition", "player": me.name, "points": gained,
                  "bonus": state.bonus_order[tile] if tile is not None else None}
-        return replace(new, supply=supply, bonus_used=bonus_used), events + [event]
+        return evolve(new, supply=supply, bonus_used=bonus_used), events + [event]
 
     def _bonus_for(self, state: AuctionState, name: str, shown: set[int], asked: Any) -> int | None:
         """The bonus tile this exhibition uses: the only one that applies, or the one named."""
@@ -712,14 +713,14 @@ class AuctionRules(Rules):
         price = animal_cost(state, seat, take)
         self._charge(state, seat, price, Term(A_LABELS[take]))
         new, events = self._bank(state, seat, -price, "exchange", 0, animals=_add(counts, take, 1))
-        return replace(new, supply=_add(supply, take, -1)), events
+        return evolve(new, supply=_add(supply, take, -1)), events
 
     def _done(self, state: AuctionState, action: Action) -> tuple[AuctionState, list[Event]]:
         seat = self._in_turn(state, action, ACTIONS, "end a turn")
         n = len(state.players)
         events: list[Event] = [{"type": "done", "player": state.players[seat].name}]
         if state.acted + 1 < n:
-            return replace(state, acted=state.acted + 1, turn=(seat + 1) % n, cards=0), events
+            return evolve(state, acted=state.acted + 1, turn=(seat + 1) % n, cards=0), events
         if state.round == ROUNDS:
             return self._finish(state, events)
         return self._upkeep(state, events)
@@ -733,10 +734,10 @@ class AuctionRules(Rules):
             track[animal] = min(TRACK_END, track[animal] + 1)
         tiles = list(state.tiles)
         tiles[square] = None
-        players = tuple(replace(p, money=p.money + INCOME) for p in state.players)
+        players = tuple(evolve(p, money=p.money + INCOME) for p in state.players)
         events += [{"type": "money", "player": p.name, "amount": INCOME, "reason": "income"} for p in players]
         events.append({"type": "round", "round": state.round + 1})
-        new = replace(state, players=players, track=tuple(track), tiles=tuple(tiles),
+        new = evolve(state, players=players, track=tuple(track), tiles=tuple(tiles),
                       flipped=state.flipped + 1, bank=state.bank - INCOME * len(players),
                       round=state.round + 1, phase=TILE, direction=None, turn=state.start,
                       acted=0, cards=0, bids=())
@@ -745,7 +746,7 @@ class AuctionRules(Rules):
     def _finish(self, state: AuctionState, events: list[Event]) -> tuple[AuctionState, list[Event]]:
         bonus = education_bonus([p.education for p in state.players])
         final = tuple((bonus[i], sum(p.animals) // 2, p.money // 1000) for i, p in enumerate(state.players))
-        new = replace(state, phase=OVER, final=final, acted=0, cards=0)
+        new = evolve(state, phase=OVER, final=final, acted=0, cards=0)
         events.append({"type": "game_over", "winners": self.winners(new)})
         return new, events
 

@@ -24,9 +24,8 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.engine.rules import (
@@ -35,6 +34,7 @@ from companion.engine.rules import (
     Expected,
     Outcome,
     Rules,
+    evolve,
     require_bool,
     require_player,
 )
@@ -63,7 +63,12 @@ ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
 
 @dataclass(frozen=True, eq=False)
 class Table:
-    """What never changes during a game: island, turtles, players, options."""
+    """What never changes during a game: island, turtles, players, options.
+
+    ``walks`` caches what :meth:`DiceRules.candidates` derives from the immutable island (the
+    walks from a pawn's field towards the turtles lying on it): a plan phase asks for them after
+    every plan, with the same pawns and turtles, so they are computed once per field and island.
+    """
 
     island: Island
     turtles: dict[int, str]
@@ -71,6 +76,7 @@ class Table:
     per_round: int
     two_player_variant: bool
     timer_seconds: float
+    walks: dict[tuple[int, frozenset[int]], tuple[tuple[str, ...], ...]] = field(default_factory=dict, repr=False)
 
 
 @dataclass(frozen=True)
@@ -112,6 +118,42 @@ def _counts(table: Table, haul: Sequence[int]) -> list[int]:
     for n in haul:
         counts[COLOURS.index(table.turtles[n])] += 1
     return counts
+
+
+def _short(dice: Sequence[str], rolled: Sequence[str]) -> str | None:
+    """The first colour of ``dice`` (in their order) used more often than it was rolled, or None.
+
+    What ``Counter(dice) - Counter(rolled)`` says first, without building two counters: a plan
+    may use only the dice rolled.
+    """
+    for colour in dice:
+        if dice.count(colour) > rolled.count(colour):
+            return colour
+    return None
+
+
+def _walks(table: Table, pawn: int, lying: frozenset[int]) -> tuple[tuple[str, ...], ...]:
+    """The colours of five-step walks from ``pawn``, one per neighbour, each stepping to a
+    neighbour with a turtle ``lying`` there when there is one (cached on the table)."""
+    key = (pawn, lying)
+    found = table.walks.get(key)
+    if found is None:
+        neighbours, colour = table.island.neighbours, table.island.colour
+        out = []
+        for first in neighbours[pawn]:
+            here, walk = first, [colour[first]]
+            while len(walk) < DICE:
+                nbrs = neighbours[here]
+                nxt = nbrs[len(walk) % len(nbrs)]
+                for m in nbrs:
+                    if m in lying:
+                        nxt = m
+                        break
+                here = nxt
+                walk.append(colour[here])
+            out.append(tuple(walk))
+        found = table.walks[key] = tuple(out)
+    return found
 
 
 def _set_at(items: tuple, i: int, value: Any) -> tuple:
@@ -254,7 +296,7 @@ class DiceRules(Rules):
         if n in s.pawns:
             other = s.table.players[s.pawns.index(n)]
             raise refuse("{who} cannot start on field {n}: {other} drew turtle {n} and it is not back in the bag yet.", who=who, n=n, other=other)
-        s = replace(s, pawns=_set_at(s.pawns, i, n))
+        s = evolve(s, pawns=_set_at(s.pawns, i, n))
         return self._after_setup(s), [{"event": "start", "player": who, "field": n}]
 
     def _place_turtles(self, s: DiceState, a: Action) -> tuple[DiceState, list[Event]]:
@@ -281,15 +323,15 @@ class DiceRules(Rules):
                 raise refuse("Draw {want} turtles (only {want} left in the bag), not {count}.", want=want, count=len(numbers))
             raise refuse("Draw {want} turtles, not {count}.", want=want, count=len(numbers))
         drawn = frozenset(numbers)
-        s = replace(s, bag=s.bag - drawn, island=s.island | drawn)
+        s = evolve(s, bag=s.bag - drawn, island=s.island | drawn)
         events: list[Event] = [{"event": "placed", "turtles": sorted(drawn)}]
         if s.phase == "setup":
-            return self._after_setup(replace(s, seeded=True)), events
-        return replace(s, phase="plan"), events
+            return self._after_setup(evolve(s, seeded=True)), events
+        return evolve(s, phase="plan"), events
 
     def _after_setup(self, s: DiceState) -> DiceState:
         if s.seeded and None not in s.pawns:
-            return replace(s, phase="plan")
+            return evolve(s, phase="plan")
         return s
 
     def _roll(self, s: DiceState, a: Action) -> tuple[DiceState, list[Event]]:
@@ -300,7 +342,7 @@ class DiceRules(Rules):
         dice = _colour_list(a.get("dice"), who, "roll")
         if len(dice) != DICE:
             raise refuse("{who} rolls {dice} dice, not {count}.", who=who, dice=DICE, count=len(dice))
-        return replace(s, rolls=_set_at(s.rolls, i, dice)), [{"event": "rolled", "player": who, "dice": list(dice)}]
+        return evolve(s, rolls=_set_at(s.rolls, i, dice)), [{"event": "rolled", "player": who, "dice": list(dice)}]
 
     def _plan(self, s: DiceState, a: Action) -> tuple[DiceState, list[Event]]:
         """"...sort them into the order they want to use them... You do not need to use all of your dice."
@@ -313,7 +355,7 @@ class DiceRules(Rules):
         dice = self._dice(s, i, who, a.get("dice"))
         again = s.plans[i] is not None
         events: list[Event] = [{"event": "planned", "player": who, "dice": list(dice), **({"again": True} if again else {})}]
-        s = replace(s, plans=_set_at(s.plans, i, dice), done=s.done - {i})
+        s = evolve(s, plans=_set_at(s.plans, i, dice), done=s.done - {i})
         return self._finished(s, i, who, events, says_done=s.first is None)
 
     def _done(self, s: DiceState, a: Action) -> tuple[DiceState, list[Event]]:
@@ -329,25 +371,25 @@ class DiceRules(Rules):
             dice = self._dice(s, i, who, a.get("dice"))
             again = s.plans[i] is not None
             events.append({"event": "planned", "player": who, "dice": list(dice), **({"again": True} if again else {})})
-            s = replace(s, plans=_set_at(s.plans, i, dice))
+            s = evolve(s, plans=_set_at(s.plans, i, dice))
         elif i in s.done:
             raise refuse("{who} has already said done this round.", who=who)
         elif s.plans[i] is None:
             events.append({"event": "planned", "player": who, "dice": []})
-            s = replace(s, plans=_set_at(s.plans, i, ()))
+            s = evolve(s, plans=_set_at(s.plans, i, ()))
         return self._finished(s, i, who, events, says_done=True)
 
     def _finished(self, s: DiceState, i: int, who: str, events: list[Event], says_done: bool) -> tuple[DiceState, list[Event]]:
         """After a plan or a « done »: the first finisher turns the timer; everyone done closes planning."""
         if says_done:
             if s.first is None:
-                s = replace(s, first=i, timer="running", done=s.done | {i})
+                s = evolve(s, first=i, timer="running", done=s.done | {i})
                 events.append({"event": "timer_started", "player": who, "seconds": s.table.timer_seconds})
             else:
-                s = replace(s, done=s.done | {i})
+                s = evolve(s, done=s.done | {i})
                 events.append({"event": "done", "player": who})
         if len(s.done) == len(s.table.players):
-            s = replace(self._close_planning(s), timer="stopped")
+            s = evolve(self._close_planning(s), timer="stopped")
             events.append({"event": "planning_closed", "order": [s.table.players[j] for j in s.order], "by": "done"})
         return s, events
 
@@ -358,9 +400,8 @@ class DiceRules(Rules):
             raise refuse("{who} has {dice} dice and cannot plan {count}.", who=who, dice=DICE, count=len(dice))
         rolled = s.rolls[i]
         if rolled is not None:
-            short = Counter(dice) - Counter(rolled)
-            if short:
-                col = next(iter(short))
+            col = _short(dice, rolled)
+            if col is not None:
                 raise refuse("{who} rolled {rolled}: not enough {colour} dice for this plan.", who=who, rolled=colours(rolled),
                              colour=term(col))
         return dice
@@ -400,7 +441,7 @@ class DiceRules(Rules):
             raise refuse("Everyone said done before the sand ran out: the sand timer no longer counts this round.")
         s = self._close_planning(s)
         turned = s.table.players[s.first] if s.first is not None else None
-        return replace(s, timer="expired"), [{"event": "planning_closed", "order": [s.table.players[j] for j in s.order],
+        return evolve(s, timer="expired"), [{"event": "planning_closed", "order": [s.table.players[j] for j in s.order],
                                               "by": "timer", "turned_by": turned}]
 
     def _close_planning(self, s: DiceState) -> DiceState:
@@ -408,7 +449,7 @@ class DiceRules(Rules):
         n = len(s.table.players)
         assert s.first is not None
         order = tuple((s.first + k) % n for k in range(n))
-        return replace(s, phase="move", order=order, moved=0)
+        return evolve(s, phase="move", order=order, moved=0)
 
     def _move(self, s: DiceState, a: Action) -> tuple[DiceState, list[Event]]:
         """Check the whole path die by die, then walk it collecting turtles."""
@@ -431,7 +472,7 @@ class DiceRules(Rules):
                 if s.table.two_player_variant and max(_counts(s.table, haul)) >= SUDDEN_WIN:
                     sudden = who
                     break
-        s = replace(
+        s = evolve(
             s,
             pawns=_set_at(s.pawns, i, pawn),
             island=frozenset(island),
@@ -440,8 +481,8 @@ class DiceRules(Rules):
             sudden=sudden,
         )
         if sudden or (not s.bag and not s.island):
-            events.append({"event": "over", "winners": self.winners(replace(s, phase="over"))})
-            return replace(s, phase="over", timer="idle"), events
+            events.append({"event": "over", "winners": self.winners(evolve(s, phase="over"))})
+            return evolve(s, phase="over", timer="idle"), events
         if s.moved == len(s.order):
             return self._next_round(s), events
         return s, events
@@ -497,7 +538,7 @@ class DiceRules(Rules):
         """"Replenish the number of turtles on the island by drawing 5 (2 players) or 6 (3-4 players)." """
         empty = (None,) * len(s.table.players)
         phase = "place" if s.bag else "plan"
-        return replace(s, phase=phase, round=s.round + 1, rolls=empty, plans=empty, first=None, timer="idle", order=(), moved=0,
+        return evolve(s, phase=phase, round=s.round + 1, rolls=empty, plans=empty, first=None, timer="idle", order=(), moved=0,
                        done=frozenset())
 
     def _field(self, s: DiceState, value: Any) -> int:
@@ -648,18 +689,12 @@ class DiceRules(Rules):
     def _plan_candidates(self, s: DiceState, i: int) -> list[Action]:
         """Plans walking towards turtles from the pawn, fitted to the roll if there is one."""
         who = s.table.players[i]
-        island = s.table.island
-        plans: list[tuple[str, ...]] = [()]
-        for first in island.neighbours[s.pawns[i]]:
-            here, walk = first, [island.colour[first]]
-            while len(walk) < DICE:
-                nbrs = island.neighbours[here]
-                here = next((m for m in nbrs if m in s.island), nbrs[len(walk) % len(nbrs)])
-                walk.append(island.colour[here])
-            plans.append(tuple(walk))
+        pawn = s.pawns[i]
+        assert pawn is not None
+        plans: list[tuple[str, ...]] = [(), *_walks(s.table, pawn, s.island)]
         rolled = s.rolls[i]
         if rolled is not None:
-            plans = [p for p in plans if not Counter(p) - Counter(rolled)] + [rolled]
+            plans = [p for p in plans if _short(p, rolled) is None] + [rolled]
         out: list[Action] = [{"type": "plan", "player": who, "dice": list(p)} for p in plans]
         out.append({"type": "done", "player": who, "dice": list(plans[-1])})
         if rolled is None and s.plans[i] is None:

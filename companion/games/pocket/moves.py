@@ -22,10 +22,10 @@ after the decrease and the result) and asks for confirmation when it ends the ga
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from companion.engine import moves as mv
+from companion.engine.rules import evolve
 from companion.engine.texts import Term
 from companion.games.pocket import words
 from companion.games.pocket.rules import (
@@ -75,11 +75,12 @@ def moves(state: PocketState, lang: str = "en") -> list[Form]:
     if state.result is not None:
         return []
     now = end_of_turn(state)[1]
-    out = [_ocean(state, now, lang)]
+    levels: dict[tuple[str, int], tuple[str, str | None]] = {}
+    out = [_ocean(state, now, lang, levels)]
     played = _species(state, now, lang)
     if played is not None:
         out.append(played)
-    out.append(_population(state, now, lang))
+    out.append(_population(state, now, lang, levels))
     moved = _move(state, now, lang)
     if moved is not None:
         out.append(moved)
@@ -95,22 +96,33 @@ def _risk(after: PocketState, now: str | None, lang: str) -> tuple[str | None, s
     return result, ("" if result == now else " · " + words.t(END_NOW[result], lang))
 
 
-def _level(state: PocketState, species: str, delta: int, now: str | None, lang: str) -> dict[str, Any]:
-    """The preview of a population change: "rat 3→5" (and the end-of-turn warning)."""
+def _level(state: PocketState, species: str, delta: int, now: str | None, lang: str,
+           seen: dict[tuple[str, int], tuple[str, str | None]] | None = None) -> dict[str, Any]:
+    """The preview of a population change: "rat 3→5" (and the end-of-turn warning).
+
+    ``seen`` holds the text and the end of the turn already worked out for a tracker's level in
+    this state: the ocean's 7 icon counts and the 14 changes of each species reach at most 8
+    levels (a tracker stops at 0 and 7), so one call of :func:`moves` computes each once.
+    """
     index = SPECIES.index(species)
     before = state.populations[index]
     after = clamp(before + delta)
-    pops = state.populations[:index] + (after,) + state.populations[index + 1 :]
-    result, warning = _risk(replace(state, populations=pops), now, lang)
-    return mv.preview(words.level_change(species, before, after, lang) + warning,
-                      species=species, before=before, after=after, end_now=result)
+    known = None if seen is None else seen.get((species, after))
+    if known is None:
+        pops = state.populations[:index] + (after,) + state.populations[index + 1 :]
+        result, warning = _risk(evolve(state, populations=pops), now, lang)
+        known = (words.level_change(species, before, after, lang) + warning, result)
+        if seen is not None:
+            seen[(species, after)] = known
+    text, result = known
+    return mv.preview(text, species=species, before=before, after=after, end_now=result)
 
 
 def _row(state: PocketState, space: str, species: str, now: str | None, lang: str) -> dict[str, Any]:
     """The preview of a card laid on ``space``: the row after (and the end-of-turn warning)."""
     index = SPACES.index(space)
     cards = state.spaces[index] + (species,)
-    after = replace(state, spaces=state.spaces[:index] + (cards,) + state.spaces[index + 1 :])
+    after = evolve(state, spaces=state.spaces[:index] + (cards,) + state.spaces[index + 1 :])
     result, warning = _risk(after, now, lang)
     room = state.config.capacity[index]
     data: dict[str, Any] = {"space": space, "cards": list(cards), "room": room, "end_now": result}
@@ -142,7 +154,8 @@ def _species_choice(species: str, state: PocketState, lang: str, fields: list[di
                      disabled=disabled, fields=fields)
 
 
-def _ocean(state: PocketState, now: str | None, lang: str) -> Form:
+def _ocean(state: PocketState, now: str | None, lang: str,
+           levels: dict[tuple[str, int], tuple[str, str | None]] | None = None) -> Form:
     """A face-up card to THE OCEAN: +ICONS either way, the ABILITY only when it inhabits."""
     modes = mv.pick("mode", words.t("Mode", lang), [
         mv.choice(mode, words.label(mode, lang),
@@ -152,7 +165,7 @@ def _ocean(state: PocketState, now: str | None, lang: str) -> Form:
     choices = []
     for species in SPECIES:
         icons = mv.pick("icons", words.t("Icons", lang), [
-            mv.choice(n, words.t("1 icon" if n == 1 else "{n} icons", lang, n=n), _level(state, species, n, now, lang))
+            mv.choice(n, words.t("1 icon" if n == 1 else "{n} icons", lang, n=n), _level(state, species, n, now, lang, levels))
             for n in ICONS])
         choices.append(_species_choice(species, state, lang, [icons, modes]))
     return _form(state, "ocean", "Play to the ocean", [mv.pick("species", words.t("Species", lang), choices)], lang)
@@ -178,12 +191,13 @@ def _species(state: PocketState, now: str | None, lang: str) -> Form | None:
                  lang)
 
 
-def _population(state: PocketState, now: str | None, lang: str) -> Form:
+def _population(state: PocketState, now: str | None, lang: str,
+                levels: dict[tuple[str, int], tuple[str, str | None]] | None = None) -> Form:
     """An ability's or effect's change the companion cannot see: any species, -7..7 but not 0."""
     choices = []
     for species in SPECIES:
         change = mv.pick("change", words.t("Change", lang), [
-            mv.choice(n, f"{n:+d}", _level(state, species, n, now, lang)) for n in CHANGES])
+            mv.choice(n, f"{n:+d}", _level(state, species, n, now, lang, levels)) for n in CHANGES])
         choices.append(_species_choice(species, state, lang, [change]))
     # an ability's effect: legal whenever a card says so, never the turn's own step
     return _form(state, "population", "Change a population", [mv.pick("species", words.t("Species", lang), choices)],
@@ -209,7 +223,7 @@ def _move(state: PocketState, now: str | None, lang: str) -> Form | None:
                 cards.remove(species)
                 cards.reverse()
                 spaces = spaces[:index] + (tuple(cards),) + spaces[index + 1 :]
-            lifted = replace(state, spaces=spaces)
+            lifted = evolve(state, spaces=spaces)
             targets = [_target(lifted, species, target, now, lang) for target in places if target != source]
             if not mv.enabled(targets):
                 sources.append(mv.choice(source, words.label(source, lang),

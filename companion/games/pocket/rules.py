@@ -14,7 +14,7 @@ dataclasses of tuples so that each action costs one ``dataclasses.replace``.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from companion.engine.rules import (
@@ -24,6 +24,7 @@ from companion.engine.rules import (
     Outcome,
     RuleError,
     Rules,
+    evolve,
 )
 from companion.engine.texts import Message, Term
 
@@ -113,6 +114,33 @@ def _m(msgid: str, **params: Any) -> Message:
     return Message(msgid, DOMAIN, **params)
 
 
+def _refused(state: PocketState, species: str, space: str) -> tuple[str, ...] | None:
+    """Which rule refuses a face-down ``species`` *played* to ``space`` now (None: none does).
+
+    ``("biome",)``, ``("dominant",)``, ``("fits", other)`` (forced to the invasive species while it
+    fits ``other``) or ``("full",)``: the decision alone, so that :func:`allowed`, asked after every
+    action by the candidates, ``expected`` and the view, builds no sentence it throws away;
+    :func:`refusal_message` words it.
+    """
+    index = SPACES.index(space)
+    cards = state.spaces[index]
+    config = state.config
+    if space == "biome" and species in cards:
+        return ("biome",)
+    if space == "dominant" and species not in cards:
+        first = not cards if config.dominant_first == "empty" else not state.dominant_played
+        if not first:
+            return ("dominant",)
+    if space == "invasive" and config.invasive_play == "forced":
+        for other in ("biome", "dominant"):
+            if _refused(state, species, other) is None:
+                return ("fits", other)
+    room = config.capacity[index]
+    if room is not None and len(cards) >= room:
+        return ("full",)
+    return None
+
+
 def refusal_message(state: PocketState, species: str, space: str) -> Message | None:
     """Why a face-down ``species`` may not be *played* to ``space`` now, or None if it may.
 
@@ -120,27 +148,25 @@ def refusal_message(state: PocketState, species: str, space: str) -> Message | N
     A message id with its parameters, so that the phone's disabled choice and the
     refusal speak the reader's language.
     """
-    index = SPACES.index(space)
-    cards = state.spaces[index]
-    config = state.config
-    if space == "biome" and species in cards:
+    why = _refused(state, species, space)
+    if why is None:
+        return None
+    cards = state.spaces[SPACES.index(space)]
+    if why[0] == "biome":
         return _m("{a_species} is already on the island biome", a_species=_a(species))
-    if space == "dominant" and species not in cards:
-        first = not cards if config.dominant_first == "empty" else not state.dominant_played
-        if not first:
-            if cards:
-                return _m("the dominant species is {present}, not {species}",
-                          present=_and(sorted(set(cards))), species=Term(species))
-            return _m("its first card was played earlier and no {species} is on it now", species=Term(species))
-    if space == "invasive" and config.invasive_play == "forced":
-        for other in ("biome", "dominant"):
-            if refusal_message(state, species, other) is None:
-                where: Term | Message = Term(SPACE_NAMES[other])
-                if other == "dominant" and not state.spaces[SPACES.index("dominant")]:
-                    where = _m("{where} (it is empty, so any species may start it)", where=where)
-                return _m("it can still go to {where}, and only a card that fits neither the island biome "
-                          "nor the dominant species goes to the invasive species", where=where)
-    return _full(cards, config.capacity[index])
+    if why[0] == "dominant":
+        if cards:
+            return _m("the dominant species is {present}, not {species}",
+                      present=_and(sorted(set(cards))), species=Term(species))
+        return _m("its first card was played earlier and no {species} is on it now", species=Term(species))
+    if why[0] == "fits":
+        other = why[1]
+        where: Term | Message = Term(SPACE_NAMES[other])
+        if other == "dominant" and not state.spaces[SPACES.index("dominant")]:
+            where = _m("{where} (it is empty, so any species may start it)", where=where)
+        return _m("it can still go to {where}, and only a card that fits neither the island biome "
+                  "nor the dominant species goes to the invasive species", where=where)
+    return _full(cards, state.config.capacity[SPACES.index(space)])
 
 
 def refusal(state: PocketState, species: str, space: str) -> str | None:
@@ -174,7 +200,9 @@ def allowed(state: PocketState, species: str) -> list[str]:
     """The SPECIES spaces a face-down ``species`` may be played to now."""
     if state.result is not None:
         return []
-    return [space for space in SPACES if refusal(state, species, space) is None]
+    # the reason is a message id, never rendered to be compared with None: every screen, candidate
+    # and ``expected`` asks this after each action
+    return [space for space in SPACES if _refused(state, species, space) is None]
 
 
 def invasive_takeover(spaces: tuple[tuple[str, ...], ...]) -> str | None:
@@ -407,7 +435,7 @@ class PocketRules(Rules):
         before = state.populations[index]
         after = clamp(before + icons)
         pops = state.populations[:index] + (after,) + state.populations[index + 1 :]
-        new = replace(state, populations=pops, ocean_played=state.ocean_played + 1)
+        new = evolve(state, populations=pops, ocean_played=state.ocean_played + 1)
         event = {"type": "ocean", "species": species, "icons": icons, "mode": mode,
                  "from": before, "to": after, "ability": mode == "inhabit"}
         return new, [event]
@@ -428,7 +456,7 @@ class PocketRules(Rules):
                          a_species=_a(species), space=Term(SPACE_NAMES[space]), why=why)
         index = SPACES.index(space)
         spaces = _with_spaces(state.spaces, index, state.spaces[index] + (species,))
-        new = replace(state, spaces=spaces, species_played=state.species_played + 1,
+        new = evolve(state, spaces=spaces, species_played=state.species_played + 1,
                       dominant_played=state.dominant_played or space == "dominant")
         return new, [{"type": "species", "space": space, "species": species}]
 
@@ -445,7 +473,7 @@ class PocketRules(Rules):
         before = state.populations[index]
         after = clamp(before + change)
         pops = state.populations[:index] + (after,) + state.populations[index + 1 :]
-        return replace(state, populations=pops), [
+        return evolve(state, populations=pops), [
             {"type": "population", "species": species, "from": before, "to": after}
         ]
 
@@ -474,7 +502,7 @@ class PocketRules(Rules):
                 raise refuse("{player} cannot move {a_species} to {space}: {why}.", player=state.player,
                              a_species=_a(species), space=Term(SPACE_NAMES[target]), why=full)
             spaces = _with_spaces(spaces, index, spaces[index] + (species,))
-        return replace(state, spaces=spaces), [
+        return evolve(state, spaces=spaces), [
             {"type": "move", "species": species, "from": source, "to": target}
         ]
 
@@ -485,11 +513,11 @@ class PocketRules(Rules):
         common = {"populations": pops, "ocean_played": 0, "species_played": 0}
         if result is None:
             events.append({"type": "turn", "turn": state.turn + 1})
-            return replace(state, survived=state.survived + 1, turn=state.turn + 1, **common), events
+            return evolve(state, survived=state.survived + 1, turn=state.turn + 1, **common), events
         events.append({"type": "game_over", "reason": result})
         if result == "survived":
-            return replace(state, survived=state.survived + 1, result=result, **common), events
-        return replace(state, result=result, **common), events
+            return evolve(state, survived=state.survived + 1, result=result, **common), events
+        return evolve(state, result=result, **common), events
 
     # -- reading the state -----------------------------------------------------
     def expected(self, state: PocketState) -> Expected:
