@@ -22,7 +22,7 @@ docs/rules-notes.md under "galapagos-auction".
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from companion.engine.rules import (
