@@ -25,6 +25,7 @@ from typing import Any
 
 from companion.board.config import Config
 from companion.cli.sim import SimTable, simulated
+from companion.cli.systemd import Watchdog, notify, watchdog_interval
 from companion.cli.tags import Tags, demo_tags
 from companion.table.live import LiveGames
 from companion.table.recovery import open_checked
@@ -88,6 +89,8 @@ class Companion:
         self.dashboard.keepalive = LIVE_KEEPALIVE
         self.app = create_app(self.dashboard)
         self._last_backup = self._finished_checked = self._last_trim = time.monotonic()
+        #: systemd's watchdog (``WatchdogSec=``), pinged from :meth:`serve` while the table loop beats
+        self.watchdog = Watchdog(watchdog_interval(), loops=("table",))
         self._finished = len(self.journal.games(finished=True))
 
     # -- devices ------------------------------------------------------------
@@ -278,6 +281,7 @@ class Companion:
     def _loop(self) -> None:
         """A few times a second: the controller's tick (timer beep, messages), the OLED mirror."""
         while not self._stop.wait(0.1):
+            self.watchdog.beat("table")
             try:
                 with self._lock:
                     controller = self.controller
@@ -342,10 +346,14 @@ class Companion:
         waker = None
         if self._wake is not None:
             waker = wakeup_drain(self._wake[0], socket_map)
+        timeout = self.server.adj.asyncore_loop_timeout
+        if self.watchdog.interval:  # a quiet table still pings several times per watchdog interval
+            timeout = min(timeout, self.watchdog.interval / 4)
         try:
             while not self.stop_requested and socket_map:
-                wasyncore.loop(timeout=self.server.adj.asyncore_loop_timeout, map=socket_map,
+                wasyncore.loop(timeout=timeout, map=socket_map,
                                use_poll=True, count=1)
+                self.watchdog.check()  # this loop turned; the table loop must have beaten too
         finally:
             if waker is not None:
                 waker.close()
@@ -356,6 +364,7 @@ class Companion:
         if self._closed:
             return
         self._closed = True
+        notify("STOPPING=1")
         self._stop.set()
         self.hub.stop()
         if self.server is not None:
