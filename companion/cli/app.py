@@ -269,12 +269,13 @@ class Companion:
             controller._message_until = controller.clock() + 60  # long enough to be read at the table
 
     def backup(self) -> None:
-        """A backup of the journal now (at most hourly from the loop, and when a game ends)."""
+        """A backup of the journal if it changed since the last one (looked at hourly from the loop, and
+        when a game ends): a table left on over a quiet weekend does not rewrite its card every hour."""
         self._last_backup = time.monotonic()
         if self.journal.readonly:
             return
         try:
-            self.journal.backup()
+            self.journal.backup_if_changed()
         except Exception as exc:  # noqa: BLE001 - a backup must never stop the table
             log.warning("journal backup failed: %s", exc)
 
