@@ -45,6 +45,10 @@ log = logging.getLogger(__name__)
 
 #: seconds close() waits for a thread (server workers, the table loop) before going on
 SHUTDOWN_WAIT = 0.3
+#: the table loop's period while the OLED moves, and at rest (:meth:`Companion._loop_period`)
+LOOP_LIVELY, LOOP_REST = 0.1, 1.0
+#: seconds the loop stays lively after the OLED's frame changed or something happened
+LIVELY = 3.0
 
 
 class Companion:
@@ -91,6 +95,9 @@ class Companion:
         self._last_backup = self._finished_checked = self._last_trim = time.monotonic()
         #: systemd's watchdog (``WatchdogSec=``), pinged from :meth:`serve` while the table loop beats
         self.watchdog = Watchdog(watchdog_interval(), loops=("table",))
+        self._loop_wake = threading.Event()
+        self._loop_serial, self._lively_until = -1, 0.0
+        self.games.on_change(self.wake_loop)
         self._finished = len(self.journal.games(finished=True))
 
     # -- devices ------------------------------------------------------------
@@ -140,6 +147,7 @@ class Companion:
     def _device_event(self, event: Any) -> None:
         from hw.events import StatusEvent
 
+        self.wake_loop()
         if isinstance(event, StatusEvent):  # a device down or back: every open page redraws its banner now
             for channel in {"games", getattr(self.hub, "current", None)} - {None}:
                 self.hub.broadcast(channel)
@@ -279,9 +287,36 @@ class Companion:
         except Exception as exc:  # noqa: BLE001 - a backup must never stop the table
             log.warning("journal backup failed: %s", exc)
 
+    def _loop_period(self) -> float:
+        """How long the table loop sleeps: 0.1 s while the OLED moves (scrolling text, a running sand
+        timer, the seconds after a change), else 1 s: a table at rest redraws nothing ten times a second.
+        A device event or a game's change wakes the loop at once (:meth:`wake_loop`)."""
+        if self.devices is None:
+            return LOOP_REST
+        now = time.monotonic()
+        sent = self.devices.oled.sent
+        if sent != self._loop_serial:
+            self._loop_serial, self._lively_until = sent, now + LIVELY
+        with self._lock:
+            controller = self.controller
+        timer = getattr(getattr(controller, "session", None), "timer", None)
+        if now < self._lively_until or (timer is not None and timer.running):
+            return LOOP_LIVELY
+        return LOOP_REST
+
+    def wake_loop(self, *_: Any) -> None:
+        """Something happened (a device event, a game changed): the table loop runs now and stays lively."""
+        self._lively_until = time.monotonic() + LIVELY
+        self._loop_wake.set()
+
     def _loop(self) -> None:
-        """A few times a second: the controller's tick (timer beep, messages), the OLED mirror."""
-        while not self._stop.wait(0.1):
+        """The controller's tick (timer beep, messages, scrolling), the OLED mirror: ten times a second
+        while something moves, once a second at rest."""
+        while not self._stop.is_set():
+            self._loop_wake.wait(self._loop_period())
+            self._loop_wake.clear()
+            if self._stop.is_set():
+                break
             self.watchdog.beat("table")
             try:
                 with self._lock:
@@ -367,6 +402,7 @@ class Companion:
         self._closed = True
         notify("STOPPING=1")
         self._stop.set()
+        self._loop_wake.set()
         self.hub.stop()
         if self.server is not None:
             try:  # worker threads are daemons: a page still streaming does not hold the exit

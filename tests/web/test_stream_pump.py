@@ -1,0 +1,71 @@
+"""Live pages cost a socket, not a thread: one pump serves every open stream of `companion run`.
+
+A real server in a subprocess (waitress, the pump, simulated devices), loopback sockets only.
+"""
+
+from __future__ import annotations
+
+import selectors
+import socket
+import time
+from pathlib import Path
+
+from tests.web.runner import start_server
+from web.server import WORKERS
+
+PAGES = 60
+
+
+def threads(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as handle:
+        return next(int(line.split()[1]) for line in handle if line.startswith("Threads:"))
+
+
+def test_sixty_live_pages_add_one_thread_and_each_gets_every_change_and_its_end(tmp_path: Path) -> None:
+    server = start_server(tmp_path / "journal.db", 0)
+    socks: list[socket.socket] = []
+    try:
+        gid, _ = server.new_game("pocket-galapagos", ["Ann"])
+        before = threads(server.proc.pid)
+        request = (f"GET /api/games/{gid}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                   f"Authorization: Bearer {server.token}\r\nAccept: text/event-stream\r\n\r\n").encode()
+        sel = selectors.DefaultSelector()
+        received: dict[int, bytes] = {}
+        for i in range(PAGES):
+            s = socket.create_connection(("127.0.0.1", server.port))
+            s.sendall(request)
+            s.setblocking(False)
+            sel.register(s, selectors.EVENT_READ, i)
+            socks.append(s)
+            received[i] = b""
+
+        def read_until(marker: bytes, timeout: float) -> set[int]:
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline and not all(marker in d for d in received.values()):
+                for key, _ in sel.select(timeout=0.1):
+                    try:
+                        received[key.data] += key.fileobj.recv(65536)
+                    except BlockingIOError:
+                        pass
+            return {i for i, d in received.items() if marker in d}
+
+        assert read_until(b'"version":0', 15) == set(range(PAGES))
+        during = threads(server.proc.pid)
+        assert during <= before + 1, (before, during)  # the pump, started with the first stream
+        assert before < 60 and WORKERS < PAGES  # no worker is kept by a page
+        server.act(gid, {"type": "end_turn"})
+        assert read_until(b'"version":1', 10) == set(range(PAGES))
+        heads = [d.split(b"\r\n\r\n", 1)[0] for d in received.values()]
+        assert all(h.startswith(b"HTTP/1.1 200 OK") and b"Transfer-Encoding: chunked" in h for h in heads)
+        # ordinary requests still get a worker at once while every page stays open
+        started = time.monotonic()
+        for _ in range(20):
+            server.api("GET", f"/api/games/{gid}")
+        assert time.monotonic() - started < 5
+        # the server stops: each stream ends with HTTP's last chunk and the connection closes
+        server.stop()
+        assert read_until(b"0\r\n\r\n", 10) == set(range(PAGES))
+    finally:
+        for s in socks:
+            s.close()
+        server.stop()
