@@ -2,7 +2,10 @@
 
 Each figure comes from a real ``companion run --sim --port 0`` subprocess on a fresh journal:
 
-- ``start_to_ready_s``: spawn → the API answers (median of several starts);
+- ``start_to_ready_s``: spawn → the API answers (median of several starts), with compiled bytecode
+  kept between starts as the unit keeps it (``PYTHONPYCACHEPREFIX`` in its cache directory; one
+  start first fills it); ``cpu_s`` beside it is the CPU the start used (user + system, of the
+  server alone), which a busy shared machine inflates much less than the wall time;
 - ``threads_at_rest``: the server's threads (``/proc/PID/status`` ``Threads:``) once started, with a
   game on the table and 12 live pages open (streams must not keep a thread each);
 - ``cpu_at_rest_pct``: the share of one core the server used over a quiet stretch (utime+stime from
@@ -42,14 +45,20 @@ def cpu_seconds(pid: int) -> float:
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        starts = []
-        for i in range(STARTS):
-            server = Server(folder / f"start{i}.db")
+        env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPYCACHEPREFIX=str(folder / "pycache"))
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        starts, cpu_starts = [], []
+        for i in range(STARTS + 1):  # the first fills the bytecode cache, as the first boot does
+            server = Server(folder / f"start{i}.db", env=env)
             try:
-                starts.append(server.start())
+                took = server.start()
+                used = cpu_seconds(server.pid)
             finally:
                 server.kill(signal.SIGTERM)
-        server = Server(folder / "rest.db")
+            if i:
+                starts.append(took)
+                cpu_starts.append(used)
+        server = Server(folder / "rest.db", env=env)
         server.start()
         try:
             game_id = server.new_game("pocket-galapagos", ["Ann"])
@@ -68,7 +77,8 @@ def main() -> None:
         finally:
             server.kill(signal.SIGTERM)
     emit({
-        "start_to_ready_s": metric(median(starts), "s", "<= 0.5", samples=[round(s, 3) for s in starts]),
+        "start_to_ready_s": metric(median(starts), "s", "<= 0.5", samples=[round(s, 3) for s in starts],
+                                   cpu_s=round(median(cpu_starts), 3)),
         "threads_at_rest": metric(live_threads, "threads", "<= 40", without_pages=idle_threads, live_pages=12),
         "cpu_at_rest_pct": metric(cpu, "% of one core", "<= 0.3", seconds=QUIET_SECONDS),
     })

@@ -112,9 +112,10 @@ class Companion:
             self.devices = open_devices(cfg, db_path=str(self.db_path))
         if self.devices.registry is not None:
             if self.sim and not self.devices.registry.entries():
-                try:
-                    for uid, comp in demo_tags():
-                        self.devices.registry.enrol(uid, "*", comp)
+                try:  # one transaction (one sync of the card), not one per tag: a first start is quick
+                    self.devices.registry.import_json({"format": "galapagos-tags", "tags": [
+                        {"uid": uid, "game": "*", "kind": comp.kind, "value": comp.value, "label": comp.label}
+                        for uid, comp in demo_tags()]})
                 except sqlite3.OperationalError as exc:  # a full or read-only card: play without them
                     self.notices.append(f"The demonstration tags could not be enrolled ({exc}).")
             self.tags = Tags(self.devices.registry, self.hub)
@@ -229,9 +230,11 @@ class Companion:
         self.dashboard.base_url = self.base_url()
         self.open_devices()
         self.resume()
-        from companion.club import wiring
+        self.club = None
+        if self.cfg.mqtt is not None:  # the MQTT client (paho, ssl, urllib) is loaded only for a club's table
+            from companion.club import wiring
 
-        self.club = wiring.start(self.cfg.mqtt, self.journal, self.db_path, self._failing_devices, self.notices)
+            self.club = wiring.start(self.cfg.mqtt, self.journal, self.db_path, self._failing_devices, self.notices)
         self.hub.start(interval=0.25)
         if self.devices is not None:
             self.devices.start()  # reader polling, and the bridge link when readers sit behind it
