@@ -74,6 +74,8 @@ class Companion:
         self.seats = SeatStore(db_path)
         self.keys.nonces = self.seats.code_nonce  # a join code can be renewed
         self.devices = devices
+        #: one sentence when the journal's place loses games at power-off (:mod:`companion.cli.storage`)
+        self.storage_warning: str | None = None
         self.controller: Any = None
         self.tags: Tags | None = None
         self._url = url
@@ -127,6 +129,19 @@ class Companion:
             self.dashboard.health = self.devices.health
         self.devices.listeners.append(self._device_event)
         self.games.on_current(self._follow)
+        if self.storage_warning and hasattr(self.devices, "emit"):
+            from hw.events import StatusEvent
+
+            # shown and kept like a device that is down: the banner on every page, the OLED, the log
+            self.devices.emit(StatusEvent("storage", False, self.storage_warning))
+
+    def say_storage(self, warning: str) -> None:
+        """What the journal's place means for the games (« games will be lost at power-off »): said at
+        start in the log and the notices, and on every screen once the devices are open."""
+        self.storage_warning = warning
+        if warning not in self.notices:
+            self.notices.insert(0, warning)
+        log.warning("%s", warning)
 
     def _tags_copy(self, source: str) -> str:
         """A temporary copy of the tag registry's file (a read-only card): tags read, enrolments do not last."""
