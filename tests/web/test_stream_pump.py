@@ -69,3 +69,37 @@ def test_sixty_live_pages_add_one_thread_and_each_gets_every_change_and_its_end(
         for s in socks:
             s.close()
         server.stop()
+
+
+def test_freeing_a_seat_ends_its_pumped_stream_at_once_and_says_why(tmp_path: Path) -> None:
+    import json
+    import urllib.request
+
+    server = start_server(tmp_path / "journal.db", 0)
+    try:
+        gid, code = server.new_game("galapagos-auction", ["Ann", "Bob"])
+        server.consent(gid, "Ann")
+        req = urllib.request.Request(server.base + "/api/join", data=json.dumps({"code": code, "seat": "Ann"}).encode(),
+                                     method="POST", headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            token = json.loads(r.read())["token"]
+        phone = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        phone.sendall((f"GET /api/games/{gid}/events?view=seat&seat=Ann HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                       f"Authorization: Bearer {token}\r\nAccept: text/event-stream\r\n\r\n").encode())
+        got = b""
+        while b"event: state" not in got:
+            got += phone.recv(65536)
+        server.api("POST", f"/api/games/{gid}/seats/Ann/release")
+        started = time.monotonic()
+        rest = b""
+        while True:
+            chunk = phone.recv(65536)
+            if not chunk:
+                break
+            rest += chunk
+        assert time.monotonic() - started < 3  # ended at once, not at the next keepalive or the stream's end
+        assert b"event: revoked" in rest and b"event: state" not in rest
+        assert rest.endswith(b"0\r\n\r\n")  # HTTP's last chunk, then the server closed the connection
+        phone.close()
+    finally:
+        server.stop()
