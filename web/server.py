@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 #: live SSE connections the server holds at once (served by one pump thread, not a thread each)
 MAX_LIVE = 160
 #: worker threads for requests (a live page's request takes one only until its headers are out)
-WORKERS = 12
+WORKERS = 8
 #: a worker thread's stack (Python's default is 8 MB of address space; the workers need little)
 THREAD_STACK = 1024 * 1024
 #: open connections at most (live pages, ordinary requests, idle keep-alives); near it the

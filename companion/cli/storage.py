@@ -21,6 +21,7 @@ persistent (docs/appliance.md).
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 import shutil
 import tempfile
@@ -142,7 +143,10 @@ def place_journal(db_path: Path, *, sim: bool = False, mountinfo: str | None = N
         for place in memory_folders(env):
             if place.resolve() == folder.resolve() or not writable(place):
                 continue
-            copy = place / db_path.name
+            # one folder per journal (its path's digest): another journal's copy is never taken for it
+            copy = place / f"journal-{hashlib.sha256(str(db_path.absolute()).encode()).hexdigest()[:12]}" / db_path.name
+            if not writable(copy.parent):
+                continue
             if not copy.exists():  # already there: a restart in the same boot plays on from it
                 for suffix in ("", "-wal"):
                     source = Path(str(db_path) + suffix)
