@@ -57,6 +57,9 @@ class StreamPump:
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
         self._stopped = False
+        #: when the pass over the streams in progress began (monotonic), None while the pump waits:
+        #: the systemd watchdog counts a pass that never ends as a hung table
+        self.busy_since: float | None = None
 
     def __len__(self) -> int:
         with self._lock:
@@ -100,12 +103,14 @@ class StreamPump:
                 timeout = max(0.0, min(CHECK_EVERY, soonest - time.monotonic()))
             self._wake.wait(timeout)
             self._wake.clear()
+            self.busy_since = time.monotonic()
             for entry in streams:
                 try:
                     self._service(entry)
                 except Exception:  # noqa: BLE001 - one page's failure never stops the others
                     log.exception("serving a live stream")
                     self._drop(entry)
+            self.busy_since = None
 
     def _service(self, entry: _Pumped) -> None:
         channel = entry.task.channel

@@ -242,6 +242,8 @@ class Companion:
 
         threading.stack_size(THREAD_STACK)
         self.server = make_server(self.app, self.host, self.port, max_body=4 * MAX_BODY)
+        pump = self.server.stream_pump
+        self.watchdog.watch("stream pump", lambda: pump.busy_since)  # live pages frozen: a hung table too
         self.dashboard.base_url = self.base_url()
         self.open_devices()
         self.resume()

@@ -77,6 +77,9 @@ class Watchdog:
         self.stale = stale if stale is not None else (interval / 2 if interval else 0.0)
         now = clock()
         self._beats = {name: now for name in loops}
+        #: parts that sleep until there is work (the stream pump): ``busy_since()`` is when the pass
+        #: in progress began, None while waiting; a pass older than ``stale`` counts as stuck
+        self._probes: dict[str, Callable[[], float | None]] = {}
         self._last_ping = float("-inf")
         #: the loops that had stopped beating at the last check (empty when all is well)
         self.stuck: list[str] = []
@@ -84,12 +87,20 @@ class Watchdog:
     def beat(self, name: str) -> None:
         self._beats[name] = self.clock()
 
+    def watch(self, name: str, busy_since: Callable[[], float | None]) -> None:
+        """Also watch a part that sleeps until there is work, by when its pass in progress began."""
+        self._probes[name] = busy_since
+
     def check(self) -> bool:
         """Ping if due and every loop is alive; True when a ping was sent."""
         if not self.interval:
             return False
         now = self.clock()
         self.stuck = [name for name, at in self._beats.items() if now - at > self.stale]
+        for name, busy_since in self._probes.items():
+            began = busy_since()
+            if began is not None and now - began > self.stale:
+                self.stuck.append(name)
         if self.stuck or now - self._last_ping < self.interval / 4:
             return False
         self._last_ping = now

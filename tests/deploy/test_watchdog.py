@@ -210,3 +210,20 @@ def test_companion_run_says_ready_pings_and_says_stopping(tmp_path: Path, system
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_a_part_stuck_in_its_pass_stops_the_pings_and_one_waiting_for_work_does_not() -> None:
+    now = [0.0]
+    sent: list[str] = []
+    busy: list[float | None] = [None]
+    dog = Watchdog(4.0, send=lambda s: sent.append(s) or True, clock=lambda: now[0])
+    dog.watch("stream pump", lambda: busy[0])
+    for _ in range(20):  # waiting for work for 10 s (no page open): alive
+        now[0] += 0.5
+        dog.check()
+    assert len(sent) == 10 and dog.stuck == []
+    busy[0] = now[0]  # a pass begins and never ends (a render that deadlocked)
+    for _ in range(8):
+        now[0] += 0.5
+        dog.check()
+    assert dog.stuck == ["stream pump"] and len(sent) == 12  # the pings stop once the pass is 2 s old
