@@ -255,6 +255,16 @@ def cmd_update(args: argparse.Namespace) -> int:
     from companion.table.journal import default_db_path
 
     releases = _home(args)
+    owner = releases.home.stat().st_uid if releases.home.exists() else os.geteuid()
+    if os.geteuid() == 0 and owner != 0:  # root would leave root-owned releases in the user's checkout
+        import pwd
+
+        try:
+            name = pwd.getpwuid(owner).pw_name
+        except KeyError:
+            name = f"user {owner}"
+        raise UsageError(f"Run companion update as {name}, who owns {releases.home}, not as root: "
+                         "the releases would be root-owned there.")
     if args.rollback:
         return rollback(releases)
     if not args.source:

@@ -146,3 +146,14 @@ def test_without_a_previous_release_a_rollback_is_one_sentence(tmp_path: Path, w
     assert done.returncode == 2 and done.stderr.strip() == (
         "companion: There is no previous release to go back to (none was kept by an update).")
     assert running_version(home) == "1.0.0" and not (home / ".venv").is_symlink()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give the checkout to another user")
+def test_root_is_told_to_run_it_as_the_checkouts_owner(tmp_path: Path, wheels: dict[str, Path]) -> None:
+    home = tmp_path / "table"
+    home.mkdir()
+    os.chown(home, 4242, 4242)
+    done = subprocess.run([sys.executable, "-m", "companion", "update", str(wheels["2.0.0"]), "--home", str(home)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stderr.startswith("companion: Run companion update as ")
+    assert "not as root" in done.stderr and list(home.iterdir()) == []  # nothing made there
