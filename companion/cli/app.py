@@ -25,7 +25,7 @@ from typing import Any
 
 from companion.board.config import Config
 from companion.cli.sim import SimTable, simulated
-from companion.cli.systemd import Watchdog, notify, watchdog_interval
+from companion.cli.systemd import Watchdog, notify, notify_address, watchdog_interval
 from companion.cli.tags import Tags, demo_tags
 from companion.table.live import LiveGames
 from companion.table.recovery import open_checked
@@ -135,6 +135,14 @@ class Companion:
             # shown and kept like a device that is down: the banner on every page, the OLED, the log
             self.devices.emit(StatusEvent("storage", False, self.storage_warning))
 
+    def say_status(self, ready: bool = False) -> None:
+        """systemd's one-line status (``systemctl status``): where phones join, and the devices down."""
+        if notify_address() is None:  # not under systemd
+            return
+        down = self._failing_devices()
+        status = f"Serving {self.base_url()}/join" + (f"; {len(down)} down: {down[-1]}" if down else "")
+        notify(("READY=1\n" if ready else "") + f"STATUS={status}")
+
     def say_storage(self, warning: str) -> None:
         """What the journal's place means for the games (« games will be lost at power-off »): said at
         start in the log and the notices, and on every screen once the devices are open."""
@@ -165,6 +173,7 @@ class Companion:
 
         self.wake_loop()
         if isinstance(event, StatusEvent):  # a device down or back: every open page redraws its banner now
+            self.say_status()
             for channel in {"games", getattr(self.hub, "current", None)} - {None}:
                 self.hub.broadcast(channel)
             if getattr(self, "club", None) is not None:  # the club's status names the devices down

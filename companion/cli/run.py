@@ -135,11 +135,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         out.write(f"Publishing table {club.table} to {club.url} (docs/club.md).\n")
     out.write("Press Ctrl-C to stop.\n")
     out.flush()
-    from companion.cli.systemd import notify
-
-    down = companion._failing_devices()  # the storage's warning among them (« games will be lost … »)
-    notify(f"READY=1\nSTATUS=Serving {companion.base_url()}/join"
-           + (f"; {len(down)} device(s) down: {down[0]}" if down else ""))
+    companion.say_status(ready=True)  # systemd (Type=notify): started; the storage's warning among what is down
     try:
         companion.serve()  # returns once everything is closed (the journal last)
     except Exception as exc:
