@@ -227,3 +227,17 @@ def test_a_part_stuck_in_its_pass_stops_the_pings_and_one_waiting_for_work_does_
         now[0] += 0.5
         dog.check()
     assert dog.stuck == ["stream pump"] and len(sent) == 12  # the pings stop once the pass is 2 s old
+
+
+def test_the_status_line_follows_a_device_going_down_and_coming_back(tmp_path: Path, monkeypatch, systemd) -> None:
+    from hw.events import StatusEvent
+
+    name, manager = systemd
+    companion, thread = serving(tmp_path, monkeypatch, name, interval_s=30.0)
+    try:
+        companion.devices.emit(StatusEvent("reader bag", False, "reader bag stopped answering; retrying"))
+        manager.wait_for(f"STATUS=Serving {companion.base_url()}/join; 1 down: reader bag stopped answering; retrying")
+        companion.devices.emit(StatusEvent("reader bag", True))
+        manager.wait_for(f"STATUS=Serving {companion.base_url()}/join")
+    finally:
+        stop(companion, thread)
