@@ -25,6 +25,7 @@ from typing import Any
 
 from companion.board.config import Config
 from companion.cli.sim import SimTable, simulated
+from companion.cli.systemd import Watchdog, notify, notify_address, watchdog_interval
 from companion.cli.tags import Tags, demo_tags
 from companion.table.live import LiveGames
 from companion.table.recovery import open_checked
@@ -44,6 +45,10 @@ log = logging.getLogger(__name__)
 
 #: seconds close() waits for a thread (server workers, the table loop) before going on
 SHUTDOWN_WAIT = 0.3
+#: the table loop's period while the OLED moves, and at rest (:meth:`Companion._loop_period`)
+LOOP_LIVELY, LOOP_REST = 0.1, 1.0
+#: seconds the loop stays lively after the OLED's frame changed or something happened
+LIVELY = 3.0
 
 
 class Companion:
@@ -69,6 +74,8 @@ class Companion:
         self.seats = SeatStore(db_path)
         self.keys.nonces = self.seats.code_nonce  # a join code can be renewed
         self.devices = devices
+        #: one sentence when the journal's place loses games at power-off (:mod:`companion.cli.storage`)
+        self.storage_warning: str | None = None
         self.controller: Any = None
         self.tags: Tags | None = None
         self._url = url
@@ -88,6 +95,11 @@ class Companion:
         self.dashboard.keepalive = LIVE_KEEPALIVE
         self.app = create_app(self.dashboard)
         self._last_backup = self._finished_checked = self._last_trim = time.monotonic()
+        #: systemd's watchdog (``WatchdogSec=``), pinged from :meth:`serve` while the table loop beats
+        self.watchdog = Watchdog(watchdog_interval(), loops=("table",))
+        self._loop_wake = threading.Event()
+        self._loop_serial, self._lively_until = -1, 0.0
+        self.games.on_change(self.wake_loop)
         self._finished = len(self.journal.games(finished=True))
 
     # -- devices ------------------------------------------------------------
@@ -102,9 +114,10 @@ class Companion:
             self.devices = open_devices(cfg, db_path=str(self.db_path))
         if self.devices.registry is not None:
             if self.sim and not self.devices.registry.entries():
-                try:
-                    for uid, comp in demo_tags():
-                        self.devices.registry.enrol(uid, "*", comp)
+                try:  # one transaction (one sync of the card), not one per tag: a first start is quick
+                    self.devices.registry.import_json({"format": "galapagos-tags", "tags": [
+                        {"uid": uid, "game": "*", "kind": comp.kind, "value": comp.value, "label": comp.label}
+                        for uid, comp in demo_tags()]})
                 except sqlite3.OperationalError as exc:  # a full or read-only card: play without them
                     self.notices.append(f"The demonstration tags could not be enrolled ({exc}).")
             self.tags = Tags(self.devices.registry, self.hub)
@@ -116,6 +129,27 @@ class Companion:
             self.dashboard.health = self.devices.health
         self.devices.listeners.append(self._device_event)
         self.games.on_current(self._follow)
+        if self.storage_warning and hasattr(self.devices, "emit"):
+            from hw.events import StatusEvent
+
+            # shown and kept like a device that is down: the banner on every page, the OLED, the log
+            self.devices.emit(StatusEvent("storage", False, self.storage_warning))
+
+    def say_status(self, ready: bool = False) -> None:
+        """systemd's one-line status (``systemctl status``): where phones join, and the devices down."""
+        if notify_address() is None:  # not under systemd
+            return
+        down = self._failing_devices()
+        status = f"Serving {self.base_url()}/join" + (f"; {len(down)} down: {down[-1]}" if down else "")
+        notify(("READY=1\n" if ready else "") + f"STATUS={status}")
+
+    def say_storage(self, warning: str) -> None:
+        """What the journal's place means for the games (« games will be lost at power-off »): said at
+        start in the log and the notices, and on every screen once the devices are open."""
+        self.storage_warning = warning
+        if warning not in self.notices:
+            self.notices.insert(0, warning)
+        log.warning("%s", warning)
 
     def _tags_copy(self, source: str) -> str:
         """A temporary copy of the tag registry's file (a read-only card): tags read, enrolments do not last."""
@@ -137,7 +171,9 @@ class Companion:
     def _device_event(self, event: Any) -> None:
         from hw.events import StatusEvent
 
+        self.wake_loop()
         if isinstance(event, StatusEvent):  # a device down or back: every open page redraws its banner now
+            self.say_status()
             for channel in {"games", getattr(self.hub, "current", None)} - {None}:
                 self.hub.broadcast(channel)
             if getattr(self, "club", None) is not None:  # the club's status names the devices down
@@ -215,12 +251,16 @@ class Companion:
 
         threading.stack_size(THREAD_STACK)
         self.server = make_server(self.app, self.host, self.port, max_body=4 * MAX_BODY)
+        pump = self.server.stream_pump
+        self.watchdog.watch("stream pump", lambda: pump.busy_since)  # live pages frozen: a hung table too
         self.dashboard.base_url = self.base_url()
         self.open_devices()
         self.resume()
-        from companion.club import wiring
+        self.club = None
+        if self.cfg.mqtt is not None:  # the MQTT client (paho, ssl, urllib) is loaded only for a club's table
+            from companion.club import wiring
 
-        self.club = wiring.start(self.cfg.mqtt, self.journal, self.db_path, self._failing_devices, self.notices)
+            self.club = wiring.start(self.cfg.mqtt, self.journal, self.db_path, self._failing_devices, self.notices)
         self.hub.start(interval=0.25)
         if self.devices is not None:
             self.devices.start()  # reader polling, and the bridge link when readers sit behind it
@@ -266,18 +306,47 @@ class Companion:
             controller._message_until = controller.clock() + 60  # long enough to be read at the table
 
     def backup(self) -> None:
-        """A backup of the journal now (at most hourly from the loop, and when a game ends)."""
+        """A backup of the journal if it changed since the last one (looked at hourly from the loop, and
+        when a game ends): a table left on over a quiet weekend does not rewrite its card every hour."""
         self._last_backup = time.monotonic()
         if self.journal.readonly:
             return
         try:
-            self.journal.backup()
+            self.journal.backup_if_changed()
         except Exception as exc:  # noqa: BLE001 - a backup must never stop the table
             log.warning("journal backup failed: %s", exc)
 
+    def _loop_period(self) -> float:
+        """How long the table loop sleeps: 0.1 s while the OLED moves (scrolling text, a running sand
+        timer, the seconds after a change), else 1 s: a table at rest redraws nothing ten times a second.
+        A device event or a game's change wakes the loop at once (:meth:`wake_loop`)."""
+        if self.devices is None:
+            return LOOP_REST
+        now = time.monotonic()
+        sent = self.devices.oled.sent
+        if sent != self._loop_serial:
+            self._loop_serial, self._lively_until = sent, now + LIVELY
+        with self._lock:
+            controller = self.controller
+        timer = getattr(getattr(controller, "session", None), "timer", None)
+        if now < self._lively_until or (timer is not None and timer.running):
+            return LOOP_LIVELY
+        return LOOP_REST
+
+    def wake_loop(self, *_: Any) -> None:
+        """Something happened (a device event, a game changed): the table loop runs now and stays lively."""
+        self._lively_until = time.monotonic() + LIVELY
+        self._loop_wake.set()
+
     def _loop(self) -> None:
-        """A few times a second: the controller's tick (timer beep, messages), the OLED mirror."""
-        while not self._stop.wait(0.1):
+        """The controller's tick (timer beep, messages, scrolling), the OLED mirror: ten times a second
+        while something moves, once a second at rest."""
+        while not self._stop.is_set():
+            self._loop_wake.wait(self._loop_period())
+            self._loop_wake.clear()
+            if self._stop.is_set():
+                break
+            self.watchdog.beat("table")
             try:
                 with self._lock:
                     controller = self.controller
@@ -342,10 +411,14 @@ class Companion:
         waker = None
         if self._wake is not None:
             waker = wakeup_drain(self._wake[0], socket_map)
+        timeout = self.server.adj.asyncore_loop_timeout
+        if self.watchdog.interval:  # a quiet table still pings several times per watchdog interval
+            timeout = min(timeout, self.watchdog.interval / 4)
         try:
             while not self.stop_requested and socket_map:
-                wasyncore.loop(timeout=self.server.adj.asyncore_loop_timeout, map=socket_map,
+                wasyncore.loop(timeout=timeout, map=socket_map,
                                use_poll=True, count=1)
+                self.watchdog.check()  # this loop turned; the table loop must have beaten too
         finally:
             if waker is not None:
                 waker.close()
@@ -356,7 +429,9 @@ class Companion:
         if self._closed:
             return
         self._closed = True
+        notify("STOPPING=1")
         self._stop.set()
+        self._loop_wake.set()
         self.hub.stop()
         if self.server is not None:
             try:  # worker threads are daemons: a page still streaming does not hold the exit
