@@ -36,6 +36,7 @@ class OledPresenter:
     beeper: Beeper
     leds: StatusLeds | None
     url: str | None
+    wifi: Callable[[], dict[str, str] | None]
     clock: Callable[[], float]
     lang: str
     message_seconds: float
@@ -121,6 +122,11 @@ class OledPresenter:
             toasting=bool(self.toast and not editing and not (timer is not None and timer.running)),
         )
         # what is on screen changed: its text starts again from the left / the first line
+        if self.screen == "wifi":  # the hotspot's QR code (gone when the table left its hotspot)
+            wifi = self.wifi()
+            ctx = dataclasses.replace(ctx, data={**ctx.data, "wifi": wifi}) if wifi else ctx
+            if not wifi:
+                self.screen = "qr"
         if self.screen == "course":  # the course's sparkline, from the story's one replay (cached per revision)
             ctx = dataclasses.replace(ctx, data={**ctx.data, "course": course.spark(self.session, self.lang)})
         key = (ctx.message, ctx.entry, ctx.heading, ctx.preview, ctx.status, ctx.question, self.screen)

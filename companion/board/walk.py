@@ -1,0 +1,262 @@
+"""The first-boot walk: on a fresh install the OLED asks for each part of the table in turn — every
+button, the dial, a tag on every reader — and what answered is written into the config, so a
+builder finds a wrong pin at the table rather than in a log (``companion doctor``'s checks, made
+interactive).
+
+Each step waits :data:`STEP_SECONDS` for its part; a part that stays silent is noted and the walk
+goes on. A *different* part answering is noted too, with the pin it came in on: « seat 1 answered
+as seat 2 (GPIO 6) » is a swapped wire. The dial is asked for a clockwise turn, so a reversed
+encoder (A and B swapped) is found as well.
+
+The result is the ``[first_boot]`` table of the config (:func:`record`); the service, whose config
+is read-only (``ProtectSystem=strict``), writes it beside its journal instead and says where.
+A config with a ``[first_boot]`` table (or that file) is never walked again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hw.events import ButtonEvent, DeviceEvent, DieEvent, EncoderEvent, TagEvent
+
+log = logging.getLogger(__name__)
+
+STEP_SECONDS = 30.0
+SECTION = "first_boot"
+#: the file the walk is written to when the config cannot be (beside the journal)
+FALLBACK_NAME = "first-boot.toml"
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: str  # "button", "dial" or "reader"
+    name: str  # the button's name, "dial", or the reader's point
+    where: str = ""  # "GPIO 5", "GPIO 17/27", the reader's backend
+
+
+@dataclass(frozen=True)
+class Outcome:
+    step: Step
+    answered: bool
+    #: what answered instead (another button, a reversed dial, another reader), or ""
+    instead: str = ""
+    detail: str = ""  # the tag's UID
+
+    def sentence(self) -> str:
+        if self.answered:
+            return f"{label(self.step)}: ok" + (f" ({self.detail})" if self.detail else "")
+        if self.instead:
+            return f"{label(self.step)} answered as {self.instead}"
+        return f"{label(self.step)} ({self.step.where}): no answer" if self.step.where else f"{label(self.step)}: no answer"
+
+
+def label(step: Step) -> str:
+    if step.kind == "button":
+        return f"button {step.name}"
+    if step.kind == "reader":
+        return f"reader {step.name}"
+    return "the dial"
+
+
+def steps_for(cfg: Any) -> list[Step]:
+    """Every button (seats, then OK/Back/Up/Down), the dial, then every reader of ``cfg``."""
+    out = [Step("button", name, f"GPIO {pin}") for name, pin in cfg.buttons().items()]
+    for name, index in sorted(getattr(cfg.bridge, "buttons", {}).items()):
+        if name not in cfg.buttons():
+            out.append(Step("button", name, f"bridge input {index}"))
+    if cfg.encoder:
+        out.append(Step("dial", "dial", f"GPIO {cfg.encoder[0]}/{cfg.encoder[1]}"))
+    out += [Step("reader", r.point, r.backend) for r in cfg.readers]
+    return out
+
+
+class FirstBootWalk:
+    """The walk's state: the step asked now, what answered so far; it draws its own OLED frames."""
+
+    def __init__(self, steps: list[Step], oled: Any = None, *, pins: dict[str, str] | None = None,
+                 clock: Callable[[], float] = time.monotonic, step_seconds: float = STEP_SECONDS,
+                 beeper: Any = None, on_done: Callable[[FirstBootWalk], None] | None = None) -> None:
+        self.steps = steps
+        self.oled = oled
+        self.pins = pins or {s.name: s.where for s in steps}
+        self.clock = clock
+        self.step_seconds = step_seconds
+        self.beeper = beeper
+        self.on_done = on_done
+        self.outcomes: list[Outcome] = []
+        self._asked_at = clock()
+        self._lock = threading.RLock()
+        self._finished = False
+        self.refresh()
+
+    @property
+    def current(self) -> Step | None:
+        return self.steps[len(self.outcomes)] if len(self.outcomes) < len(self.steps) else None
+
+    @property
+    def done(self) -> bool:
+        return self.current is None
+
+    # -- input -----------------------------------------------------------------------
+    def handle(self, event: DeviceEvent) -> None:
+        with self._lock:
+            step = self.current
+            if step is None:
+                return
+            if isinstance(event, ButtonEvent) and event.kind == "press":
+                self._answer(step, "button", event.name)
+            elif isinstance(event, EncoderEvent) and event.delta:
+                if step.kind == "dial":
+                    self._note(Outcome(step, event.delta > 0, "" if event.delta > 0 else
+                                       "a counter-clockwise turn (swap the encoder's A and B pins)"))
+                else:
+                    self._answer(step, "dial", "dial")
+            elif isinstance(event, TagEvent) and event.present:
+                self._answer(step, "reader", event.point, event.uid)
+            elif isinstance(event, DieEvent) and event.face:
+                self._answer(step, "reader", event.point, f"face {event.face}")
+            self.refresh()
+
+    def _answer(self, step: Step, kind: str, name: str, detail: str = "") -> None:
+        if step.kind == kind and step.name == name:
+            self._note(Outcome(step, True, detail=detail))
+        elif step.kind != "dial" or kind != "dial":
+            where = self.pins.get(name, "")
+            what = {"button": f"button {name}", "reader": f"reader {name}", "dial": "the dial"}[kind]
+            self._note(Outcome(step, False, f"{what} ({where})" if where else what))
+
+    def _note(self, outcome: Outcome) -> None:
+        self.outcomes.append(outcome)
+        self._asked_at = self.clock()
+        if self.beeper is not None:
+            self.beeper.play("ok" if outcome.answered else "error")
+        if self.done:
+            self._finish()
+
+    def tick(self) -> None:
+        """A few times a second: a step silent for ``step_seconds`` is noted and the next asked."""
+        with self._lock:
+            step = self.current
+            if step is not None and self.clock() - self._asked_at >= self.step_seconds:
+                self._note(Outcome(step, False))
+            self.refresh()
+
+    def _finish(self) -> None:
+        if self._finished:
+            return
+        self._finished = True
+        if self.on_done is not None:
+            self.on_done(self)
+
+    # -- what is shown ---------------------------------------------------------------
+    def data(self) -> dict[str, Any]:
+        step = self.current
+        left = max(0.0, self.step_seconds - (self.clock() - self._asked_at))
+        last = self.outcomes[-1].sentence() if self.outcomes else ""
+        if step is None:
+            silent = [o for o in self.outcomes if not o.answered]
+            return {"done": True, "ok": len(self.outcomes) - len(silent), "total": len(self.steps),
+                    "problems": [o.sentence() for o in silent]}
+        return {"done": False, "index": len(self.outcomes) + 1, "total": len(self.steps), "kind": step.kind,
+                "name": step.name, "where": step.where, "seconds": int(left + 0.999), "last": last}
+
+    def refresh(self) -> bool:
+        if self.oled is None:
+            return False
+        from companion.board import screens
+        from companion.board.screens.walk import WALK_SCREEN
+
+        return self.oled.show(screens.render(WALK_SCREEN, {}, screens.ScreenContext(data={"walk": self.data()})))
+
+    # -- the record ------------------------------------------------------------------
+    def result(self) -> dict[str, list[str]]:
+        """What answered, what stayed silent, what answered for another part (the config's table)."""
+        return {
+            "answered": [label(o.step) for o in self.outcomes if o.answered],
+            "silent": [f"{label(o.step)} ({o.step.where})" if o.step.where else label(o.step)
+                       for o in self.outcomes if not o.answered and not o.instead],
+            "mixed": [o.sentence() for o in self.outcomes if not o.answered and o.instead],
+        }
+
+
+def toml_section(result: dict[str, list[str]], when: str) -> str:
+    """The ``[first_boot]`` table for ``result`` (TOML basic strings, escaped)."""
+
+    def string(text: str) -> str:
+        escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+        return '"' + "".join(ch if ord(ch) >= 32 else f"\\u{ord(ch):04x}" for ch in escaped) + '"'
+
+    lines = ["", f"[{SECTION}]", "# what answered during the first-boot walk (delete this table to walk again)",
+             f"walked = {string(when)}"]
+    for key in ("answered", "silent", "mixed"):
+        lines.append(f"{key} = [{', '.join(string(v) for v in result.get(key, []))}]")
+    return "\n".join(lines) + "\n"
+
+
+def without_section(text: str, name: str = SECTION) -> str:
+    """``text`` with its ``[name]`` table (header to the next table) taken out."""
+    out, skipping = [], False
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip()
+        if stripped.startswith("[") and not stripped.startswith("[["):
+            skipping = stripped.split("#", 1)[0].strip() == f"[{name}]"
+        elif stripped.startswith("[["):
+            skipping = False
+        if not skipping:
+            out.append(line)
+    return "".join(out).rstrip("\n") + "\n"
+
+
+def record(config: Path, result: dict[str, list[str]], when: str, fallback_dir: Path | None = None) -> Path:
+    """Write ``result`` as the config's ``[first_boot]`` table; where the config cannot be written (the
+    service's read-only /etc), into ``fallback_dir/first-boot.toml``. Returns the file written."""
+    section = toml_section(result, when)
+    try:
+        text = config.read_text(encoding="utf-8")
+        tmp = config.with_name(config.name + ".walk")
+        tmp.write_text(without_section(text) + section, encoding="utf-8")
+        tmp.replace(config)
+        return config
+    except OSError as exc:
+        if fallback_dir is None:
+            raise
+        target = fallback_dir / FALLBACK_NAME
+        target.write_text(f"# {config} could not be written ({exc.strerror}); copy this table into it\n"
+                          + section.lstrip("\n"), encoding="utf-8")
+        log.warning("first-boot walk written to %s: %s cannot be written (%s)", target, config, exc.strerror)
+        return target
+
+
+def needed(cfg: Any, fallback_dir: Path | None = None) -> bool:
+    """A real table whose config has no ``[first_boot]`` table (nor the file beside the journal)."""
+    if getattr(cfg, "first_boot", None) is not None or getattr(cfg, "simulated", True):
+        return False
+    return not (fallback_dir is not None and (fallback_dir / FALLBACK_NAME).exists())
+
+
+def first_boot_walk(cfg: Any, devices: Any, state_dir: Path, then: Callable[[], None]) -> FirstBootWalk | None:
+    """Start the walk on ``devices`` when ``cfg`` needs it (:func:`needed`); ``then`` runs once it is
+    written down (the lobby comes back). None: no walk (simulation, or walked already)."""
+    if devices is None or not needed(cfg, state_dir):
+        return None
+    config = Path(cfg.source)
+
+    def done(walk: FirstBootWalk) -> None:
+        when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        try:
+            written = record(config, walk.result(), when, state_dir)
+            log.info("first-boot walk: %s; written to %s", "; ".join(o.sentence() for o in walk.outcomes), written)
+        except OSError as exc:
+            log.warning("first-boot walk could not be written (%s)", exc)
+        timer = threading.Timer(10.0, then)  # the summary stays on the OLED a little
+        timer.daemon = True
+        timer.start()
+
+    steps = steps_for(cfg)
+    return FirstBootWalk(steps, devices.oled, beeper=devices.beeper, on_done=done) if steps else None
