@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.board.config_text import replace_table, toml_string
 from hw.events import ButtonEvent, DeviceEvent, DieEvent, EncoderEvent, TagEvent
 
 log = logging.getLogger(__name__)
@@ -185,50 +186,27 @@ class FirstBootWalk:
         }
 
 
-def toml_section(result: dict[str, list[str]], when: str) -> str:
-    """The ``[first_boot]`` table for ``result`` (TOML basic strings, escaped)."""
-
-    def string(text: str) -> str:
-        escaped = text.replace("\\", "\\\\").replace('"', '\\"')
-        return '"' + "".join(ch if ord(ch) >= 32 else f"\\u{ord(ch):04x}" for ch in escaped) + '"'
-
-    lines = ["", f"[{SECTION}]", "# what answered during the first-boot walk (delete this table to walk again)",
-             f"walked = {string(when)}"]
+def table_lines(result: dict[str, list[str]], when: str) -> list[str]:
+    """The ``[first_boot]`` table's lines for ``result``."""
+    lines = ["# what answered during the first-boot walk (delete this table to walk again)",
+             f"walked = {toml_string(when)}"]
     for key in ("answered", "silent", "mixed"):
-        lines.append(f"{key} = [{', '.join(string(v) for v in result.get(key, []))}]")
-    return "\n".join(lines) + "\n"
-
-
-def without_section(text: str, name: str = SECTION) -> str:
-    """``text`` with its ``[name]`` table (header to the next table) taken out."""
-    out, skipping = [], False
-    for line in text.splitlines(keepends=True):
-        stripped = line.strip()
-        if stripped.startswith("[") and not stripped.startswith("[["):
-            skipping = stripped.split("#", 1)[0].strip() == f"[{name}]"
-        elif stripped.startswith("[["):
-            skipping = False
-        if not skipping:
-            out.append(line)
-    return "".join(out).rstrip("\n") + "\n"
+        lines.append(f"{key} = [{', '.join(toml_string(v) for v in result.get(key, []))}]")
+    return lines
 
 
 def record(config: Path, result: dict[str, list[str]], when: str, fallback_dir: Path | None = None) -> Path:
     """Write ``result`` as the config's ``[first_boot]`` table; where the config cannot be written (the
     service's read-only /etc), into ``fallback_dir/first-boot.toml``. Returns the file written."""
-    section = toml_section(result, when)
     try:
-        text = config.read_text(encoding="utf-8")
-        tmp = config.with_name(config.name + ".walk")
-        tmp.write_text(without_section(text) + section, encoding="utf-8")
-        tmp.replace(config)
+        replace_table(config, SECTION, table_lines(result, when))
         return config
     except OSError as exc:
         if fallback_dir is None:
             raise
         target = fallback_dir / FALLBACK_NAME
-        target.write_text(f"# {config} could not be written ({exc.strerror}); copy this table into it\n"
-                          + section.lstrip("\n"), encoding="utf-8")
+        target.write_text("\n".join([f"# {config} could not be written ({exc.strerror}); copy this table into it",
+                                      f"[{SECTION}]", *table_lines(result, when)]) + "\n", encoding="utf-8")
         log.warning("first-boot walk written to %s: %s cannot be written (%s)", target, config, exc.strerror)
         return target
 
