@@ -8,9 +8,10 @@ goes on. A *different* part answering is noted too, with the pin it came in on: 
 as seat 2 (GPIO 6) » is a swapped wire. The dial is asked for a clockwise turn, so a reversed
 encoder (A and B swapped) is found as well.
 
-The result is the ``[first_boot]`` table of the config (:func:`record`); the service, whose config
-is read-only (``ProtectSystem=strict``), writes it beside its journal instead and says where.
-A config with a ``[first_boot]`` table (or that file) is never walked again.
+A fresh install's config (``deploy/pi.toml``) holds ``[first_boot] pending = true``; the result
+replaces that table (:func:`record`), so the walk runs once. The service, whose config is read-only
+(``ProtectSystem=strict``), writes it beside its journal instead, says where, and that file also
+counts as walked.
 """
 
 from __future__ import annotations
@@ -212,13 +213,16 @@ def record(config: Path, result: dict[str, list[str]], when: str, fallback_dir: 
 
 
 def needed(cfg: Any, fallback_dir: Path | None = None) -> bool:
-    """A real table whose config has no ``[first_boot]`` table (nor the file beside the journal)."""
-    if getattr(cfg, "first_boot", None) is not None or getattr(cfg, "simulated", True):
+    """The config asks for the walk (``[first_boot] pending = true``, as a fresh install's does) and it was
+    not written down yet (neither in the config nor in the file beside the journal)."""
+    table = getattr(cfg, "first_boot", None) or {}
+    if table.get("pending") is not True or not Path(getattr(cfg, "source", "")).is_file():
         return False
     return not (fallback_dir is not None and (fallback_dir / FALLBACK_NAME).exists())
 
 
-def first_boot_walk(cfg: Any, devices: Any, state_dir: Path, then: Callable[[], None]) -> FirstBootWalk | None:
+def first_boot_walk(cfg: Any, devices: Any, state_dir: Path, then: Callable[[], None], *,
+                    clock: Callable[[], float] = time.monotonic, summary_seconds: float = 10.0) -> FirstBootWalk | None:
     """Start the walk on ``devices`` when ``cfg`` needs it (:func:`needed`); ``then`` runs once it is
     written down (the lobby comes back). None: no walk (simulation, or walked already)."""
     if devices is None or not needed(cfg, state_dir):
@@ -232,9 +236,9 @@ def first_boot_walk(cfg: Any, devices: Any, state_dir: Path, then: Callable[[], 
             log.info("first-boot walk: %s; written to %s", "; ".join(o.sentence() for o in walk.outcomes), written)
         except OSError as exc:
             log.warning("first-boot walk could not be written (%s)", exc)
-        timer = threading.Timer(10.0, then)  # the summary stays on the OLED a little
+        timer = threading.Timer(summary_seconds, then)  # the summary stays on the OLED a little
         timer.daemon = True
         timer.start()
 
     steps = steps_for(cfg)
-    return FirstBootWalk(steps, devices.oled, beeper=devices.beeper, on_done=done) if steps else None
+    return FirstBootWalk(steps, devices.oled, beeper=devices.beeper, on_done=done, clock=clock) if steps else None
