@@ -325,7 +325,7 @@ def check_password(password: str) -> str | None:
 
 
 def hotspot_profile_args(ssid: str, password: str, *, ifname: str = "wlan0",
-                         name: str = HOTSPOT_CONNECTION) -> list[str]:
+                         name: str = HOTSPOT_CONNECTION, uuid: str | None = None) -> list[str]:
     """``nmcli connection add`` arguments for the hotspot: WPA2 (RSN, CCMP), NetworkManager's shared
     IPv4 (10.42.0.1/24 with its DHCP and DNS), never started on its own (:func:`decide` starts it)."""
     for problem in (check_ssid(ssid), check_password(password)):
@@ -336,13 +336,15 @@ def hotspot_profile_args(ssid: str, password: str, *, ifname: str = "wlan0",
             "ipv4.method", "shared", "ipv6.method", "disabled",
             "wifi-sec.key-mgmt", "wpa-psk", "wifi-sec.proto", "rsn", "wifi-sec.pairwise", "ccmp",
             "wifi-sec.group", "ccmp", "wifi-sec.psk", password,
-            "connection.autoconnect", "no"]
+            "connection.autoconnect", "no", *(["connection.uuid", uuid] if uuid else [])]
 
 
-def hotspot_keyfile(ssid: str, password: str, *, ifname: str = "wlan0", run: Runner = run_nmcli) -> str:
+def hotspot_keyfile(ssid: str, password: str, *, ifname: str = "wlan0", uuid: str | None = None,
+                    run: Runner = run_nmcli) -> str:
     """The hotspot's keyfile (``/etc/NetworkManager/system-connections/…``), written by nmcli itself
-    with ``--offline`` (no NetworkManager needed: the install can run in a chroot)."""
-    answer = run(["--offline", *hotspot_profile_args(ssid, password, ifname=ifname)])
+    with ``--offline`` (no NetworkManager needed: the install can run in a chroot). ``uuid``: the profile's
+    own when it is written again, so NetworkManager sees the same connection changed."""
+    answer = run(["--offline", *hotspot_profile_args(ssid, password, ifname=ifname, uuid=uuid)])
     if answer.returncode != 0 or "[connection]" not in answer.stdout:
         said = (answer.stderr or answer.stdout).strip() or f"exit status {answer.returncode}"
         raise NetworkError(f"nmcli could not write the hotspot profile: {said}")

@@ -34,6 +34,8 @@ def _parsers(sub: Any) -> None:
     p.add_argument("--ifname", help="setup: the Wi-Fi device (default: kept, else wlan0)")
     p.add_argument("--off", action="store_true", help="setup: keep the settings but never start the hotspot")
     p.add_argument("--keyfile-dir", default=KEYFILE_DIR, help=f"setup: NetworkManager's profiles ({KEYFILE_DIR})")
+    p.add_argument("--no-reload", action="store_true",
+                   help="setup: do not ask NetworkManager to read the profile now (an install into another root)")
 
 
 def _runner() -> Any:
@@ -94,7 +96,9 @@ def _setup(args: argparse.Namespace, cfg: Any, settings: Any) -> int:
     try:  # every value checked as the config will be read, before anything is written
         chosen = network.parse({"hotspot": not args.off, "ssid": ssid, "password": password, "ifname": ifname},
                                "--")
-        keyfile = nm.hotspot_keyfile(chosen.ssid, chosen.password, ifname=chosen.ifname, run=_runner())
+        target = Path(args.keyfile_dir) / f"{nm.HOTSPOT_CONNECTION}.nmconnection"
+        keyfile = nm.hotspot_keyfile(chosen.ssid, chosen.password, ifname=chosen.ifname, uuid=_uuid_of(target),
+                                     run=_runner())
     except network.NetworkSettingError as exc:
         raise UsageError(str(exc).replace("--: network.", "--")) from None
     replace_table(path, "network", [
@@ -104,9 +108,7 @@ def _setup(args: argparse.Namespace, cfg: Any, settings: Any) -> int:
         f"password = {toml_string(chosen.password)}",
         f"ifname = {toml_string(chosen.ifname)}",
     ])
-    folder = Path(args.keyfile_dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / f"{nm.HOTSPOT_CONNECTION}.nmconnection"
+    target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(target.name + ".new")
     tmp.touch(mode=0o600)
     tmp.chmod(0o600)  # NetworkManager ignores a keyfile others can read; it holds the password
@@ -115,6 +117,8 @@ def _setup(args: argparse.Namespace, cfg: Any, settings: Any) -> int:
     print(f"Wrote [network] to {path} and the hotspot profile {target}.")
     print(f"Hotspot {chosen.ssid!r} ({'off' if args.off else 'on when no known Wi-Fi is in range'}), "
           f"password {chosen.password}")
+    if args.no_reload:
+        return 0
     try:
         reload = _runner()(["connection", "reload"])
     except nm.NetworkError as exc:
@@ -123,3 +127,14 @@ def _setup(args: argparse.Namespace, cfg: Any, settings: Any) -> int:
         said = (reload.stderr or reload.stdout).strip().splitlines()
         print(f"NetworkManager will read the profile when it starts ({said[-1] if said else 'not running'}).")
     return 0
+
+
+def _uuid_of(keyfile: Path) -> str | None:
+    """The ``uuid=`` of an existing profile (written again, it stays the same connection)."""
+    import re
+
+    try:
+        found = re.search(r"^uuid=([0-9a-fA-F-]{36})$", keyfile.read_text(encoding="utf-8"), re.M)
+    except OSError:
+        return None
+    return found.group(1) if found else None
