@@ -152,12 +152,12 @@ class Decision:
 class NetworkManager:
     """nmcli's answers about this machine (``run`` is :func:`run_nmcli` or recorded output)."""
 
-    run: Runner = run_nmcli
+    run: Runner | None = None  # None: the real nmcli (:func:`run_nmcli`, looked up at each call)
     hotspot: str = HOTSPOT_CONNECTION
     _ssids: dict[str, str] = field(default_factory=dict)
 
     def _ask(self, *args: str) -> str:
-        answer = self.run(list(args))
+        answer = (self.run or run_nmcli)(list(args))
         if answer.returncode != 0:
             said = (answer.stderr or answer.stdout).strip().splitlines()
             text = said[-1] if said else f"exit status {answer.returncode}"
@@ -340,11 +340,11 @@ def hotspot_profile_args(ssid: str, password: str, *, ifname: str = "wlan0",
 
 
 def hotspot_keyfile(ssid: str, password: str, *, ifname: str = "wlan0", uuid: str | None = None,
-                    run: Runner = run_nmcli) -> str:
+                    run: Runner | None = None) -> str:
     """The hotspot's keyfile (``/etc/NetworkManager/system-connections/…``), written by nmcli itself
     with ``--offline`` (no NetworkManager needed: the install can run in a chroot). ``uuid``: the profile's
     own when it is written again, so NetworkManager sees the same connection changed."""
-    answer = run(["--offline", *hotspot_profile_args(ssid, password, ifname=ifname, uuid=uuid)])
+    answer = (run or run_nmcli)(["--offline", *hotspot_profile_args(ssid, password, ifname=ifname, uuid=uuid)])
     if answer.returncode != 0 or "[connection]" not in answer.stdout:
         said = (answer.stderr or answer.stdout).strip() or f"exit status {answer.returncode}"
         raise NetworkError(f"nmcli could not write the hotspot profile: {said}")

@@ -38,12 +38,6 @@ def _parsers(sub: Any) -> None:
                    help="setup: do not ask NetworkManager to read the profile now (an install into another root)")
 
 
-def _runner() -> Any:
-    from hw import network as nm
-
-    return nm.run_nmcli  # looked up at each call: a test swaps it for recorded output
-
-
 @command("network")
 def cmd_network(args: argparse.Namespace) -> int:
     from companion.board import network
@@ -52,7 +46,7 @@ def cmd_network(args: argparse.Namespace) -> int:
 
     cfg = _config(args.config)
     settings = network.settings_of(cfg)
-    manager = nm.NetworkManager(run=_runner())
+    manager = nm.NetworkManager()
     try:
         if args.action == "setup":
             return _setup(args, cfg, settings)
@@ -97,8 +91,7 @@ def _setup(args: argparse.Namespace, cfg: Any, settings: Any) -> int:
         chosen = network.parse({"hotspot": not args.off, "ssid": ssid, "password": password, "ifname": ifname},
                                "--")
         target = Path(args.keyfile_dir) / f"{nm.HOTSPOT_CONNECTION}.nmconnection"
-        keyfile = nm.hotspot_keyfile(chosen.ssid, chosen.password, ifname=chosen.ifname, uuid=_uuid_of(target),
-                                     run=_runner())
+        keyfile = nm.hotspot_keyfile(chosen.ssid, chosen.password, ifname=chosen.ifname, uuid=_uuid_of(target))
     except network.NetworkSettingError as exc:
         raise UsageError(str(exc).replace("--: network.", "--")) from None
     replace_table(path, "network", [
@@ -120,7 +113,7 @@ def _setup(args: argparse.Namespace, cfg: Any, settings: Any) -> int:
     if args.no_reload:
         return 0
     try:
-        reload = _runner()(["connection", "reload"])
+        reload = nm.run_nmcli(["connection", "reload"])
     except nm.NetworkError as exc:
         reload = nm.Answer(1, "", str(exc))
     if reload.returncode != 0:
