@@ -159,3 +159,28 @@ def test_a_bad_first_boot_value_is_one_sentence(tmp_path):
     path.write_text('first_boot = "yes"\n', encoding="utf-8")
     with pytest.raises(configuration.ConfigError, match=r"\[first_boot\] must be a table"):
         configuration.load(path)
+
+
+def test_the_running_table_gives_the_walk_every_press_until_it_is_done(table, tmp_path):
+    """``companion run`` on a fresh config: the walk has the OLED and the buttons, then the lobby comes back."""
+    from companion.cli.app import build
+
+    factory, cfg, devices, path = table
+    devices.close()
+    companion = build(cfg, tmp_path / "j.db", sim=False, host="127.0.0.1", port=0)
+    try:
+        companion.start()
+        assert companion.walking()
+        first = companion.walk.data()
+        assert first["name"] == "seat1"
+        companion.devices.drain()
+        assert companion.devices.oled.frame.tobytes() == screens.render(
+            "walk", {}, screens.ScreenContext(data={"walk": companion.walk.data()})).tobytes()
+        press(factory, cfg.seats[0])
+        press(factory, cfg.nav["down"])  # asked for seat 2: noted as a mixed wire, not a lobby move
+        companion.devices.drain()
+        assert [o.sentence() for o in companion.walk.outcomes] == [
+            "button seat1: ok", "button seat2 answered as button down (GPIO 12)"]
+        assert getattr(companion, "_lobby", None) is None or companion.lobby().index == 0
+    finally:
+        companion.close()

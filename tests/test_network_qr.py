@@ -223,3 +223,36 @@ def test_the_svg_rasteriser_reads_a_known_code():
     qrcode.make("hello table", image_factory=qrcode.image.svg.SvgPathImage, box_size=8, border=2).save(buf)
     assert decode_svg(buf.getvalue()) == "hello table"
 
+
+
+# -- the running table's join address -------------------------------------------------------------
+def companion_on(tmp_path, manager):
+    import dataclasses
+
+    from companion.board.config import Config
+    from companion.cli.app import build
+
+    cfg = dataclasses.replace(Config(), pin_factory="lgpio", web_host="0.0.0.0", web_port=9000, network=SETTINGS)
+    companion = build(cfg, tmp_path / "j.db", sim=False)
+    companion.network = network.TableNetwork(SETTINGS, manager, hostname="galapagos")
+    return companion
+
+
+def test_the_running_table_on_its_hotspot_gives_its_address_and_wifi_code(tmp_path):
+    companion = companion_on(tmp_path, nm.NetworkManager(run=Recorded(rec.HOTSPOT)))
+    try:
+        assert companion.base_url() == "http://10.42.0.1:9000"
+        assert companion.wifi()["ssid"] == "Galapagos-7F3K"
+    finally:
+        companion.close()
+
+
+def test_the_running_table_without_network_manager_never_gives_a_bare_host_name(tmp_path, monkeypatch):
+    dead = nm.NetworkManager(run=lambda args: nm.Answer(1, "", "Error: Could not create NMClient object."))
+    monkeypatch.setattr(nm, "lan_address", lambda: None)
+    companion = companion_on(tmp_path, dead)
+    try:
+        assert companion.base_url() == "http://galapagos.local:9000"
+        assert companion.wifi() is None
+    finally:
+        companion.close()
