@@ -18,6 +18,7 @@ from companion.board import screens, walk
 from companion.board.devices import open_devices
 from tests.clock import FakeClock
 from tests.hw.conftest import mock_factory  # noqa: F401  (fixture)
+from tests.test_devices import turn  # the encoder's two pins in quadrature
 
 CONFIG = """\
 # the builder's own comment, kept
@@ -40,16 +41,6 @@ def press(factory, pin: int) -> None:
     p.drive_low()
     p.drive_high()
     time.sleep(0.05)
-
-
-def turn(factory, detents: int, encoder=(17, 27)) -> None:
-    a, b = (factory.pin(p) for p in encoder)
-    first, second = (a, b) if detents > 0 else (b, a)
-    for _ in range(abs(detents)):
-        first.drive_low()
-        second.drive_low()
-        first.drive_high()
-        second.drive_high()
 
 
 @pytest.fixture
