@@ -138,6 +138,14 @@ def test_the_lobby_shows_the_wifi_code_then_the_join_code():
     assert lobby.stage == "game"
 
 
+def test_the_lobby_says_which_network_the_table_is_on():
+    lobby = TableLobby(open_oled("dummy"), lambda *a: None, network=hotspot_network().sentence)
+    assert lobby.hint().endswith("Back: the phones' QR code — Table on its own Wi-Fi hotspot Galapagos-7F3K at 10.42.0.1")
+    wired = network.TableNetwork(SETTINGS, nm.NetworkManager(run=Recorded(rec.WIRED)), hostname="galapagos")
+    lobby = TableLobby(open_oled("dummy"), lambda *a: None, network=wired.sentence)
+    assert lobby.hint().endswith("Table on wired network Wired connection 1 at 192.168.1.12")
+
+
 def test_off_the_hotspot_back_goes_straight_to_the_join_code():
     oled = open_oled("dummy")
     lobby = TableLobby(oled, lambda *a: None, url="http://192.168.1.12:8080/join", wifi=lambda: None)

@@ -43,13 +43,16 @@ class TableLobby:
 
     def __init__(self, oled: Oled, start: Start, *, beeper: Beeper | None = None, lang: str = "en",
                  url: str | Callable[[], str] | None = None, clock: Callable[[], float] = time.monotonic,
-                 message_seconds: float = 4.0, wifi: Callable[[], dict[str, str] | None] | None = None) -> None:
+                 message_seconds: float = 4.0, wifi: Callable[[], dict[str, str] | None] | None = None,
+                 network: Callable[[], str] | None = None) -> None:
         self.oled = oled
         self.start = start
         self.beeper = beeper or Beeper(None)
         self.lang = lang
         self._url = url
         self.wifi = wifi or (lambda: None)
+        #: which network the table is on, one line (« on Wi-Fi alfa at 192.168.1.12 »), said under the menu
+        self.network = network
         self.clock = clock
         self.message_seconds = message_seconds
         self.stage = "game"  # "game", "players", "wifi" (the hotspot's QR) or "qr" (the join QR)
@@ -194,7 +197,9 @@ class TableLobby:
     def hint(self) -> str:
         if self.stage == "players":
             return texts.gettext_("Turn or press your seat's button, then OK to start", self.lang)
-        return texts.gettext_("Turn to choose the game, OK to go on; Back: the phones' QR code", self.lang)
+        hint = texts.gettext_("Turn to choose the game, OK to go on; Back: the phones' QR code", self.lang)
+        where = self.network() if self.network is not None else ""
+        return f"{hint} — {texts.gettext_('Table', self.lang)} {where}" if where else hint
 
     def data(self) -> dict[str, Any]:
         return {"stage": self.stage, "title": self._title(), "index": self.index % len(self.game_ids()),

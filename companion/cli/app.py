@@ -169,7 +169,7 @@ class Companion:
         if getattr(self, "_lobby", None) is None:
             self._lobby = TableLobby(self.devices.oled, lambda g, p, o: self.games.set_current(self.games.new(g, p, o).id),
                                      beeper=self.devices.beeper, url=lambda: self.base_url() + "/join",
-                                     wifi=self.wifi)
+                                     wifi=self.wifi, network=self.network_sentence)
         return self._lobby
 
     def _failing_devices(self) -> list[str]:
@@ -212,11 +212,17 @@ class Companion:
         port = self.server.effective_port if self.server is not None else self.port
         return f"http://{host}:{port}"
 
+    def _on_the_network(self) -> bool:
+        """Serving phones on the machine's networks (not the simulation, not an address given in the config)."""
+        return not (self._url or self.sim or self.host not in ("0.0.0.0", "::", ""))
+
     def wifi(self) -> dict[str, str] | None:
-        """The hotspot's Wi-Fi QR while the table serves phones on it (never with an address given or --sim)."""
-        if self._url or self.sim or self.host not in ("0.0.0.0", "::", ""):
-            return None
-        return self.network.wifi()
+        """The hotspot's Wi-Fi QR while the table serves phones on it."""
+        return self.network.wifi() if self._on_the_network() else None
+
+    def network_sentence(self) -> str:
+        """Which network the table is on, for the OLED."""
+        return self.network.sentence() if self._on_the_network() else ""
 
     def walking(self) -> bool:
         """The first-boot walk has the OLED and the buttons."""
