@@ -23,6 +23,7 @@ The rules, in the order they are applied (:func:`decide`):
 from __future__ import annotations
 
 import ipaddress
+import logging
 import os
 import secrets
 import socket
@@ -32,6 +33,8 @@ from dataclasses import dataclass, field
 
 #: the NetworkManager connection profile the hotspot is (``deploy/hotspot.sh`` installs it)
 HOTSPOT_CONNECTION = "galapagos-hotspot"
+log = logging.getLogger(__name__)
+
 #: NetworkManager's own address for a ``ipv4.method shared`` connection when none is set
 SHARED_ADDRESS = "10.42.0.1"
 #: a generated password's letters: no 0/O, 1/I/l, so it can be typed from the OLED too
@@ -191,14 +194,20 @@ class NetworkManager:
         return self._ssids[connection]
 
     def saved_wifi(self) -> list[str]:
-        """The saved Wi-Fi connections other than the hotspot (``nmcli -t -f NAME,TYPE connection show``)."""
-        out = self._ask("-t", "-f", "NAME,TYPE", "connection", "show")
-        return [name for name, kind in terse_rows(out, 2)
-                if kind in ("802-11-wireless", "wifi") and name != self.hotspot]
+        """The saved Wi-Fi connections NetworkManager joins by itself, the hotspot aside
+        (``nmcli -t -f NAME,TYPE,AUTOCONNECT connection show``)."""
+        out = self._ask("-t", "-f", "NAME,TYPE,AUTOCONNECT", "connection", "show")
+        return [name for name, kind, auto in terse_rows(out, 3)
+                if kind in ("802-11-wireless", "wifi") and name != self.hotspot and auto != "no"]
 
     def in_range(self) -> set[str]:
-        """The SSIDs heard now (``nmcli -t -f SSID device wifi list``; a fresh scan is nmcli's call)."""
-        out = self._ask("-t", "-f", "SSID", "device", "wifi", "list")
+        """The SSIDs heard now (``nmcli -t -f SSID device wifi list``; a fresh scan is nmcli's call).
+        A scan that fails or takes too long hears nothing (the radio may be busy): logged, not raised."""
+        try:
+            out = self._ask("-t", "-f", "SSID", "device", "wifi", "list")
+        except NetworkError as exc:
+            log.warning("no Wi-Fi scan: %s", exc)
+            return set()
         return {row[0] for row in terse_rows(out, 1) if row[0] and row[0] != "--"}
 
     def link(self) -> Link:

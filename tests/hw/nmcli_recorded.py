@@ -14,6 +14,8 @@ installed here: ``man 1 nmcli``, ``man 7 nmcli-examples``):
 * Example 14 « Escaping colon characters in tabular mode »: a terse line with ``\\:`` inside values
   (the MAC address, the sysfs path).
 * nmcli(1) « -e »: ``:`` and ``\\`` escaped with ``\\`` in terse mode, the default.
+* nmcli(1) EXAMPLES « nmcli -f name,autoconnect c s »: the saved profiles with their auto-connect
+  flag (``yes``/``no``), here with TYPE (``802-11-wireless``, ``802-3-ethernet``, ``loopback``).
 * The device states are nmcli's ``nmc_device_state_to_string`` words (« connected »,
   « disconnected », « unavailable », « connecting (getting IP configuration) », and
   « connected (externally) » for the loopback NetworkManager 1.42 reports).
@@ -31,7 +33,7 @@ from collections.abc import Sequence
 from hw.network import Answer
 
 DEVICES = ("-t", "-f", "DEVICE,TYPE,STATE,CONNECTION", "device")
-SAVED = ("-t", "-f", "NAME,TYPE", "connection", "show")
+SAVED = ("-t", "-f", "NAME,TYPE,AUTOCONNECT", "connection", "show")
 IN_RANGE = ("-t", "-f", "SSID", "device", "wifi", "list")
 
 
@@ -63,7 +65,7 @@ P2P = "p2p-dev-wlan0:wifi-p2p:disconnected:\n"
 #: a fresh Pi away from home: Wi-Fi free, no cable, none of the APs around is known
 NO_NETWORK = {
     DEVICES: "wlan0:wifi:disconnected:\neth0:ethernet:unavailable:\n" + LOOPBACK + P2P,
-    SAVED: "lo:loopback\n",
+    SAVED: "lo:loopback:no\n",
     IN_RANGE: EXAMPLE_1_SSIDS,
 }
 
@@ -71,7 +73,7 @@ NO_NETWORK = {
 KNOWN_IN_RANGE = {
     DEVICES: "wlan0:wifi:connecting (getting IP configuration):My Alfa WiFi\neth0:ethernet:unavailable:\n"
              + LOOPBACK + P2P,
-    SAVED: "My Alfa WiFi:802-11-wireless\nlo:loopback\n",
+    SAVED: "My Alfa WiFi:802-11-wireless:yes\nlo:loopback:no\n",
     IN_RANGE: EXAMPLE_1_SSIDS,
     ssid_of("My Alfa WiFi"): "alfa\n",
 }
@@ -79,7 +81,7 @@ KNOWN_IN_RANGE = {
 #: saved but between attempts (disconnected) with its AP heard: still NetworkManager's to join
 KNOWN_HEARD_IDLE = {
     DEVICES: "wlan0:wifi:disconnected:\neth0:ethernet:unavailable:\n" + LOOPBACK + P2P,
-    SAVED: "My Alfa WiFi:802-11-wireless\nlo:loopback\n",
+    SAVED: "My Alfa WiFi:802-11-wireless:yes\nlo:loopback:no\n",
     IN_RANGE: EXAMPLE_1_SSIDS,
     ssid_of("My Alfa WiFi"): "alfa\n",
 }
@@ -94,7 +96,7 @@ KNOWN_WIFI = {
 #: a cable in (and the Wi-Fi free, nothing known around): the wired network is the table's
 WIRED = {
     DEVICES: "eth0:ethernet:connected:Wired connection 1\nwlan0:wifi:disconnected:\n" + LOOPBACK + P2P,
-    SAVED: "Wired connection 1:802-3-ethernet\nlo:loopback\n",
+    SAVED: "Wired connection 1:802-3-ethernet:yes\nlo:loopback:no\n",
     IN_RANGE: EXAMPLE_1_SSIDS,
     address("eth0"): "192.168.1.12/24\n",
 }
@@ -113,10 +115,17 @@ IMAGER_WIFI = {
     address("wlan0"): "192.168.4.23/24\n",
 }
 
+#: a saved Wi-Fi NetworkManager never joins by itself (autoconnect no), its AP heard: not waited for
+KNOWN_MANUAL_ONLY = {
+    DEVICES: "wlan0:wifi:disconnected:\neth0:ethernet:unavailable:\n" + LOOPBACK + P2P,
+    SAVED: "My Alfa WiFi:802-11-wireless:no\nlo:loopback:no\n",
+    IN_RANGE: EXAMPLE_1_SSIDS,
+}
+
 #: no Wi-Fi chip at all (a Pi 3 A+ with its radio off in config.txt), no cable
 NO_WIFI_DEVICE = {
     DEVICES: "eth0:ethernet:unavailable:\n" + LOOPBACK,
-    SAVED: "lo:loopback\n",
+    SAVED: "lo:loopback:no\n",
     IN_RANGE: "",
 }
 

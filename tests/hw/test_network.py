@@ -28,8 +28,8 @@ needs_nmcli = pytest.mark.skipif(NMCLI is None, reason="nmcli is not installed (
 CHANGING = ("down", "delete", "modify", "disconnect", "radio", "networking")
 
 
-def manager(answers, **extra) -> tuple[nm.NetworkManager, Recorded]:
-    run = Recorded(answers, extra or None)
+def manager(answers, extra=None) -> tuple[nm.NetworkManager, Recorded]:
+    run = Recorded(answers, extra)
     return nm.NetworkManager(run=run), run
 
 
@@ -203,3 +203,15 @@ def test_generated_passwords_are_wpa2_passphrases_and_differ():
     assert len(passwords) == 50
     assert all(nm.check_password(p) is None and len(p) == 12 for p in passwords)
     assert not set("".join(passwords)) & set("0O1Il")
+
+
+def test_a_saved_wifi_network_manager_never_joins_by_itself_is_not_waited_for():
+    m, run = manager(rec.KNOWN_MANUAL_ONLY)
+    assert m.decide(enabled=True).action == "hotspot"
+    assert rec.ssid_of("My Alfa WiFi") not in run.calls  # not even asked for its SSID
+
+
+def test_a_scan_that_fails_hears_nothing_and_the_table_still_gets_its_hotspot():
+    busy = nm.Answer(1, "", "Error: Scanning not allowed while already scanning.\n")
+    m, _ = manager({k: v for k, v in rec.NO_NETWORK.items() if k != rec.IN_RANGE}, {rec.IN_RANGE: busy})
+    assert m.decide(enabled=True).action == "hotspot"
