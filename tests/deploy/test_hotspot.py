@@ -124,3 +124,19 @@ def test_systemd_reads_every_line_of_the_hotspot_units(tmp_path: Path) -> None:
                                 timeout=60, cwd=units)
         complaints = [line for line in result.stderr.splitlines() if name in line and "Unit" not in line[:5]]
         assert not complaints, complaints
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="needs systemd-analyze")
+def test_the_boot_check_runs_hardened(tmp_path: Path) -> None:
+    """Root, to activate a connection, but nothing else: ``systemd-analyze security`` at most 2.0."""
+    import re
+
+    fresh(tmp_path)
+    assert run_hotspot(tmp_path).returncode == 0
+    units = tmp_path / "etc/systemd/system"
+    result = subprocess.run(["systemd-analyze", "security", "--offline=true", "galapagos-hotspot.service"],
+                            capture_output=True, text=True, timeout=60, cwd=units)
+    found = re.search(r"Overall exposure level for galapagos-hotspot\.service: ([\d.]+)", result.stdout)
+    if found is None:
+        pytest.skip(f"this systemd-analyze cannot score a unit file offline: {result.stderr.strip()[:200]}")
+    assert float(found.group(1)) <= 2.0
