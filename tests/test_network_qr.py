@@ -264,3 +264,25 @@ def test_the_running_table_without_network_manager_never_gives_a_bare_host_name(
         assert companion.wifi() is None
     finally:
         companion.close()
+
+
+def test_a_game_s_join_code_follows_the_network_when_the_hotspot_comes_up_later(tmp_path):
+    """A game resumed at start, before the boot check started the hotspot: its QR code changes with it."""
+    from companion.board.controller import TableController
+    from companion.table.journal import Journal
+    from companion.table.session import Session
+
+    answers = {"now": rec.WIRED}
+    clock = {"t": 0.0}
+    net = network.TableNetwork(SETTINGS, nm.NetworkManager(run=lambda args: Recorded(answers["now"])(args)),
+                               clock=lambda: clock["t"], hostname="galapagos")
+    session = Session.new(Journal(tmp_path / "j.db"), "galapagos-auction", ["Ann", "Bob"], {})
+    oled = open_oled("dummy")
+    controller = TableController(session, oled, url=lambda: f"http://{net.host()}:8080/join?code=X", wifi=net.wifi)
+    controller.screen = "qr"
+    controller.refresh()
+    assert decode(oled.frame) == ["http://192.168.1.12:8080/join?code=X"]
+    answers["now"], clock["t"] = rec.HOTSPOT, network.FRESH_SECONDS
+    controller.refresh()
+    assert decode(oled.frame) == ["http://10.42.0.1:8080/join?code=X"]
+    controller.close()

@@ -76,7 +76,7 @@ class TableController(OledPresenter):
         beeper: Beeper | None = None,
         leds: StatusLeds | None = None,
         registry: TagRegistry | None = None,
-        url: str | None = None,
+        url: str | Callable[[], str] | None = None,
         clock: Clock = time.monotonic,
         message_seconds: float = 4.0,
         lang: str = "en",

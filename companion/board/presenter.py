@@ -35,7 +35,7 @@ class OledPresenter:
     oled: Oled
     beeper: Beeper
     leds: StatusLeds | None
-    url: str | None
+    url: str | Callable[[], str] | None
     wifi: Callable[[], dict[str, str] | None]
     clock: Callable[[], float]
     lang: str
@@ -113,7 +113,7 @@ class OledPresenter:
             entry=self.entry_segments(),
             editing=editing,
             heading=self.heading() if editing else "",
-            url=self.url,
+            url=self.url() if callable(self.url) else self.url,  # a function: the network may change
             preview=self.preview() if editing else "",
             status=(self.toast if self.toast and not editing
                     else self.package.prompt(self.session.state, self.lang)),

@@ -190,7 +190,7 @@ class Companion:
                 return
             self.controller = TableController(
                 session, self.devices.oled, beeper=self.devices.beeper, leds=self.devices.leds,
-                registry=self.devices.registry, url=self.join_url(session.id),
+                registry=self.devices.registry, url=lambda sid=session.id: self.join_url(sid),
                 phone_seats=lambda sid=session.id: self.seats.claimed(sid),  # acting for them asks first
                 wifi=self.wifi,
             )
