@@ -4,8 +4,9 @@ builder finds a wrong pin at the table rather than in a log (``companion doctor`
 interactive).
 
 Each step waits :data:`STEP_SECONDS` for its part; a part that stays silent is noted and the walk
-goes on. A *different* part answering is noted too, with the pin it came in on: « seat 1 answered
-as seat 2 (GPIO 6) » is a swapped wire. The dial is asked for a clockwise turn, so a reversed
+goes on. A *different* part of the same kind answering is noted too, with the pin it came in on:
+« seat 1 answered as seat 2 (GPIO 6) » is a swapped wire, a tag read by another reader a mixed-up
+reader; a part of another kind (a tag left on a reader while a button is asked) is ignored. The dial is asked for a clockwise turn, so a reversed
 encoder (A and B swapped) is found as well.
 
 A fresh install's config (``deploy/pi.toml``) holds ``[first_boot] pending = true``; the result
@@ -24,7 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.board import screens
 from companion.board.config_text import replace_table, toml_string
+from companion.board.screens.walk import WALK_SCREEN
 from hw.events import ButtonEvent, DeviceEvent, DieEvent, EncoderEvent, TagEvent
 
 log = logging.getLogger(__name__)
@@ -113,12 +116,9 @@ class FirstBootWalk:
                 return
             if isinstance(event, ButtonEvent) and event.kind == "press":
                 self._answer(step, "button", event.name)
-            elif isinstance(event, EncoderEvent) and event.delta:
-                if step.kind == "dial":
-                    self._note(Outcome(step, event.delta > 0, "" if event.delta > 0 else
-                                       "a counter-clockwise turn (swap the encoder's A and B pins)"))
-                else:
-                    self._answer(step, "dial", "dial")
+            elif isinstance(event, EncoderEvent) and event.delta and step.kind == "dial":
+                self._note(Outcome(step, event.delta > 0, "" if event.delta > 0 else
+                                   "a counter-clockwise turn (swap the encoder's A and B pins)"))
             elif isinstance(event, TagEvent) and event.present:
                 self._answer(step, "reader", event.point, event.uid)
             elif isinstance(event, DieEvent) and event.face:
@@ -126,12 +126,16 @@ class FirstBootWalk:
             self.refresh()
 
     def _answer(self, step: Step, kind: str, name: str, detail: str = "") -> None:
-        if step.kind == kind and step.name == name:
+        """A part of ``kind`` answered: the one asked for, or another of its kind (a swapped wire, a tag on
+        the wrong reader). A part of another kind (a tag left on a reader while a button is asked) is noise."""
+        if step.kind != kind:
+            return
+        if step.name == name:
             self._note(Outcome(step, True, detail=detail))
-        elif step.kind != "dial" or kind != "dial":
-            where = self.pins.get(name, "")
-            what = {"button": f"button {name}", "reader": f"reader {name}", "dial": "the dial"}[kind]
-            self._note(Outcome(step, False, f"{what} ({where})" if where else what))
+            return
+        where = self.pins.get(name, "")
+        what = f"{kind} {name}"
+        self._note(Outcome(step, False, f"{what} ({where})" if where else what))
 
     def _note(self, outcome: Outcome) -> None:
         self.outcomes.append(outcome)
@@ -171,9 +175,6 @@ class FirstBootWalk:
     def refresh(self) -> bool:
         if self.oled is None:
             return False
-        from companion.board import screens
-        from companion.board.screens.walk import WALK_SCREEN
-
         return self.oled.show(screens.render(WALK_SCREEN, {}, screens.ScreenContext(data={"walk": self.data()})))
 
     # -- the record ------------------------------------------------------------------
