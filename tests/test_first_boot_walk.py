@@ -179,3 +179,17 @@ def test_the_running_table_gives_the_walk_every_press_until_it_is_done(table, tm
         assert getattr(companion, "_lobby", None) is None or companion.lobby().index == 0
     finally:
         companion.close()
+
+
+def test_the_walk_and_the_wifi_step_speak_french():
+    from companion.board.screens.walk import ask
+    from companion.engine import texts
+
+    assert ask({"kind": "button", "name": "seat1"}, "fr") == "Appuyez sur seat1"
+    assert ask({"kind": "dial", "name": "dial"}, "fr") == "Tournez la molette vers la droite"
+    assert ask({"kind": "reader", "name": "bag"}, "fr") == "Un badge sur le lecteur bag"
+    assert texts.render("Join the Wi-Fi", {}, "fr") == "Rejoignez le Wi-Fi"  # the tablet's join panel
+    step = {"done": False, "index": 1, "total": 3, "kind": "dial", "name": "dial", "where": "GPIO 17/27", "seconds": 9}
+    english, french = (screens.render("walk", {}, screens.ScreenContext(lang=lang, data={"walk": step}))
+                       for lang in ("en", "fr"))
+    assert english.tobytes() != french.tobytes()

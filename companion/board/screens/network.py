@@ -6,6 +6,7 @@ Drawn from ``ctx.data["wifi"]``: ``{"qr": the WIFI: payload, "ssid": the network
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from companion.board.screens.common import draw_qr
@@ -14,6 +15,15 @@ from companion.drawing.context import ScreenContext
 from companion.engine import texts
 
 WIFI_SCREEN = "wifi"
+#: the words of the network screens, the join panel's Wi-Fi step and the first-boot walk: their own
+#: catalog (``companion/locale/<lang>/LC_MESSAGES/network.po``) beside the interface's
+DOMAIN = "network"
+LOCALE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "locale")
+texts.register(DOMAIN, LOCALE)
+
+
+def t(msgid: str, lang: str) -> str:
+    return texts.gettext_(msgid, lang, DOMAIN)
 
 
 def wifi(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
@@ -21,12 +31,13 @@ def wifi(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
     info = ctx.data.get("wifi") or {}
     payload = info.get("qr")
     if not payload:
-        c.text(2, 2, texts.gettext_("Wi-Fi", ctx.lang), "medium")
-        c.scrolled(2, 22, texts.gettext_("The table is not on its own hotspot.", ctx.lang), "small",
+        c.text(2, 2, t("Wi-Fi", ctx.lang), "medium")
+        c.scrolled(2, 22, t("The table is not on its own hotspot.", ctx.lang), "small",
                    WIDTH - 4, 3, 11, ctx.elapsed)
         return
     left = draw_qr(c, payload) + 4
     room = WIDTH - left
-    c.text(left, 0, texts.gettext_("Wi-Fi", ctx.lang), "medium")
+    c.text(left, 0, t("Wi-Fi", ctx.lang), "medium")
     c.scrolled(left, 18, str(info.get("ssid", "")), "small", room, 2, 11, ctx.elapsed)
-    c.text(left, 52, texts.gettext_("scan 1/2", ctx.lang), "small")
+    c.text(left, 52, t("scan 1/2", ctx.lang), "small")
+
