@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
-import socket
 import sqlite3
 import sys
 import threading
@@ -24,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.board.config import Config
+from companion.board.network import TableNetwork, settings_of
+from companion.board.walk import first_boot_walk
 from companion.cli.sim import SimTable, simulated
 from companion.cli.systemd import Watchdog, notify, notify_address, watchdog_interval
 from companion.cli.tags import Tags, demo_tags
@@ -79,6 +80,9 @@ class Companion:
         self.controller: Any = None
         self.tags: Tags | None = None
         self._url = url
+        #: which network the table is on (the join address, the hotspot's Wi-Fi QR); the first-boot walk
+        self.network = TableNetwork(settings_of(cfg))
+        self.walk: Any = None
         self._lock = threading.RLock()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -93,6 +97,7 @@ class Companion:
         self.dashboard = Dashboard(self.hub, self.keys, self.seats)
         self.dashboard.extra["notices"] = self.notices
         self.dashboard.keepalive = LIVE_KEEPALIVE
+        self.dashboard.wifi = self.wifi
         self.app = create_app(self.dashboard)
         self._last_backup = self._finished_checked = self._last_trim = time.monotonic()
         #: systemd's watchdog (``WatchdogSec=``), pinged from :meth:`serve` while the table loop beats
@@ -178,6 +183,9 @@ class Companion:
                 self.hub.broadcast(channel)
             if getattr(self, "club", None) is not None:  # the club's status names the devices down
                 self.club.health_changed(getattr(self.hub, "current", None))
+        if self.walking():  # the first-boot walk takes every press, turn and tag
+            self.walk.handle(event)
+            return
         with self._lock:
             controller = self.controller
         if controller is None:
@@ -196,7 +204,8 @@ class Companion:
 
         if getattr(self, "_lobby", None) is None:
             self._lobby = TableLobby(self.devices.oled, lambda g, p, o: self.games.set_current(self.games.new(g, p, o).id),
-                                     beeper=self.devices.beeper, url=self.base_url() + "/join")
+                                     beeper=self.devices.beeper, url=lambda: self.base_url() + "/join",
+                                     wifi=self.wifi, network=self.network_sentence)
         return self._lobby
 
     def _failing_devices(self) -> list[str]:
@@ -217,12 +226,13 @@ class Companion:
                 return
             self.controller = TableController(
                 session, self.devices.oled, beeper=self.devices.beeper, leds=self.devices.leds,
-                registry=self.devices.registry, url=self.join_url(session.id),
+                registry=self.devices.registry, url=lambda sid=session.id: self.join_url(sid),
                 phone_seats=lambda sid=session.id: self.seats.claimed(sid),  # acting for them asks first
+                wifi=self.wifi,
             )
 
     def _idle_screen(self, message: str | None = None) -> None:
-        if self.devices is None:
+        if self.devices is None or self.walking():
             return
         if message:  # what start-up found, long enough to be read at the table
             self.lobby().say(message, 60.0)
@@ -234,9 +244,25 @@ class Companion:
             return self._url.rstrip("/")
         host = self.host
         if host in ("0.0.0.0", "::", ""):
-            host = lan_address() or socket.gethostname()
+            host = self.network.host()  # the hotspot's or the LAN's address, else <hostname>.local
         port = self.server.effective_port if self.server is not None else self.port
         return f"http://{host}:{port}"
+
+    def _on_the_network(self) -> bool:
+        """Serving phones on the machine's networks (not the simulation, not an address given in the config)."""
+        return not (self._url or self.sim or self.host not in ("0.0.0.0", "::", ""))
+
+    def wifi(self) -> dict[str, str] | None:
+        """The hotspot's Wi-Fi QR while the table serves phones on it."""
+        return self.network.wifi() if self._on_the_network() else None
+
+    def network_sentence(self) -> str:
+        """Which network the table is on, for the OLED."""
+        return self.network.sentence() if self._on_the_network() else ""
+
+    def walking(self) -> bool:
+        """The first-boot walk has the OLED and the buttons."""
+        return self.walk is not None and not self.walk.done
 
     def join_url(self, game_id: str) -> str:
         return f"{self.base_url()}/join?code={self.keys.join_code(game_id)}"
@@ -255,6 +281,7 @@ class Companion:
         self.watchdog.watch("stream pump", lambda: pump.busy_since)  # live pages frozen: a hung table too
         self.dashboard.base_url = self.base_url()
         self.open_devices()
+        self.walk = first_boot_walk(self.cfg, self.devices, self.db_path.parent, self._idle_screen)
         self.resume()
         self.club = None
         if self.cfg.mqtt is not None:  # the MQTT client (paho, ssl, urllib) is loaded only for a club's table
@@ -350,10 +377,14 @@ class Companion:
             try:
                 with self._lock:
                     controller = self.controller
-                if controller is not None:
+                if self.walking():
+                    self.walk.tick()
+                elif controller is not None:
                     controller.tick()
                 elif self.devices is not None:
                     self.lobby().tick()  # what does not fit scrolls
+                if not self._url:  # the network may have changed (the hotspot came up): the tablet's join address
+                    self.dashboard.base_url = self.base_url()
                 if time.monotonic() - self._last_trim > TRIM_EVERY:
                     self._last_trim = time.monotonic()
                     release_free_memory()
@@ -499,16 +530,6 @@ def exit_now(status: int) -> None:
             stream.flush()
     finally:
         os._exit(status)
-
-
-def lan_address() -> str | None:
-    """This machine's address on the LAN (the one a phone on the same Wi-Fi reaches)."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("192.0.2.1", 9))  # TEST-NET: nothing is sent
-            return s.getsockname()[0]
-    except OSError:
-        return None
 
 
 def build(cfg: Config, db_path: Path, *, sim: bool, host: str | None = None, port: int | None = None,
