@@ -128,11 +128,10 @@ class Backend(Reader):
             pn.call_function(RFCONFIGURATION, params=[MAX_RETRIES_ITEM, 0xFF, 0x01, retries], timeout=0.5)
 
     def _open_uart(self) -> Any:
-        import serial
+        from firmware_bridge.exclusive import ExclusiveSerial
 
         port = uart_port(self.options.get("port", "auto"))
-        self._port = serial.Serial(port, baudrate=int(self.options.get("baudrate", 115200)), timeout=0.1,
-                                   exclusive=True)
+        self._port = ExclusiveSerial(port, baudrate=int(self.options.get("baudrate", 115200)), timeout=0.1)
         from adafruit_pn532.uart import PN532_UART
 
         return PN532_UART(self._port, debug=False)
