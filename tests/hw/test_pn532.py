@@ -123,39 +123,6 @@ def test_a_free_uart_with_nothing_on_it_names_the_package_or_the_wiring():
         os.close(slave)
 
 
-def test_a_pn532_on_spi_takes_turns_with_the_mfrc522s_under_their_bus_lock(monkeypatch):
-    """Blinka drives it on /dev/spidev0.0: each of its transactions holds SPI0's lock, as an MFRC522 poll does."""
-    from hw.rfid.mfrc522 import bus_lock
-
-    model = PN532Model()
-    held: list[tuple[str, bool]] = []
-    send, process = model.send_command, model.process_response
-
-    def send_command(*args, **kwargs):
-        held.append(("send", bus_lock(0).locked()))
-        return send(*args, **kwargs)
-
-    def process_response(*args, **kwargs):
-        held.append(("process", bus_lock(0).locked()))
-        return process(*args, **kwargs)
-
-    model.send_command, model.process_response = send_command, process_response
-    opened: list[bool] = []
-
-    def open_spi(self):
-        opened.append(bus_lock(0).locked())
-        return model
-
-    monkeypatch.setitem(__import__("hw.rfid.pn532", fromlist=["_OPENERS"])._OPENERS, "spi", open_spi)
-    reader = load_backend("pn532")("bag", {"interface": "spi", "cs_pin": 5})
-    reader.open()
-    model.tag = UID7
-    assert reader.read_uid() == UID7
-    assert held and all(locked for _, locked in held), held
-    assert not bus_lock(0).locked()  # released after the poll
-    reader.close()
-
-
 def test_a_pn532_on_the_uart_takes_no_spi_lock(pn532):
     from hw.rfid.mfrc522 import bus_lock
 

@@ -55,19 +55,15 @@ def test_a_port_the_table_holds_refuses_cat(pty) -> None:
 
 def test_the_pn532_on_the_uart_holds_its_port_exclusively(pty, monkeypatch) -> None:
     from hw.rfid import pn532
+    from hw.rfid.pn532 import drivers
 
     seen: list[str] = []
 
-    class Quiet:  # the PN532 class is not what this test is about: only the port
-        def __init__(self, port, debug=False):
-            seen.append(other_program_opens(port.port).stderr)
-            raise RuntimeError("no PN532 answers")
+    def quiet(interface, port, **kwargs):  # the driver is not what this test is about: only the port
+        seen.append(other_program_opens(port.port).stderr)
+        raise RuntimeError("Failed to detect the PN532")
 
-    import types
-
-    monkeypatch.setitem(__import__("sys").modules, "adafruit_pn532.uart",
-                        types.SimpleNamespace(PN532_UART=Quiet))
-    monkeypatch.setitem(__import__("sys").modules, "adafruit_pn532", types.ModuleType("adafruit_pn532"))
+    monkeypatch.setattr(drivers, "driver", quiet)
     with pytest.raises(ReaderError, match="does not answer on uart"):
         pn532.Backend("bag", {"port": pty}).open()
     assert "Device or resource busy" in seen[0]
