@@ -19,7 +19,8 @@ BAUD_RATES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
 READER_OPTIONS: dict[str, set[str]] = {
     "sim": set(),
     "mfrc522": {"spi_bus", "spi_device", "cs_pin", "ce_pin", "rst_pin", "antenna_gain", "speed"},
-    "pn532": {"interface", "port", "baudrate", "address", "i2c_port", "spi_bus", "spi_device", "cs_pin", "timeout", "retries"},
+    "pn532": {"interface", "port", "baudrate", "address", "i2c_port", "spi_bus", "spi_device", "cs_pin", "timeout", "retries",
+              "req_pin", "reset_pin"},
     "bridge": {"reader"},
 }
 
@@ -147,6 +148,8 @@ class ValueReader:
             self.number(out, where, "spi_bus", 0, lo=0, hi=1, whole=True, what="0 or 1")
             self.number(out, where, "spi_device", 0, lo=0, hi=2, whole=True, what="0 to 2")
             cs = self.number(out, where, "cs_pin", 0, lo=0, hi=27, whole=True, what=pin)
+            for key in ("req_pin", "reset_pin"):  # P32/H_REQ (Adafruit's driver wants it for I2C on a Pi), RSTPD_N
+                self.number(out, where, key, 0, lo=0, hi=27, whole=True, what=pin)
             if interface == "spi" and not cs:
                 raise self.fail(f"{where}.cs_pin", "is needed for a PN532 on SPI: a free GPIO as its chip select "
                                                    "(the kernel holds CE0 and CE1)")

@@ -166,3 +166,16 @@ def test_what_the_librarys_own_wait_ready_does_on_a_failed_status_read(i2c) -> N
     assert pn._wait_ready(0.05) is False
     bus.deinit()
     assert naks["n"] > 100, naks["n"]
+
+
+def test_the_config_names_the_request_and_reset_lines_and_claims_their_pins() -> None:
+    import tomllib
+
+    from companion.board.config import ConfigError, parse
+
+    text = '[[readers]]\npoint = "N"\nbackend = "pn532"\ninterface = "i2c"\ni2c_port = 3\nreq_pin = 25\nreset_pin = 4\n'
+    cfg = parse(tomllib.loads(text))
+    assert cfg.readers[0].options == {"interface": "i2c", "i2c_port": 3, "req_pin": 25, "reset_pin": 4}
+    assert cfg.pins()["reader N req_pin"] == 25
+    with pytest.raises(ConfigError, match="reader N req_pin and button down are both on GPIO 12"):
+        parse(tomllib.loads(text.replace("req_pin = 25", "req_pin = 12")))
