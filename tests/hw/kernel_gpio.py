@@ -64,7 +64,8 @@ class GpioKernel:
 
     def __init__(self, chips: dict[int, str] | None = None, lines: int = 58) -> None:
         self.chips = chips if chips is not None else {0: "pinctrl-bcm2711"}
-        self.lines: dict[tuple[int, int], Line] = {(c, n): Line() for c in self.chips for n in range(lines)}
+        self.count = lines
+        self.lines: dict[tuple[int, int], Line] = {}
         self.busy: dict[tuple[int, int], str] = {}  # lines another process holds: consumer label
         self.handles: dict[int, int] = {}  # handle -> chip
         self.opened_chips: list[int] = []
@@ -80,10 +81,15 @@ class GpioKernel:
     def drive(self, gpio: int, level: int | None, chip: int = 0) -> None:
         """The outside drives ``gpio`` (None: released, the pull decides)."""
         with self.lock:
-            line = self.lines[(chip, gpio)]
+            line = self.line(chip, gpio)
             before = line.level()
             line.driven = level
             self._changed(chip, gpio, line, before)
+
+    def line(self, chip: int, gpio: int) -> Line:
+        if not 0 <= gpio < self.count:
+            raise LgpioError("GPIO not 0-53")
+        return self.lines.setdefault((chip, gpio), Line())
 
     def press(self, gpio: int, chip: int = 0) -> None:
         self.drive(gpio, 0, chip)
@@ -160,9 +166,7 @@ class GpioKernel:
             chip = k.handles.get(handle)
             if chip is None:
                 raise LgpioError("unknown handle")
-            if (chip, gpio) not in k.lines:
-                raise LgpioError("GPIO not 0-53")
-            return chip, k.lines[(chip, gpio)]
+            return chip, k.line(chip, gpio)
 
         def claim(handle: int, gpio: int, mode: int, flags: int) -> Line:
             chip, ln = line(handle, gpio)

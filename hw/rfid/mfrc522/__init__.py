@@ -144,6 +144,11 @@ class Backend(Reader):
     _warned = False
 
     @property
+    def poll_group(self) -> tuple[str, int]:
+        """The MFRC522s of one SPI bus take turns under its lock anyway: one poller per bus."""
+        return ("spi", int(self.options.get("spi_bus", 0)))
+
+    @property
     def cs_pin(self) -> int:
         return int(self.options.get("cs_pin", self.options.get("ce_pin", 0)) or 0)
 
