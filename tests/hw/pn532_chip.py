@@ -114,3 +114,48 @@ class PN532Chip(Target):
             if n == 1:
                 return b"\x01"
             return b"\x01" + self.take(n - 1)
+
+
+class UartLink:
+    """The PN532 on the far side of a pseudo-terminal (its HSU): frames in, ACK and answer out."""
+
+    def __init__(self, chip: PN532Chip) -> None:
+        self.chip = chip
+        self.master, self.slave = os.openpty()
+        self.path = os.ttyname(self.slave)
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="pn532-hsu", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        import select
+
+        buf = bytearray()
+        while not self._stop.is_set():
+            ready, _, _ = select.select([self.master], [], [], 0.05)
+            if not ready:
+                continue
+            try:
+                buf += os.read(self.master, 512)
+            except OSError:
+                return
+            while True:
+                start = buf.find(b"\x00\xff")
+                if start < 0 or len(buf) < start + 4:
+                    break
+                end = start + 6 + buf[start + 2]
+                if len(buf) < end:
+                    break
+                raw, buf = bytes(buf[start:end]), buf[end:]
+                if not self.chip.present:
+                    continue
+                with self.chip.lock:
+                    self.chip.host_frame(raw)
+                    out, self.chip.outbox = b"".join(self.chip.outbox), []
+                os.write(self.master, out)
+
+    def close(self) -> None:
+        self._stop.set()
+        self.thread.join(timeout=1)
+        os.close(self.slave)
+        os.close(self.master)

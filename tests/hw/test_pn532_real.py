@@ -179,3 +179,39 @@ def test_the_config_names_the_request_and_reset_lines_and_claims_their_pins() ->
     assert cfg.pins()["reader N req_pin"] == 25
     with pytest.raises(ConfigError, match="reader N req_pin and button down are both on GPIO 12"):
         parse(tomllib.loads(text.replace("req_pin = 25", "req_pin = 12")))
+
+
+@pytest.fixture
+def hsu():
+    from tests.hw.pn532_chip import UartLink
+
+    link = UartLink(PN532Chip())
+    yield link
+    link.close()
+
+
+def test_on_the_uart_a_poll_ends_with_the_frame_not_with_the_ports_timeout(hsu) -> None:
+    """The library reads 73 bytes for InListPassiveTarget's answer; pyserial's ``read`` waited out
+    the port's 0.1 s timeout for the 63 that never come, on every poll."""
+    r = pn532(interface="uart", port=hsu.path)
+    r.open()
+    try:
+        assert hsu.chip.retries == 1
+        start = time.monotonic()
+        assert [r.read_uid() for _ in range(10)] == [None] * 10
+        empty = time.monotonic() - start
+        hsu.chip.tag = UID7
+        start = time.monotonic()
+        assert [r.read_uid() for _ in range(10)] == [UID7] * 10
+        tagged = time.monotonic() - start
+    finally:
+        r.close()
+    assert empty < 0.5 and tagged < 0.5, (empty, tagged)  # was over 1 s each: 0.1 s a poll
+
+
+def test_a_silent_pn532_on_the_uart_is_refused_in_well_under_a_second(hsu) -> None:
+    hsu.chip.present = False
+    start = time.monotonic()
+    with pytest.raises(ReaderError, match="the PN532 does not answer on uart"):
+        pn532(interface="uart", port=hsu.path).open()
+    assert time.monotonic() - start < 1.0  # the library's own timeouts: 1 s + 0.5 s

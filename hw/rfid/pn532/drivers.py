@@ -31,6 +31,7 @@ SAMCONFIGURATION, GETFIRMWAREVERSION = 0x14, 0x02
 @cache
 def classes() -> dict[str, type]:
     """``{"uart": ..., "i2c": ..., "spi": ...}``: the driver classes (imports the library)."""
+    from adafruit_pn532.adafruit_pn532 import BusyError
     from adafruit_pn532.i2c import PN532_I2C
     from adafruit_pn532.spi import PN532_SPI, reverse_bit
     from adafruit_pn532.uart import PN532_UART
@@ -49,7 +50,26 @@ def classes() -> dict[str, type]:
             return tuple(response)
 
     class UART(ShortOpen, PN532_UART):
-        pass
+        def _read_data(self, count: int) -> bytes:
+            """Read one frame, and stop at its end (its LEN byte says where).
+
+            The library reads ``count`` bytes (73 for InListPassiveTarget's answer) with pyserial,
+            whose ``read`` waits out its whole timeout for bytes that never come: a 10-byte « no
+            tag » frame cost every poll the port's 0.1 s timeout.
+            """
+            frame = bytearray(self._uart.read(min(count, 5)))
+            while len(frame) < count:
+                end = _frame_end(frame)
+                want = len(frame) + 1 if end is None else min(end, count)
+                if want <= len(frame):
+                    break  # the frame is whole
+                chunk = self._uart.read(want - len(frame))
+                if not chunk:
+                    break  # the port's timeout: what came is what the library parses
+                frame += chunk
+            if not frame:
+                raise BusyError("No data read from PN532")
+            return bytes(frame[:count])
 
     class I2C(ShortOpen, PN532_I2C):
         def _wait_ready(self, timeout: float = 1) -> bool:
@@ -81,6 +101,18 @@ def classes() -> dict[str, type]:
             return False
 
     return {"uart": UART, "i2c": I2C, "spi": SPI}
+
+
+def _frame_end(frame: bytearray) -> int | None:
+    """How long ``frame`` is once whole (preamble ``00 … 00 FF``, LEN, LCS, data, DCS, postamble;
+    ACK and NACK have no data and no DCS), or None while its LEN is still to come."""
+    start = frame.find(b"\x00\xff")
+    if start < 0 or len(frame) < start + 4:
+        return None
+    length, check = frame[start + 2], frame[start + 3]
+    if (length, check) in ((0x00, 0xFF), (0xFF, 0x00)):  # ACK, NACK
+        return start + 5
+    return start + 6 + length
 
 
 def driver(interface: str, *args: Any, **kwargs: Any) -> Any:
