@@ -142,16 +142,22 @@ class Panel:
         lgpio with ``bounce_time=None`` filters nothing: a spike of a few µs on a pulled-up line
         (the buzzer's transistor switching, long wires) is a falling and a rising edge, and
         acting on the first edge alone made it a seat press. A finger holds the contacts for
-        tens of milliseconds; the line is read now and once more after ``glitch_time``.
+        tens of milliseconds. The line is read now (a µs spike is over before lgpio's thread
+        runs the callback) and, if the edge is younger than ``glitch_time`` (gpiozero's
+        ``active_time``, from the kernel's timestamp of the edge), once more when it is that old:
+        on a Pi the callback is usually later than that already, and nothing waits.
         """
         button = self.buttons.get(name)
-        if button is None or not self.glitch_time:
+        if button is None:
             return True
         try:
-            if not button.is_pressed:
+            age = button.active_time  # None: the line is high again
+            if age is None:
                 return False
-            time.sleep(self.glitch_time)
-            return bool(button.is_pressed)
+            if age < self.glitch_time:
+                time.sleep(self.glitch_time - age)
+                return bool(button.is_pressed)
+            return True
         except Exception:  # noqa: BLE001 - a pin closed under us: no press
             return False
 

@@ -112,3 +112,23 @@ def test_pyproject_refuses_the_gpiozero_releases_that_ignore_chip(release: str) 
     (gpiozero,) = [Requirement(d) for d in deps if Requirement(d).name == "gpiozero"]
     assert not gpiozero.specifier.contains(release)
     assert gpiozero.specifier.contains("2.0.1.post3")
+
+
+def test_a_spike_still_low_when_handled_is_dropped_once_it_ends(lgpio_kernel) -> None:
+    """A longer disturbance (here 10 ms against a 50 ms confirmation) may still hold the line low
+    when the callback runs: the line is read again once the edge is ``glitch_time`` old."""
+    import threading
+    import time
+
+    events: list[object] = []
+    panel = Panel({"seat1": 16}, None, events.append, glitch_time=0.05)
+    try:
+        lgpio_kernel.press(16)
+        threading.Timer(0.01, lgpio_kernel.release, (16,)).start()
+        time.sleep(0.2)
+        assert lgpio_kernel.wait_idle()
+        assert events == [] and panel.glitches == 1
+        lgpio_kernel.press(16)  # a finger: held well past the confirmation
+        assert wait_until(lambda: events == [ButtonEvent("seat1")])
+    finally:
+        panel.close()
