@@ -151,9 +151,9 @@ class Panel:
         if button is None:
             return True
         try:
-            age = button.active_time  # None: the line is high again
-            if age is None:
+            if not button.is_pressed:  # the line, read now: high again
                 return False
+            age = button.active_time or 0.0  # since the edge (gpiozero's state from the events)
             if age < self.glitch_time:
                 time.sleep(self.glitch_time - age)
                 return bool(button.is_pressed)
