@@ -82,7 +82,8 @@ def test_config_refuses_the_mix_in_one_sentence() -> None:
 
 def test_a_pn532_on_spi_beside_mfrc522s_is_refused() -> None:
     text = MIX.replace("cs_pin = 22", "spi_device = 1") + '\n[[readers]]\npoint = "N"\nbackend = "pn532"\ninterface = "spi"\ncs_pin = 5\n'
-    with pytest.raises(ConfigError, match="Blinka toggles CE0"):
+    with pytest.raises(ConfigError, match="'N' is a PN532 on SPI on /dev/spidev0.0, the node of MFRC522 reader 'scan' on CE0: "
+                                          "SPI_NO_CS belongs to the node"):
         loads(text)
 
 
@@ -108,8 +109,8 @@ cs_pin = 4
 
 
 def test_a_pn532_on_spi_beside_mfrc522s_off_ce0_is_accepted() -> None:
-    """Blinka toggles CE0 only, and the PN532 takes turns under SPI0's lock: GPIO-selected readers
-    on /dev/spidev0.1 never hear it (before, any MFRC522 on SPI0 was refused beside it)."""
+    """The PN532 sets SPI_NO_CS on its own node only, and takes turns under SPI0's lock: readers on
+    another node, or on GPIO selects, are fine beside it; a CE reader on its node is not."""
     assert [r.point for r in loads(OFF_CE0).readers] == ["scan", "bag", "N"]
     ce0 = OFF_CE0.replace("spi_device = 1\ncs_pin = 25\n", "", 1)  # "scan" back on CE0
     with pytest.raises(ConfigError, match="'scan' on CE0"):
@@ -169,3 +170,9 @@ def test_what_xfer2_raises_is_a_failed_poll_and_the_reader_comes_back(wiring, fa
 
 def fault_name(code: int) -> str:
     return os.strerror(code)
+
+
+def test_a_pn532_on_spi_device_1_beside_a_ce0_reader_is_accepted() -> None:
+    text = MIX.replace("cs_pin = 22", "spi_device = 1\ncs_pin = 22") + (
+        '\n[[readers]]\npoint = "N"\nbackend = "pn532"\ninterface = "spi"\nspi_device = 1\ncs_pin = 4\n')
+    assert [r.point for r in loads(text).readers] == ["scan", "bag", "N"]
