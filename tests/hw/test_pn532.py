@@ -1,8 +1,8 @@
 """The PN532 backend: bounded retries, "no tag" told from a bad frame, errors that name the fix.
 
-adafruit-circuitpython-pn532 needs Blinka, which only installs on a Pi, so the polls here run
-against a stand-in with the library's two calls the backend uses (``send_command``,
-``process_response``) answering as the PN532 user manual says: InListPassiveTarget answers
+The backend's own logic, against a stand-in for the library's two calls it uses
+(``send_command``, ``process_response``) answering as the PN532 user manual says (the real
+driver, constructor and all, runs in test_pn532_real.py): InListPassiveTarget answers
 NbTg = 0 once its bounded retries are spent, and never answers while the retries are unbounded
 (the default, 0xFF). Opening runs pyserial on real pseudo-terminals.
 """
