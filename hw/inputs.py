@@ -154,8 +154,10 @@ class Panel:
             if not button.is_pressed:  # the line, read now: high again
                 return False
             age = button.active_time or 0.0  # since the edge (gpiozero's state from the events)
-            if age < self.glitch_time:
-                time.sleep(self.glitch_time - age)
+            if age < self.glitch_time:  # spin, not sleep: a sleeping thread may wake milliseconds late
+                until = time.monotonic() + self.glitch_time - age
+                while time.monotonic() < until:
+                    pass
                 return bool(button.is_pressed)
             return True
         except Exception:  # noqa: BLE001 - a pin closed under us: no press
