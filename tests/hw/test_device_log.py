@@ -147,3 +147,22 @@ def test_readers_come_back_after_the_pin_factory_fallback(pi) -> None:
         assert reader_.healthy and devices.status["reader bag"].ok
     finally:
         devices.close()
+
+
+def test_the_bridge_lost_and_back_is_logged_once_each_however_often_it_is_said(mock_factory, caplog) -> None:
+    """The bridge hub says « bridge lost » at each failed reconnect round and its readers report
+    their own state: the table's log has one line when it goes, one when it is back."""
+    from hw.events import StatusEvent
+
+    caplog.set_level(logging.INFO)
+    devices = open_devices(Config())
+    try:
+        for _ in range(4):
+            devices.emit(StatusEvent("bridge", False, "bridge lost"))
+        for _ in range(2):
+            devices.emit(StatusEvent("bridge", True, "bridge connected"))
+        devices.emit(StatusEvent("bridge", True, "bridge connected"))
+    finally:
+        devices.close()
+    assert lines(caplog, "bridge lost") == ["bridge is down: bridge lost"]
+    assert lines(caplog, "bridge connected") == ["bridge: bridge connected"]
