@@ -64,3 +64,4 @@ def lgpio_kernel(monkeypatch) -> Iterator[object]:
     Device.pin_factory = previous
     factory.close()
     kernel.stop()
+    sys.modules.pop("gpiozero.pins.lgpio", None)  # bound to this kernel's lgpio: not for the next test

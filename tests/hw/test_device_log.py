@@ -88,6 +88,7 @@ def pi(monkeypatch, tmp_path):
         Device.pin_factory.close()
     Device.pin_factory = previous
     gpio.stop()
+    sys.modules.pop("gpiozero.pins.lgpio", None)  # bound to this kernel's lgpio: not for the next test
 
 
 def table_config() -> Config:
