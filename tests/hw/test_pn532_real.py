@@ -215,3 +215,9 @@ def test_a_silent_pn532_on_the_uart_is_refused_in_well_under_a_second(hsu) -> No
     with pytest.raises(ReaderError, match="the PN532 does not answer on uart"):
         pn532(interface="uart", port=hsu.path).open()
     assert time.monotonic() - start < 1.0  # the library's own timeouts: 1 s + 0.5 s
+
+
+def test_on_i2c_a_missing_adapter_says_how_to_enable_it(i2c) -> None:
+    with pytest.raises(ReaderError, match=r"Reader N: /dev/i2c-4 does not exist: enable I2C"):
+        pn532(interface="i2c", i2c_port=4).open()
+    assert i2c.open_fds == {}

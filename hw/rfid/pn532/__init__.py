@@ -108,6 +108,10 @@ class Backend(Reader):
             group = "dialout" if interface == "uart" else ("i2c" if interface == "i2c" else "spi and gpio")
             return (f"{where}: no permission on {name or interface}: add the user to group {group} "
                     f"(sudo usermod -aG {group.split()[0]} $USER), then log in again.")
+        if interface == "i2c" and code == errno.ENOENT:
+            port = int(self.options.get("i2c_port", 1))
+            return (f"{where}: /dev/i2c-{port} does not exist: enable I2C (sudo raspi-config nonint do_i2c 0), "
+                    "then reboot.")
         if interface == "uart" and (code == errno.ENOENT or "No such file" in text):
             from hw.board import uart_fix
 
