@@ -221,3 +221,11 @@ def test_on_i2c_a_missing_adapter_says_how_to_enable_it(i2c) -> None:
     with pytest.raises(ReaderError, match=r"Reader N: /dev/i2c-4 does not exist: enable I2C"):
         pn532(interface="i2c", i2c_port=4).open()
     assert i2c.open_fds == {}
+
+
+def test_on_i2c_an_absent_pn532_is_refused_and_its_bus_closed(i2c) -> None:
+    i2c.detach(0x24)
+    for _ in range(20):  # the retries of a table left on
+        with pytest.raises(ReaderError, match="the PN532 does not answer on i2c"):
+            pn532(interface="i2c").open()
+    assert i2c.opened == 20 and i2c.open_fds == {}
