@@ -192,8 +192,9 @@ def hsu():
 
 def test_on_the_uart_a_poll_ends_with_the_frame_not_with_the_ports_timeout(hsu) -> None:
     """The library reads 73 bytes for InListPassiveTarget's answer; pyserial's ``read`` waited out
-    the port's 0.1 s timeout for the 63 that never come, on every poll."""
-    r = pn532(interface="uart", port=hsu.path)
+    the port's 0.1 s timeout for the 63 that never come, on every poll: ten polls took 1 s at least.
+    (A generous poll timeout: on a loaded machine the emulated chip's thread may answer late.)"""
+    r = pn532(interface="uart", port=hsu.path, timeout=0.5)
     r.open()
     try:
         assert hsu.chip.retries == 1
@@ -206,7 +207,7 @@ def test_on_the_uart_a_poll_ends_with_the_frame_not_with_the_ports_timeout(hsu) 
         tagged = time.monotonic() - start
     finally:
         r.close()
-    assert empty < 0.5 and tagged < 0.5, (empty, tagged)  # was over 1 s each: 0.1 s a poll
+    assert empty < 0.9 and tagged < 0.9, (empty, tagged)  # at least 1 s each before: 0.1 s a poll
 
 
 def test_a_silent_pn532_on_the_uart_is_refused_in_well_under_a_second(hsu) -> None:
