@@ -134,7 +134,7 @@ class Config:
             out["buzzer"] = self.buzzer
         out.update({f"LED {name}": pin for name, pin in self.leds.items()})
         for r in self.readers:
-            for key in ("rst_pin", "cs_pin"):
+            for key in ("rst_pin", "cs_pin", "req_pin", "reset_pin"):
                 pin = r.options.get(key)
                 if isinstance(pin, int) and not isinstance(pin, bool) and pin > 0:
                     out[f"reader {r.point} {key}"] = pin
