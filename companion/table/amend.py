@@ -15,6 +15,7 @@ from typing import Any
 
 from companion import games
 from companion.engine import texts
+from companion.engine.rules import RuleError
 from companion.table import extras, secrecy
 from companion.table.session import Session
 
@@ -302,8 +303,18 @@ def set_aside(session: Session, lang: str = "en") -> list[dict[str, Any]]:
             why = texts.render(secrecy.ASIDE, {"player": str(entry.action.get("player", "?")),
                                                "move": pkg.t(str(entry.action.get("type", "?")).replace("_", " "), lang)},
                                lang)
-        elif note.get("msgid"):
-            why = texts.render(note["msgid"], note.get("params") or {}, lang, note.get("domain") or pkg.domain)
+        elif secrecy.is_secret(pkg, entry.action):  # its refusal may name the hidden value: the one kept
+            if note.get("msgid"):
+                why = texts.render(note["msgid"], note.get("params") or {}, lang, note.get("domain") or pkg.domain)
+        else:  # the rules asked again now: a reason from before a later move is stale
+            try:
+                session.rules.apply(session.state, entry.action)
+            except RuleError as err:
+                why = err.text(lang, pkg.domain)
+            except Exception:  # a rules bug must never hide the list
+                pass
+            else:
+                why = texts.render("It can be entered now.", {}, lang)
         phone = entry.author.seat if entry.author.is_phone and secrecy.is_secret(pkg, entry.action) else None
         out.append({"seq": entry.seq, "text": describe(pkg, entry.action, None, lang), "why": why,
                     "action": pkg.redact(entry.action, None), "phone": phone})

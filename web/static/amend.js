@@ -162,8 +162,11 @@
     else if (d.amendDrop) url = base + "/aside/" + d.amendDrop + "/drop";
     if (!url) return;
     ev.preventDefault();
-    if (ask && !window.confirm(ask)) return;
-    b.disabled = true;
-    window.companionPost(url, {}).then(done).catch(function (e) { say(e.message, true); b.disabled = false; });
+    function send() {
+      b.disabled = true;
+      window.companionPost(url, {}).then(done).catch(function (e) { say(e.message, true); b.disabled = false; });
+    }
+    if (ask && window.companionConfirm) window.companionConfirm(ask, send);  /* the page's own dialog, over this one */
+    else send();
   }, true);
 })();
