@@ -89,3 +89,11 @@ def test_a_set_aside_action_s_reason_is_asked_again_after_later_moves(db_path: P
     assert dan["why"].startswith("Dan cannot search the wreck now: everyone has acted")
     french = next(a for a in amend.set_aside(session, "fr") if a["text"] == "Dan fouille l'épave")
     assert "everyone" not in french["why"] and "tout le monde" in french["why"]  # the phrase inside it is French too
+
+
+def test_the_undo_preview_says_a_yes_no_figure_in_correct_words() -> None:
+    now = {"players": [{"name": "Ann", "can_vote": True, "alive": False}]}
+    then = {"players": [{"name": "Ann", "can_vote": False, "alive": True}]}
+    assert amend.changes("galerapagos", now, then, "en") == ["Ann: no longer allowed to vote", "Ann: alive again"]
+    assert amend.changes("galerapagos", now, then, "fr") == ["Ann : peut voter — plus maintenant",
+                                                             "Ann : en vie de nouveau"]

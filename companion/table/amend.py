@@ -27,7 +27,7 @@ SKIP = frozenset({
     "allowed", "start", "space_counts", "cards_used", "hand", "shared_field", "count",
 })
 #: a public key read as a word: the key the catalogs know it by
-WORDS = {"scores": "score", "free_money": "money left to bid", "bid_totals": "bids"}
+WORDS = {"scores": "score", "free_money": "money left to bid", "bid_totals": "bids", "can_vote": "allowed to vote"}
 #: at most this many sentences; the rest is counted
 MOST = 8
 
