@@ -59,6 +59,8 @@ PROMPT_FOR_YOU = {
         "Water is on 0: show a water card now if you hold one.",
     "Food is on 0: each castaway who holds a food card shows it now.":
         "Food is on 0: show a food card now if you hold one.",
+    "The raft has {places} for {survivors}: play water or food cards, or shoot, before it leaves.":
+        "The raft has {places} for {survivors}: you may play water or food cards, or shoot, before it leaves.",
     "{p} may still escape the verdict with a water card or a shot.":
         "The vote condemned you: you may still escape with a water card or a shot.",
     "{p} may still escape the verdict with a food card or a shot.":
