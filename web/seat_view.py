@@ -90,8 +90,9 @@ def sentence(pkg: Any, exp: Any, me: str | None, lang: str, mine: list[dict[str,
             first = next((f.get("label") for f in mine or [] if f.get("label")), None)
             return t("Your move: {prompt}", prompt=first or prompt)
         msgid = for_you.get(exp.prompt)
-        if msgid:
-            return pkg.t(msgid, lang, **exp.params)
+        if msgid:  # a wording may start low (« the sand timer… »: the tablet puts the name first)
+            said = pkg.t(msgid, lang, **exp.params)
+            return said[:1].upper() + said[1:]
         return t("Your move: {prompt}", prompt=prompt)
     if not exp.players:
         msgid = for_table.get(exp.prompt)

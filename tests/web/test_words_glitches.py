@@ -1,0 +1,54 @@
+"""Words and glitches on the screens, each once seen at a table and fixed.
+
+« Ann, bob turned the sand timer » (a name lowered when the tablet addresses a seat), … Each test
+failed before its fix.
+"""
+
+from __future__ import annotations
+
+from companion import games
+from web import seat_view, table_view
+
+
+def _dice_sand_running() -> tuple[object, object]:
+    pkg = games.package("galapagos-dice")
+    state = pkg.rules.setup(["Ann", "Bob"], {})
+    for _ in range(200):  # play the first legal move until Bob has said done and the sand runs
+        exp = pkg.rules.expected(state)
+        if exp.prompt.startswith("{player} turned the sand timer"):
+            return pkg, exp
+        state, _ = pkg.rules.apply(state, pkg.rules.candidates(state)[0])
+    raise AssertionError("the sand timer never ran")
+
+
+def test_a_seat_addressed_at_the_tablet_keeps_the_capital_of_another_s_name() -> None:
+    pkg, exp = _dice_sand_running()
+    turner = exp.params["player"]
+    waiting = next(p for p in exp.players if p != turner)
+    phone = seat_view.sentence(pkg, exp, waiting, "en")
+    assert phone == f"The sand timer is running ({turner} turned it): plan your dice and say done before it runs out."
+    tablet = table_view.addressed(waiting, phone, "en")
+    assert tablet.startswith(f"{waiting}, the sand timer is running ({turner} turned it)")
+    assert f", {turner.lower()} turned" not in tablet
+    assert seat_view.sentence(pkg, exp, waiting, "fr").startswith(f"Le sablier s'écoule ({turner} l'a retourné)")
+
+
+def _plan_form(state, lang: str = "en") -> dict:
+    from companion.games.dice import moves
+
+    return next(f for f in moves.moves(state, lang) if f["type"] == "plan" and f["player"] == "Ann")
+
+
+def test_a_suggestion_that_gains_nothing_is_not_offered_and_a_gain_is_said_in_points() -> None:
+    from tests.support.dice import act, play, ready
+
+    nothing = play(ready(), act("roll", "Ann", dice=["white", "red", "green", "blue", "black"]))
+    form = _plan_form(nothing)
+    assert "hint" not in form and not form.get("first")  # no « Plan the suggestion: +0 » sending no dice
+    assert form["preview"]["text"].startswith("No path with these dice takes a turtle: plan any dice you like, or none")
+    one = play(ready(pawns=(1, 30), turtles={8: "red"}, island=(8,)), act("roll", "Ann", dice=["white", "black", "black", "black", "black"]))
+    hint = _plan_form(one)["hint"]
+    assert hint["order"] == ["white"] and hint["label"] == "Plan the suggestion (+1 point for the turtles it takes)"
+    assert _plan_form(one, "fr")["hint"]["label"] == "Planifier la suggestion (+1 point pour les tortues ramassées)"
+    under = play(ready(pawns=(1, 30), turtles={1: "red"}, island=(1,)), act("roll", "Ann", dice=["yellow"] * 5))
+    assert "the one under your pawn is yours anyway (+1 point)" in _plan_form(under)["preview"]["text"]
