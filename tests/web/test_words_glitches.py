@@ -52,3 +52,11 @@ def test_a_suggestion_that_gains_nothing_is_not_offered_and_a_gain_is_said_in_po
     assert _plan_form(one, "fr")["hint"]["label"] == "Planifier la suggestion (+1 point pour les tortues ramassées)"
     under = play(ready(pawns=(1, 30), turtles={1: "red"}, island=(1,)), act("roll", "Ann", dice=["yellow"] * 5))
     assert "the one under your pawn is yours anyway (+1 point)" in _plan_form(under)["preview"]["text"]
+
+
+def test_a_solo_game_is_offered_for_1_player_not_1_players(table) -> None:
+    page = table.client().get("/", headers=table.auth()).get_data(as_text=True)
+    assert "Pocket Galapagos (1 player)" in page and "1 players" not in page
+    assert "(2–4 players)" in page or "players)" in page
+    french = table.client().get("/?lang=fr", headers={**table.auth(), "Accept-Language": "fr"}).get_data(as_text=True)
+    assert "(1 joueur)" in french and "Exporter :" in french  # a space before the colon in French
