@@ -60,3 +60,26 @@ def test_a_solo_game_is_offered_for_1_player_not_1_players(table) -> None:
     assert "(2–4 players)" in page or "players)" in page
     french = table.client().get("/?lang=fr", headers={**table.auth(), "Accept-Language": "fr"}).get_data(as_text=True)
     assert "(1 joueur)" in french and "Exporter :" in french  # a space before the colon in French
+
+
+def test_a_game_scored_at_its_end_shows_no_column_of_zeros_while_played(table) -> None:
+    from tests.support.dashboard import TO_THE_VOTE
+
+    gid = table.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
+    for line in TO_THE_VOTE[:4]:
+        assert table.act(gid, line).status_code == 200
+    page = table.client().get(f"/g/{gid}/table", headers=table.auth()).get_data(as_text=True)
+    assert '<td class="score">' not in page and "<h2>Players</h2>" in page
+    assert '<svg class="ic ic-chart"' in page and "📈" not in page  # the course's icon drawn, not an emoji
+
+
+def test_a_game_scored_while_played_keeps_its_score_column(table) -> None:
+    import json
+
+    from tests.test_amend_undo_back import SCENARIOS
+
+    gid = table.new_game("galapagos-auction", ["Ann", "Bob", "Cid"])
+    for line in (SCENARIOS / "auction_full_game.jsonl").read_text().splitlines()[1:30]:
+        assert table.act(gid, json.loads(line)).status_code == 200
+    page = table.client().get(f"/g/{gid}/table", headers=table.auth()).get_data(as_text=True)
+    assert '<td class="score">' in page and "<h2>Scores</h2>" in page
