@@ -40,8 +40,8 @@ def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: s
     if view == "seat" and who is not None and not is_table and who.seat:  # a correction, told to every phone
         told = fresh_correction(session)
         if told is not None:  # its own sentence says « you »
-            said = next((c["text"] for c in story.corrections(session, language, who.seat) if c["id"] == told["id"]),
-                        "")
+            said = next(("\n".join(c["lines"]) for c in story.corrections(session, language, who.seat)
+                         if c["id"] == told["id"]), "")  # a line each: the correction, my seat, the others
             ctx["notice"] = f"{ctx['notice']} {said}" if ctx.get("notice") else said
     if view == "seat" and who is not None and not is_table and who.seat:  # its own moves an edit set aside
         mine = amend.mine_aside(session, who.seat, language)

@@ -45,7 +45,9 @@ def told(pkg: Any, note: dict[str, Any], lang: str = "en", viewer: str | None = 
             seats.append((name, sentence))
     table = _table_sentence(word, before, after, names, per_seat.get("", []), lang)
     parts = [head] + ([table] if table else []) + [s for _, s in seats]
-    return {"head": head, "table": table, "seats": seats, "text": " ".join(parts),
+    mine = [s for n, s in seats if n == viewer]  # a phone reads its own seat first, the table's figures last
+    told_to = [head] + mine + [s for n, s in seats if n != viewer] + ([table] if table else [])
+    return {"head": head, "table": table, "seats": seats, "text": " ".join(parts), "lines": told_to,
             "players": [n for n, _ in seats]}
 
 

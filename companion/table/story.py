@@ -140,7 +140,7 @@ def corrections(session: Any, lang: str = "en", viewer: str | None = None) -> li
             hit = _said.get(key)
         if hit is None:
             said = correction_story.told(pkg, row["note"], lang, viewer)
-            hit = {"id": row["id"], "at": row["at"], "text": said["text"], "players": said["players"],
+            hit = {"id": row["id"], "at": row["at"], "text": said["text"], "lines": said["lines"], "players": said["players"],
                    "seats": said["seats"], "head": said["head"], "table": said["table"]}
             with _lock:
                 if len(_said) > 512:

@@ -23,7 +23,7 @@ def test_every_phone_shows_the_correction_once_in_the_second_person_for_its_own_
 
     def said(seat: str) -> str:
         page = table.client().get(f"/g/{gid}/seat/{seat}", headers={"Authorization": f"Bearer {tokens[seat]}"})
-        found = re.search(r'class="banner yours" role="status">(Correction:[^<]*)<', page.get_data(as_text=True))
+        found = re.search(r'class="banner yours notice" role="status">(Correction:[^<]*)<', page.get_data(as_text=True))
         return html.unescape(found.group(1)) if found else ""
 
     def banner(seat: str) -> bool:
