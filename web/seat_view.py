@@ -4,7 +4,7 @@ A phone during its turn should read like a game app, not like an API: one
 sentence addressed to the player (« You must bid or pass »), then only the
 moves that can be made now, each in the game's words with its preview, and
 the rest of the player's state one tap away. Nothing here names a game: the
-sentence comes from the game package's ``moves`` module (``PROMPT_FOR_YOU``,
+sentence comes from the game package's ``prompts`` (or ``moves``) module (``PROMPT_FOR_YOU``,
 ``PROMPT_FOR_TABLE``, ``PROMPT_FOR_OTHERS``: the rules' prompt ids and their wording
 for the seat that must act, for a phone waiting on the tablet, and for a seat that
 may act while the prompt names another: why it is offered a move), with a generic
@@ -61,10 +61,18 @@ def out_of_game(pub: dict[str, Any], me: str) -> bool:
 
 
 def _tables(pkg: Any) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
-    """The package's « you », « the tablet » and « you, while another is named » wordings of its prompts."""
-    try:
-        mod = importlib.import_module(f"{pkg.package_name}.moves")
-    except ModuleNotFoundError:
+    """The package's « you », « the tablet » and « you, while another is named » wordings of its prompts
+    (its ``prompts`` module, else its ``moves`` module)."""
+    mod = None
+    for name in ("prompts", "moves"):
+        try:
+            mod = importlib.import_module(f"{pkg.package_name}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{pkg.package_name}.{name}":
+                raise
+            continue
+        break
+    if mod is None:
         return {}, {}, {}
     return (dict(getattr(mod, "PROMPT_FOR_YOU", {}) or {}), dict(getattr(mod, "PROMPT_FOR_TABLE", {}) or {}),
             dict(getattr(mod, "PROMPT_FOR_OTHERS", {}) or {}))
