@@ -121,7 +121,8 @@
 
   function done(j) {
     var text = words.done || "Corrected.";
-    if (j.aside && j.aside.length) text += " " + j.aside.map(function (a) { return a.text + ": " + a.why; }).join(" · ");
+    var colon = document.documentElement.lang === "fr" ? " : " : ": ";  /* as the catalogs write it */
+    if (j.aside && j.aside.length) text += " " + j.aside.map(function (a) { return a.text + colon + a.why; }).join(" · ");
     say(text, !!(j.aside && j.aside.length));
     return list().then(function () {  /* said inside the dialog too: the toast is behind it */
       var p = document.createElement("p");
