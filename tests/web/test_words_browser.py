@@ -186,3 +186,46 @@ def test_the_history_fits_a_french_phone_of_the_table(browser, sim_server: Serve
     assert box is not None and box["x"] >= 0  # the players' names stay in view while the columns scroll
     _shot(ann, "history-phone-fr.png")
     ann.context.close()
+
+
+def _to_the_shortage(server: Server, gid: str) -> None:
+    from tests.support.dashboard import TO_THE_VOTE
+
+    for action in TO_THE_VOTE:
+        server.act(gid, action)
+    server.act(gid, {"type": "survival", "player": _state(server, gid)["first_player"]})
+
+
+def test_a_french_phone_is_told_why_a_card_is_offered_in_a_shortage(browser, sim_server: Server) -> None:
+    gid, code = sim_server.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
+    _to_the_shortage(sim_server, gid)
+    first = _state(sim_server, gid)["first_player"]
+    other = next(p for p in ("Ann", "Bob", "Cleo") if p != first)
+    phone = _phone(browser, sim_server, gid, code, other, "fr-FR")
+    said = phone.locator(".banner.you-must, .banner.prompt").first.inner_text()
+    assert said.endswith(f"Il manque 1 de nourriture : vous pouvez jouer une carte Nourriture, ou attendre le vote "
+                         f"({first} arrête le débat).")
+    assert "Jouer une carte Ressource" not in said
+    _shot(phone, "shortage-phone-fr.png")
+    phone.context.close()
+
+
+def test_the_condemned_is_told_you_and_once_dead_is_offered_nothing(browser, sim_server: Server) -> None:
+    gid, code = sim_server.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
+    _to_the_shortage(sim_server, gid)
+    sim_server.act(gid, {"type": "debate", "player": _state(sim_server, gid)["first_player"]})
+    for voter, target in (("Ann", "Cleo"), ("Bob", "Cleo"), ("Cleo", "Ann")):
+        sim_server.act(gid, {"type": "vote", "player": voter, "target": target})
+    cleo = _phone(browser, sim_server, gid, code, "Cleo", "fr-FR")
+    said = cleo.locator(".banner.you-must, .banner.prompt").first.inner_text()
+    assert "Le vote vous désigne : vous pouvez encore vous sauver" in said and "Cleo peut encore" not in said
+    _shot(cleo, "condemned-phone-fr.png")
+    form = cleo.locator("form.act[data-action='no_card']").first
+    form.locator("button").first.click()
+    if cleo.locator("dialog#confirm[open]").count():
+        cleo.click("dialog#confirm button[value='ok']")
+    cleo.wait_for_function("document.body.innerText.includes('Vous êtes hors jeu')")
+    assert cleo.locator("button[data-move='undo']").count() == 0  # not « Annuler : Cleo n'a aucune carte… »
+    assert cleo.locator("form.act").count() == 0
+    _shot(cleo, "dead-phone-fr.png")
+    cleo.context.close()
