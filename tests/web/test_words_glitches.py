@@ -83,3 +83,12 @@ def test_a_game_scored_while_played_keeps_its_score_column(table) -> None:
         assert table.act(gid, json.loads(line)).status_code == 200
     page = table.client().get(f"/g/{gid}/table", headers=table.auth()).get_data(as_text=True)
     assert '<td class="score">' in page and "<h2>Scores</h2>" in page
+
+
+def test_a_walk_s_gain_is_said_in_points() -> None:
+    from companion.games.dice import moves
+    from tests.support.dice import ready
+
+    walk = {"turtles": [8, 9], "points": 2, "wins": False, "ends": False}
+    assert moves._walk_text(ready(), walk, "en") == "turtles 8, 9 (+2 points)"  # not « (+2) »
+    assert moves._walk_text(ready(), {**walk, "turtles": [8], "points": 1}, "fr") == "tortue 8 (+1 point)"

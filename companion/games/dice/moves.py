@@ -72,6 +72,11 @@ def t(msgid: str, lang: str, **params: Any) -> str:
     return texts.render(msgid, params, lang, DOMAIN)
 
 
+def points_gained(n: int, lang: str) -> str:
+    """« +1 point », « +3 points »: what a plan or a walk adds to the score, said with its unit."""
+    return texts.render_n("+{n} point", "+{n} points", n, None, lang, DOMAIN)
+
+
 def word(term: str, lang: str) -> str:
     """A game word (a colour) in ``lang``."""
     return texts.gettext_(term, lang, DOMAIN)
@@ -177,7 +182,7 @@ def _plan(s: DiceState, i: int, lang: str) -> m.Form:
     if rolled is not None:
         best = best_path(s, who, list(rolled))
         if best["order"]:  # a suggestion that gains nothing would send an empty plan: none then
-            gain = texts.render_n("+{n} point", "+{n} points", best["points"], None, lang, DOMAIN)
+            gain = points_gained(best["points"], lang)
             extra["hint"] = {
                 **best,
                 "text": t("Best: {order} ({gain})", lang, order=colour_list(best["order"], lang), gain=gain),
@@ -186,7 +191,7 @@ def _plan(s: DiceState, i: int, lang: str) -> m.Form:
             }
             extra["first"] = True  # the suggested plan is the phone's first move
         elif best["points"]:  # the turtle under the pawn, whatever the plan
-            gain = texts.render_n("+{n} point", "+{n} points", best["points"], None, lang, DOMAIN)
+            gain = points_gained(best["points"], lang)
             extra["preview"] = m.preview(t("No die takes another turtle; the one under your pawn is yours anyway ({gain}): "
                                            "plan any dice you like, or none", lang, gain=gain))
         else:
@@ -269,10 +274,11 @@ def _walk_text(s: DiceState, w: dict[str, Any], lang: str) -> str:
         parts = [t("no turtle", lang)]
     else:
         numbers = ", ".join(map(str, taken))
+        gain = points_gained(w["points"], lang)  # « +2 points »: a bare « +2 » said nothing
         if len(taken) == 1:
-            parts = [t("turtle {numbers} (+{points})", lang, numbers=numbers, points=w["points"])]
+            parts = [t("turtle {numbers} ({gain})", lang, numbers=numbers, gain=gain)]
         else:
-            parts = [t("turtles {numbers} (+{points})", lang, numbers=numbers, points=w["points"])]
+            parts = [t("turtles {numbers} ({gain})", lang, numbers=numbers, gain=gain)]
     if w["wins"]:
         parts.append(t("wins at once", lang))
     elif w["ends"]:
