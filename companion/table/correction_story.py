@@ -29,7 +29,7 @@ def told(pkg: Any, note: dict[str, Any], lang: str = "en", viewer: str | None = 
     """
     head = _head(pkg, note, lang)
     before, after = note.get("before") or {}, note.get("after") or {}
-    word = amend._Words(pkg, lang)
+    word = amend.Words(pkg, lang)
     names = [str(p.get("name")) for p in after.get("players", []) if isinstance(p, dict)]
     per_seat = _seat_figures(word, before, after, names)
     aside: dict[str, list[str]] = {}
@@ -69,14 +69,14 @@ def _fragment(word: Any, key: str, old: Any, new: Any) -> tuple[str, str] | None
     elif isinstance(old, dict) and isinstance(new, dict):  # « animals (iguana 0 → 1, sea lion 0 → 1) »
         parts = [texts.render("{figure} {change}", {"figure": word.term(kind), "change": texts.render(
             "{old} → {new}", {"old": word.values(old[kind]), "new": word.values(new[kind])}, word.lang)}, word.lang)
-            for kind in old if kind in new and old[kind] != new[kind] and amend._plain(old[kind])
-            and amend._plain(new[kind])]
+            for kind in old if kind in new and old[kind] != new[kind] and amend.plain(old[kind])
+            and amend.plain(new[kind])]
         if not parts:
             return None
         change = _comma(parts, word.lang)
         return change, texts.render("{figure} ({change})", {"figure": label, "change": change}, word.lang)
     else:
-        said = amend._figure(word, key, old, new)
+        said = amend.figure_change(word, key, old, new)
         if not said:
             return None
         change = said[0][1]
