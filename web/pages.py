@@ -20,6 +20,7 @@ from flask import (
 )
 
 from companion import games
+from companion.engine import texts
 from web import views
 from web.access import csrf_for, require
 from web.api import open_game
@@ -34,6 +35,7 @@ bp = Blueprint("pages", __name__)
 def page(template: str, who: Principal | None, **ctx: Any) -> str:
     language = ctx.pop("lang", None) or lang()
     ctx.setdefault("t", translator(language))
+    ctx.setdefault("tn", texts.ntranslator(language))  # a count that agrees: « 1 player », « 2–4 players »
     notices = dashboard().extra.get("notices", []) if who is not None and who.is_table else []
     return render_template(template, who=who, csrf=csrf_for(who), lang=language, langs=LANGS,
                            has_sim=dashboard().sim is not None, journal_notices=notices, **ctx)
