@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test lint bench soak clean browser node catalogs mosquitto postgres
+.PHONY: run test check lint bench soak clean browser node catalogs mosquitto postgres
 
 # Browser tests drive Debian's Chromium through Playwright (Playwright's own
 # browser download cannot work on the Pi or in CI). Installed once, as root.
@@ -47,10 +47,17 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/companion run --sim $(if $(PORT),--port $(PORT))
 
-# two workers: the machines (a Pi 4, CI) have two cores or more, and half the suite waits on
-# browsers and servers in other processes
+# Two workers: the machines (a Pi 4, CI) have two cores or more, and half the suite waits on
+# browsers and servers in other processes. A module sharing a server or pages stays on one worker
+# (loadgroup: tests/conftest.py groups them), the browser and slow tests are handed out first, and
+# the ten slowest tests are printed at the end (docs/testing.md).
+XDIST := -n 2 --dist loadgroup --no-loadscope-reorder
 test: $(STAMP) browser node mosquitto postgres
-	$(PY) -m pytest -m "not soak" -n 2
+	$(PY) -m pytest -m "not soak" $(XDIST) --durations=10
+
+# The inner loop: everything but the browser, broker and crash suites (and the soak), under 90 s.
+check: $(STAMP) node postgres
+	$(PY) -m pytest -m "not soak and not browser and not broker and not crash" $(XDIST) --durations=10
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -59,7 +66,7 @@ bench: $(STAMP)
 	$(PY) -m bench
 
 soak: $(STAMP) browser node mosquitto
-	$(PY) -m pytest -m soak
+	$(PY) -m pytest -m soak --durations=10
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -27,14 +27,41 @@ def _isolated_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     os.environ.pop("COMPANION_CONFIG", None)
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The browser tests first, each file's tests still together and in order.
+#: fixtures that mean a test drives Chromium, or talks to a real Mosquitto (their markers follow from them)
+BROWSER_FIXTURES = frozenset({"browser", "sim_server"})
+BROKER_FIXTURES = frozenset({"broker", "tls_broker"})
 
-    They are the long ones (a server and Chromium each): begun first, the two workers of
-    ``make test`` share them, and the short tests fill in at the end instead of one worker
-    finishing a walkthrough alone while the other waits.
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Markers from the fixtures, a module kept on one worker, and the long tests first.
+
+    - A test using Chromium is a ``browser`` test and one using a Mosquitto a ``broker`` test, whether
+      or not its module says so (``make check`` leaves them out by these markers).
+    - A module whose tests share a module-wide fixture (a server, pages) runs on one xdist worker
+      (``--dist loadgroup``), so no module starts its server twice.
+    - The browser tests and those marked ``slow`` are handed out first, each file's tests still together
+      and in order: begun first, the two workers of ``make test`` share them, and the short tests fill
+      in at the end instead of one worker finishing a walkthrough alone while the other waits.
     """
-    items.sort(key=lambda item: 0 if item.get_closest_marker("browser") else 1)
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        if names & BROWSER_FIXTURES and not item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.browser)
+        if names & BROKER_FIXTURES and not item.get_closest_marker("broker"):
+            item.add_marker(pytest.mark.broker)
+        if _shares_a_module_fixture(item) and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+    items.sort(key=lambda item: 0 if item.get_closest_marker("browser") else 1 if item.get_closest_marker("slow") else 2)
+
+
+def _shares_a_module_fixture(item: pytest.Item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    # the clean-ups (names with a leading underscore) share nothing a test reads
+    return any(defs[-1].scope in ("module", "class", "package")
+               for name, defs in info.name2fixturedefs.items() if defs and not name.startswith("_"))
 
 
 @pytest.fixture

@@ -24,6 +24,8 @@ from companion import games
 from companion.table.journal import Journal
 from companion.table.session import Session
 
+pytestmark = pytest.mark.crash
+
 KILLS = 30  # make test; make soak kills 500 times
 SOAK_KILLS = 500
 

@@ -22,6 +22,8 @@ from companion.table.journal import Journal
 from companion.table.session import Session
 from tests.reliability.test_crash import planned_game
 
+pytestmark = pytest.mark.crash
+
 
 class Driver(threading.Thread):
     """Posts plan[k], plan[k+1], ... until the server dies; remembers what was acknowledged."""

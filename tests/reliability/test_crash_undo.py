@@ -24,6 +24,8 @@ from companion.table.journal import Journal
 from companion.table.session import Session
 from tests.test_session_timer import until_timer_runs
 
+pytestmark = pytest.mark.crash
+
 KILLS = 25
 SOAK_KILLS = 300
 
