@@ -47,15 +47,18 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/companion run --sim $(if $(PORT),--port $(PORT))
 
-# Two workers: the machines (a Pi 4, CI) have two cores or more, and half the suite waits on
-# browsers and servers in other processes. A module sharing a server or pages stays on one worker
-# (loadgroup: tests/conftest.py groups them), the browser and slow tests are handed out first, and
-# the ten slowest tests are printed at the end (docs/testing.md).
-XDIST := -n 2 --dist loadgroup --no-loadscope-reorder
+# Three xdist workers on two cores: the browser, server and crash tests mostly wait (on sand timers,
+# pages, restarts), so a third worker fills the cores while two wait. A module sharing a server or
+# pages stays on one worker (loadgroup: tests/conftest.py groups them); the browser and slow tests
+# are handed out first; the ten slowest tests are printed at the end (docs/testing.md).
+WORKERS ?= 3
+XDIST = -n $(WORKERS) --dist loadgroup --no-loadscope-reorder
 test: $(STAMP) browser node mosquitto postgres
 	$(PY) -m pytest -m "not soak" $(XDIST) --durations=10
 
 # The inner loop: everything but the browser, broker and crash suites (and the soak), under 90 s.
+# Its tests keep the cores busy, so two workers.
+check: WORKERS = 2
 check: $(STAMP) node postgres
 	$(PY) -m pytest -m "not soak and not browser and not broker and not crash" $(XDIST) --durations=10
 

@@ -55,6 +55,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: 0 if item.get_closest_marker("browser") else 1 if item.get_closest_marker("slow") else 2)
 
 
+#: a test whose call takes longer is marked ``slow`` with its reason (the terminal summary names those that are not)
+SLOW_SECONDS = 10.0
+_UNMARKED_SLOW: list[tuple[str, float]] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "call" and report.duration > SLOW_SECONDS and "slow" not in report.keywords:
+        _UNMARKED_SLOW.append((report.nodeid, report.duration))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Tests over 10 s that say nothing of why: mark them ``@pytest.mark.slow(reason=...)`` or make them shorter."""
+    if _UNMARKED_SLOW:
+        terminalreporter.section(f"over {SLOW_SECONDS:.0f} s without a slow marker")
+        for nodeid, seconds in sorted(_UNMARKED_SLOW, key=lambda row: -row[1]):
+            terminalreporter.write_line(f"{seconds:6.2f}s {nodeid}")
+
+
 def _shares_a_module_fixture(item: pytest.Item) -> bool:
     info = getattr(item, "_fixtureinfo", None)
     if info is None:

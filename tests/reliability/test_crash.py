@@ -101,6 +101,7 @@ def crash_run(tmp_path: Path, kills_wanted: int) -> int:
     return total_acknowledged
 
 
+@pytest.mark.slow(reason="30 kill -9 of a real `companion act` process, each journal reopened and checked")
 def test_sigkill_at_random_moments_loses_no_acknowledged_action(tmp_path: Path) -> None:
     crash_run(tmp_path, KILLS)
 
