@@ -48,11 +48,11 @@ run: $(STAMP)
 	$(VENV)/bin/companion run --sim $(if $(PORT),--port $(PORT))
 
 # Three xdist workers on two cores: the browser, server and crash tests mostly wait (on sand timers,
-# pages, restarts), so a third worker fills the cores while two wait. A module sharing a server or
-# pages stays on one worker (loadgroup: tests/conftest.py groups them); the browser and slow tests
-# are handed out first; the ten slowest tests are printed at the end (docs/testing.md).
+# pages, restarts), so a third worker fills the cores while two wait. Each module runs on one worker
+# (loadscope), so no module starts its server twice; the browser and slow modules are handed out
+# first (tests/conftest.py orders them); the ten slowest tests are printed at the end (docs/testing.md).
 WORKERS ?= 3
-XDIST = -n $(WORKERS) --dist loadgroup --no-loadscope-reorder
+XDIST = -n $(WORKERS) --dist loadscope --no-loadscope-reorder
 test: $(STAMP) browser node mosquitto postgres
 	$(PY) -m pytest -m "not soak" $(XDIST) --durations=10
 

@@ -34,15 +34,14 @@ BROKER_FIXTURES = frozenset({"broker", "tls_broker"})
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Markers from the fixtures, a module kept on one worker, and the long tests first.
+    """Markers from the fixtures, and the long tests first.
 
     - A test using Chromium is a ``browser`` test and one using a Mosquitto a ``broker`` test, whether
       or not its module says so (``make check`` leaves them out by these markers).
-    - A module whose tests share a module-wide fixture (a server, pages) runs on one xdist worker
-      (``--dist loadgroup``), so no module starts its server twice.
     - The browser tests and those marked ``slow`` are handed out first, each file's tests still together
-      and in order: begun first, the two workers of ``make test`` share them, and the short tests fill
-      in at the end instead of one worker finishing a walkthrough alone while the other waits.
+      and in order (``make test`` gives each module to one worker: ``--dist loadscope``, so no module
+      starts its server twice): begun first, the workers share them, and the short modules fill in at
+      the end instead of one worker finishing a walkthrough alone while the others wait.
     """
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
@@ -50,9 +49,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
         if names & BROKER_FIXTURES and not item.get_closest_marker("broker"):
             item.add_marker(pytest.mark.broker)
-        if _shares_a_module_fixture(item) and not item.get_closest_marker("xdist_group"):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
-    items.sort(key=lambda item: 0 if item.get_closest_marker("browser") else 1 if item.get_closest_marker("slow") else 2)
+    tier: dict[str, int] = {}  # a module goes where its longest test goes, its tests kept in order
+    for item in items:
+        own = 0 if item.get_closest_marker("browser") else 1 if item.get_closest_marker("slow") else 2
+        module = item.nodeid.split("::", 1)[0]
+        tier[module] = min(own, tier.get(module, own))
+    items.sort(key=lambda item: tier[item.nodeid.split("::", 1)[0]])
 
 
 #: a test whose call takes longer is marked ``slow`` with its reason (the terminal summary names those that are not)
@@ -71,15 +73,6 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.section(f"over {SLOW_SECONDS:.0f} s without a slow marker")
         for nodeid, seconds in sorted(_UNMARKED_SLOW, key=lambda row: -row[1]):
             terminalreporter.write_line(f"{seconds:6.2f}s {nodeid}")
-
-
-def _shares_a_module_fixture(item: pytest.Item) -> bool:
-    info = getattr(item, "_fixtureinfo", None)
-    if info is None:
-        return False
-    # the clean-ups (names with a leading underscore) share nothing a test reads
-    return any(defs[-1].scope in ("module", "class", "package")
-               for name, defs in info.name2fixturedefs.items() if defs and not name.startswith("_"))
 
 
 @pytest.fixture
