@@ -51,16 +51,20 @@ run: $(STAMP)
 # pages, restarts), so a third worker fills the cores while two wait. Each module runs on one worker
 # (loadscope), so no module starts its server twice; the browser and slow modules are handed out
 # first (tests/conftest.py orders them); the ten slowest tests are printed at the end (docs/testing.md).
+# The compiled test modules (assertions rewritten by pytest) are kept in .venv/pycache, even where
+# PYTHONDONTWRITEBYTECODE is set: each worker would otherwise compile the whole suite again at every
+# run (about 4 s of CPU each).
+PYTEST := env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache $(PY) -m pytest
 WORKERS ?= 3
 XDIST = -n $(WORKERS) --dist loadscope --no-loadscope-reorder
 test: $(STAMP) browser node mosquitto postgres
-	$(PY) -m pytest -m "not soak" $(XDIST) --durations=10
+	$(PYTEST) -m "not soak" $(XDIST) --durations=10
 
 # The inner loop: everything but the browser, broker and crash suites (and the soak), under 90 s.
 # Its tests keep the cores busy, so two workers.
 check: WORKERS = 2
 check: $(STAMP) node postgres
-	$(PY) -m pytest -m "not soak and not browser and not broker and not crash" $(XDIST) --durations=10
+	$(PYTEST) -m "not soak and not browser and not broker and not crash" $(XDIST) --durations=10
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -69,7 +73,7 @@ bench: $(STAMP)
 	$(PY) -m bench
 
 soak: $(STAMP) browser node mosquitto
-	$(PY) -m pytest -m soak --durations=10
+	$(PYTEST) -m soak --durations=10
 
 clean:
 	rm -rf $(VENV) build *.egg-info
