@@ -55,5 +55,23 @@ def sim_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     from tests.web.runner import start_server
 
     srv = start_server(tmp_path_factory.mktemp("sim") / "journal.db", 0)
+    _SERVED.append(srv)
     yield srv
+    _SERVED.remove(srv)
     srv.stop()
+
+
+#: the session's ``companion run --sim`` once started
+_SERVED: list[Any] = []
+
+
+@pytest.fixture(autouse=True)
+def _the_session_server_is_up() -> None:
+    """A test that stopped the session's server (``sim_server.stop()``, to see a restart) leaves it
+    stopped for nobody: it starts again on its journal and port, in the same ``Server`` object."""
+    from tests.web.runner import start_server
+
+    for srv in _SERVED:
+        if srv.proc.poll() is not None:
+            again = start_server(srv.db, srv.port)
+            srv.proc, srv.base, srv.token = again.proc, again.base, again.token
