@@ -12,14 +12,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.common import emit, metric
+from bench.common import emit, metric, size
 from companion.table.journal import Journal
 from web import create_app, joining
 from web.context import Dashboard
 from web.hub import Hub
 from web.security import Keys, RateLimiter, SeatStore
 
-REQUESTS = 5000
+REQUESTS = size(5000, 200)
 
 
 def main() -> None:

@@ -20,8 +20,6 @@ import http.client
 import json
 import random
 import socket
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -31,6 +29,7 @@ import pytest
 from bench.harness import Server
 from companion import games
 from companion.engine.script import run_lines
+from tests.support.cli import run as companion_cli
 
 REQUESTS = 800
 SOAK_REQUESTS = 20_000
@@ -328,8 +327,7 @@ def test_fuzzed_scripts_always_give_the_contract_s_shape(seed: int) -> None:
 def test_companion_script_refuses_hostile_files_with_the_json_error_and_exit_2(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "hostile.jsonl"
     path.write_bytes(content)
-    proc = subprocess.run([sys.executable, "-m", "companion", "script", str(path)], capture_output=True, text=True,
-                          timeout=60)
+    proc = companion_cli("script", str(path))  # main(argv) with a process's UTF-8 stdout: tests/support/cli.py
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
     out = json.loads(proc.stdout)

@@ -15,7 +15,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from companion.table.journal import Journal
 from companion.table.recovery import open_checked
 from companion.table.rows import NOT_RECORDED, JournalUnavailable
 from companion.table.session import Session
+from tests.support.cli import run as companion_cli
 
 
 def played(db: Path, games: int = 3, actions: int = 30) -> list[str]:
@@ -164,7 +164,7 @@ def test_a_missing_journal_where_games_existed_is_reported(tmp_path: Path) -> No
 def test_a_damaged_journal_is_one_sentence_for_the_shell(tmp_path: Path) -> None:
     db = tmp_path / "companion.db"
     db.write_bytes(b"this is not a database at all" * 200)
-    proc = subprocess.run([sys.executable, "-m", "companion", "--db", str(db), "list"], capture_output=True, text=True)
+    proc = companion_cli("--db", str(db), "list")
     assert proc.returncode == 2
     assert "damaged" in proc.stderr and "Traceback" not in proc.stderr and "internal error" not in proc.stderr
 
@@ -233,12 +233,10 @@ def test_a_read_only_card_still_shows_the_games_and_refuses_writes(card: Path) -
     assert session.version == 5
     with pytest.raises(JournalUnavailable):
         session.act({"type": "end_turn"})
-    show = subprocess.run([sys.executable, "-m", "companion", "--db", str(db), "show", ids[0]],
-                          capture_output=True, text=True)
+    show = companion_cli("--db", str(db), "show", ids[0])
     assert show.returncode == 0, show.stderr
     assert json.loads(show.stdout)["version"] == 5
-    act = subprocess.run([sys.executable, "-m", "companion", "--db", str(db), "act", ids[0], '{"type":"end_turn"}'],
-                         capture_output=True, text=True)
+    act = companion_cli("--db", str(db), "act", ids[0], '{"type":"end_turn"}')
     assert act.returncode == 2 and NOT_RECORDED in act.stderr and "Traceback" not in act.stderr
 
 

@@ -11,12 +11,11 @@ dialog says what moves back. Screenshots: docs/screenshots/amend-*.png.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.web.runner import Server, start_server
+from tests.web.runner import Server
 from tests.web.test_phone_moves import SHOTS, TABLET
 
 pytestmark = pytest.mark.browser
@@ -25,10 +24,9 @@ SCRIPT = Path(__file__).parents[1] / "scenarios" / "auction_full_game.jsonl"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[Server]:
-    srv = start_server(tmp_path_factory.mktemp("amend") / "journal.db", 0)
-    yield srv
-    srv.stop()
+def server(sim_server: Server) -> Server:
+    """The session's ``companion run --sim`` (tests/web/conftest.py); each test makes its own game."""
+    return sim_server
 
 
 def view(page, name: str) -> None:

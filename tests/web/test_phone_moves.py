@@ -18,14 +18,13 @@ Screenshots go to docs/screenshots/ (phone 390×844, tablet 1280×800).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.runner import Server, start_server
+from tests.web.runner import Server
 
 pytestmark = pytest.mark.browser
 
@@ -224,10 +223,9 @@ class Round:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[Server]:
-    srv = start_server(tmp_path_factory.mktemp("moves") / "journal.db", 0)
-    yield srv
-    srv.stop()
+def server(sim_server: Server) -> Server:
+    """The session's ``companion run --sim`` (tests/web/conftest.py); each test makes its own game."""
+    return sim_server
 
 
 def join_phone(browser, server: Server, code: str, seat: str, init_script: str | None = None):
