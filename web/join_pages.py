@@ -113,7 +113,7 @@ def join_request_status(request_id: str):
 def join_requests(game_id: str):
     require(table=True)
     open_game(game_id)
-    return jsonify({"requests": [{"id": r.id, "seat": r.seat} for r in joining.requests().pending(game_id)],
+    return jsonify({"requests": [{"id": p.id, "seat": p.seat, "count": p.count} for p in joining.requests().prompts(game_id)],
                     "joining_closed": dashboard().seats.joining_closed(game_id)})
 
 
