@@ -25,8 +25,8 @@ MAX_BYTES = 256 * 1024
 MAX_X, MAX_CHARTS, MAX_SERIES, MAX_MARKS, MAX_LABEL = 500, 24, 16, 1000, 300
 #: a number on a chart at most (scores, money, turtles and rations are far below; each game narrows it)
 MAX_VALUE = 10**9
-#: a result's revision at most (a PostgreSQL INTEGER), its players and the length of a name
-MAX_REV, MAX_PLAYERS, MAX_NAME = 2**31 - 1, 64, 100
+#: a result's revision at most (a PostgreSQL INTEGER), and the length of a player's name
+MAX_REV, MAX_NAME = 2**31 - 1, 100
 SHAPES = frozenset({"circle", "ring", "diamond", "triangle", "square", "hexagon", "cross", "star", "figure"})
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 _DASH = re.compile(r"(\d{1,3}(,\d{1,3}){0,11})?")
@@ -75,16 +75,20 @@ def record(payload: dict[str, Any], table: str, where: str = "A results message"
             raise refuse("its withdrawn is not true or false")
         return payload
     try:
-        limits = games.package(payload.get("game")).limits
+        pkg = games.package(payload.get("game"))
     except RuleError:
         raise refuse(f"its game {str(payload.get('game'))[:40]} is none of this league's games") from None
+    limits = pkg.limits
     players = payload.get("players")
-    if not isinstance(players, list) or not players or len(players) > MAX_PLAYERS \
+    if not isinstance(players, list) or not players \
             or not all(isinstance(p, str) and 0 < len(p) <= MAX_NAME for p in players):
         raise refuse(f"its players are not a list of names of at most {MAX_NAME} characters")
     if len(set(players)) != len(players):
-        twice = next(p for p in players if players.count(p) > 1)
+        seen: set[str] = set()
+        twice = next(p for p in players if p in seen or seen.add(p))
         raise refuse(f"its players name {twice[:40]} more than once")
+    if len(players) > pkg.rules.max_players:
+        raise refuse(f"it has {len(players)} players; this game takes at most {pkg.rules.max_players}")
     scores = payload.get("scores") or {}
     if not isinstance(scores, dict) or not all(v is None or _number(v) for v in scores.values()):
         raise refuse("its scores are not numbers by player")
