@@ -8,7 +8,10 @@ One place for the join page, its form and the API:
   its form, ``POST /api/join``), right code or wrong, real seat or made-up, counts against its
   address (``Dashboard.joins``: 10 a minute) and against the table's budget (:data:`JOINS` per
   :data:`JOIN_WINDOW`). An address past its limit gets 429 whatever it sends, so the lock says
-  nothing about the codes it tried.
+  nothing about the codes it tried. A request whose answer says openly that its code was right
+  (a seat taken; before any budget is spent, the page listing the seats) is given back
+  (:func:`answered_openly`): it told nothing the counters could add, and a table of phones
+  joining spends nothing.
 - **Wrong codes are budgeted for the whole table**: :data:`GUESSES` wrong codes from any address
   per :data:`GUESS_WINDOW`. The wrong code that spends it renews the code of every open game (the
   OLED and the tablet show the new ones), so nothing learnt before still opens a game.
@@ -233,6 +236,15 @@ def game_for_code(code: Any, address: str | None, seat: str | None = None) -> st
     if found is None:
         raise ApiError(403, "That code does not open any game at this table.")
     return found
+
+
+def answered_openly(address: str | None) -> None:
+    """Give back the count of a request whose answer itself says its code was right (a seat taken, the join
+    page listing the seats before any budget is spent): what it could tell, it told openly, so the counters
+    stay the same for a right and a wrong code of every answer that hides it, and a table of phones joining
+    spends nothing. Only ever called after such an answer."""
+    dashboard().joins.forgive(address or "?")
+    table_joins().forgive("table")
 
 
 def _may_ask(game_id: str | None, seat: str) -> bool:

@@ -133,6 +133,8 @@ def create_app(store: Any) -> Flask:
     drawer = app.extensions["league_drawer"] = Drawer(store)
     cache: dict[str, Any] = {}
     cache_lock = threading.Lock()
+    pages: OrderedDict[tuple[str, str, int, str, str], str] = OrderedDict()
+    pages_lock = threading.Lock()
 
     def lang() -> str:
         asked = request.args.get("lang") or request.accept_languages.best_match(["en", "fr"]) or "en"
@@ -174,6 +176,11 @@ def create_app(store: Any) -> Flask:
         if found is None:
             return _missing(rid, code, choices=store.tables_of(rid) if table is None else [], home=home)
         res, by_lang = found
+        key = (str(res.get("table")), rid, int(res.get("rev") or 0), code, home)
+        with pages_lock:
+            if key in pages:
+                pages.move_to_end(key)
+                return pages[key]
         try:
             drawn = drawer.drawn(str(res.get("table")), rid, res, by_lang, code)
         except Busy:
@@ -185,10 +192,15 @@ def create_app(store: Any) -> Flask:
             out.status_code = 503
             out.headers["Retry-After"] = "1"
             return out
-        return render_template_string(GAME, t=texts.translator(code), lang=code, rid=rid, res=res, home=home,
+        html = render_template_string(GAME, t=texts.translator(code), lang=code, rid=rid, res=res, home=home,
                                       choices=[], heading=f"{_title(str(res.get('game', '')), code)} · "
                                                           f"{texts.translator(code)('Table')} {res.get('table')}",
                                       course=drawn, missing=None)
+        with pages_lock:  # the page itself is kept too: the next request only reads it
+            pages[key] = html
+            while len(pages) > Drawer.KEEP:
+                pages.popitem(last=False)
+        return html
 
     def _missing(rid: str, code: str, json: bool = False, choices: list[str] | None = None,
                  home: str = "../") -> Response:
