@@ -239,8 +239,11 @@ def create_app(store: Any) -> Flask:
 
     @app.get("/standings.csv")
     def as_csv() -> Response:
+        # the dashboard's defusing: a name a table sent cannot be a formula in the club's spreadsheet
+        from web.exports import csv_cell
+
         out = io.StringIO()
-        csv.writer(out, quoting=csv.QUOTE_ALL).writerows(csv_rows(current()["st"]))
+        csv.writer(out, quoting=csv.QUOTE_ALL).writerows([csv_cell(v) for v in row] for row in csv_rows(current()["st"]))
         return Response(out.getvalue(), mimetype="text/csv",
                         headers={"Content-Disposition": "attachment; filename=league.csv"})
 

@@ -254,3 +254,12 @@ def test_a_league_kept_by_game_id_alone_is_copied_once(tmp_path: Path) -> None:
         assert store.course("aa11", "t1")[1] == course(2, 1)
         store.close()
     assert shape  # the course module the page completes charts with is the table's own
+
+
+def test_a_name_a_table_sent_cannot_be_a_formula_in_the_standings_csv(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "league.db"))
+    players = ["=HYPERLINK(\"http://x\")", "+1", "Cid"]
+    assert store.add({**result("hh88", "t1", ["Cid"]), "players": players, "scores": {"Cid": 1}})
+    text = create_app(store).test_client().get("/standings.csv").get_data(as_text=True)
+    assert "'=HYPERLINK" in text and "\"'+1\"" in text and '"=HYPERLINK' not in text
+    store.close()
