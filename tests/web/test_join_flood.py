@@ -89,9 +89,13 @@ def test_a_right_code_with_a_made_up_seat_counts_against_the_address(table: Tabl
 def test_spending_the_budget_renews_every_open_games_code_and_the_tablet_shows_it(table: Table) -> None:
     gids = [table.new_game("galerapagos", ["Ann", "Bob", "Cleo"]) for _ in range(3)]
     old = {g: table.dashboard.keys.join_code(g) for g in gids}
+    table.dashboard.hub.set_current(gids[2])
+    oled: list[str] = []  # the OLED's controller is made anew with the join link of the current game
+    table.dashboard.hub.on_current(lambda s: oled.append(table.dashboard.keys.join_code(s.id)))
     spend_the_budget(table, gids)
     new = {g: table.dashboard.keys.join_code(g) for g in gids}
     assert all(new[g] != old[g] for g in gids)
+    assert oled == [new[gids[2]]]
     page = table.client().get(f"/g/{gids[0]}/table", headers=table.auth()).get_data(as_text=True)
     assert f"{new[gids[0]][:3]} {new[gids[0]][3:]}" in page and f"{old[gids[0]][:3]} {old[gids[0]][3:]}" not in page
     page = table.client().get(f"/g/{gids[1]}/table", headers=table.auth()).get_data(as_text=True)
