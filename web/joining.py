@@ -220,15 +220,16 @@ def game_for_code(code: Any, address: str | None, seat: str | None = None) -> st
     for rec in candidates:  # every code compared, in constant time
         if hmac.compare_digest(d.keys.join_code(rec.id).encode(), code.encode()) and found is None:
             found = rec.id
-    if found is not None and not seats_left(found):
+    # from here a wrong code takes the same steps as a right one, with the first open game: the time tells nothing
+    target = found or (candidates[0].id if candidates else None)
+    if not (target is not None and seats_left(target)) and found is not None:
         found = None  # every seat is taken: the code has expired
-    if found is None and guesses().allow("table") == 0 and guesses().blocked("table"):
+    counted = guesses().allow("table") if found is None else guesses().blocked("table")
+    if found is None and counted == 0 and guesses().blocked("table"):
         renew_codes([rec.id for rec in candidates])  # that wrong code spent the budget: nothing learnt opens a game
     if needs_tap():  # the same steps and answer for a right and a wrong code: the guesser learns nothing
         if not isinstance(seat, str):
             raise JoinPending("")  # the page asks which seat first
-        # a wrong code takes the same steps with the first open game, so the time tells nothing either
-        target = found or (candidates[0].id if candidates else None)
         shown = _may_ask(target, seat) and found is not None
         req = requests().add(target if shown else None, seat[:40], who)
         d.hub.broadcast(target if shown else "")  # « Someone wants to join as Cleo — allow? » on the tablet

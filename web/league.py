@@ -93,6 +93,9 @@ class Drawer:
         self._kept: OrderedDict[tuple[str, str, int, str], dict[str, Any] | None] = OrderedDict()
         self._lock = threading.Lock()
         self._drawing = threading.Lock()
+        self._waiting: dict[tuple[str, str], None] = {}
+        self._worker: threading.Thread | None = None
+        self._idle = threading.Event()
 
     def drawn(self, table: str, rid: str, res: dict[str, Any], by_lang: dict[str, Any] | None, code: str,
               wait: bool = False) -> dict[str, Any] | None:
@@ -116,12 +119,41 @@ class Drawer:
         return out
 
     def warm(self, table: str, rid: str) -> None:
-        """Draw a result just stored, in every language, before anyone asks (the league's subscriber calls it)."""
-        found = self.store.course(rid, table)
-        if found is None or found[1] is None:
-            return
-        for code in texts.LANGUAGES:
-            self.drawn(table, rid, found[0], found[1], code, wait=True)
+        """Draw a result just stored, in every language, before anyone asks (the league's subscriber calls it).
+
+        On a thread of its own, the newest of each game once: the subscriber's loop goes straight back to
+        the broker, however many or large the courses a table sends."""
+        with self._lock:
+            self._waiting[(table, rid)] = None
+            self._idle.clear()
+            if self._worker is None or not self._worker.is_alive():
+                self._worker = threading.Thread(target=self._warm_all, name="league-drawer", daemon=True)
+                self._worker.start()
+
+    def _warm_all(self) -> None:
+        while True:
+            with self._lock:
+                if not self._waiting:
+                    self._worker = None
+                    self._idle.set()
+                    return
+                self._idle.clear()
+                table, rid = next(iter(self._waiting))
+                del self._waiting[(table, rid)]
+            try:
+                found = self.store.course(rid, table)
+                if found is not None and found[1] is not None:
+                    for code in texts.LANGUAGES:
+                        self.drawn(table, rid, found[0], found[1], code, wait=True)
+            except Exception:  # noqa: BLE001 - drawn at the first request instead (which says what failed)
+                log.exception("the charts of game %s of table %s could not be drawn ahead", rid, table)
+
+    def settle(self, timeout: float = 10.0) -> bool:
+        """Wait until every result stored so far is drawn (for tests and a clean stop)."""
+        with self._lock:
+            if self._worker is None:
+                return True
+        return self._idle.wait(timeout)
 
 
 class Busy(Exception):
