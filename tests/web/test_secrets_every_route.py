@@ -119,7 +119,7 @@ def test_every_get_route_answers_every_reader_the_same_whatever_the_hidden_vote(
             for lang in ("en", "fr"):
                 seen_a = _scrub(_answer(a, path_a, readers_a[who], lang), gid_a)
                 seen_b = _scrub(_answer(b, path_b, readers_b[who], lang), gid_b)
-                if seen_a != _scrub(_answer(a, path_a, readers_a[who], lang), gid_a):
+                if seen_a != seen_b and seen_a != _scrub(_answer(a, path_a, readers_a[who], lang), gid_a):
                     # a page drawn afresh at each ask (a random island to set up): no game of the table in it
                     assert gid_a not in path_a, f"{path_a} answers differently each time"
                     random_pages.add(path_a)
