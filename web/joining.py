@@ -222,7 +222,8 @@ def game_for_code(code: Any, address: str | None, seat: str | None = None) -> st
             found = rec.id
     # from here a wrong code takes the same steps as a right one, with the first open game: the time tells nothing
     target = found or (candidates[0].id if candidates else None)
-    if not (target is not None and seats_left(target)) and found is not None:
+    players, claimed = _seats(target)
+    if found is not None and all(p in claimed for p in players):
         found = None  # every seat is taken: the code has expired
     counted = guesses().allow("table") if found is None else guesses().blocked("table")
     if found is None and counted == 0 and guesses().blocked("table"):
@@ -230,7 +231,7 @@ def game_for_code(code: Any, address: str | None, seat: str | None = None) -> st
     if needs_tap():  # the same steps and answer for a right and a wrong code: the guesser learns nothing
         if not isinstance(seat, str):
             raise JoinPending("")  # the page asks which seat first
-        shown = _may_ask(target, seat) and found is not None
+        shown = seat in players and seat not in claimed and found is not None  # a real seat no phone holds
         req = requests().add(target if shown else None, seat[:40], who)
         d.hub.broadcast(target if shown else "")  # « Someone wants to join as Cleo — allow? » on the tablet
         raise JoinPending(req.id)
@@ -248,12 +249,12 @@ def answered_openly(address: str | None) -> None:
     table_joins().forgive("table")
 
 
-def _may_ask(game_id: str | None, seat: str) -> bool:
-    """Whether a request for ``seat`` of ``game_id`` goes before the tablet: a real seat no phone holds."""
+def _seats(game_id: str | None) -> tuple[list[str], set[str]]:
+    """The players of ``game_id`` and the seats phones hold (none for no game)."""
     if game_id is None:
-        return False
+        return [], set()
     d = dashboard()
-    return seat in d.hub.journal.game(game_id).players and seat not in d.seats.claimed(game_id)
+    return d.hub.journal.game(game_id).players, set(d.seats.claimed(game_id))
 
 
 def renew_codes(game_ids: list[str]) -> None:
@@ -277,17 +278,6 @@ def joinable() -> list[Any]:
     d = dashboard()
     open_games = Library(d.hub.journal).resumable(d.hub.journal.games(finished=False))
     return [rec for rec in open_games if not d.seats.joining_closed(rec.id)]
-
-
-def seats_left(game_id: str) -> bool:
-    """Whether a seat of ``game_id`` is still free of a phone (a code expires once none is).
-
-    A seat the tablet plays is not taken: the table may still let a phone take it, and the
-    phone that asks is told so (409), not that the code is wrong.
-    """
-    d = dashboard()
-    claimed = set(d.seats.claimed(game_id))
-    return any(p not in claimed for p in d.hub.journal.game(game_id).players)
 
 
 def claim_request(request_id: Any) -> tuple[str, str, str] | None:
