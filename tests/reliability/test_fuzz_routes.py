@@ -43,7 +43,7 @@ ROUTES = [
     ("GET", "/api/games/<game_id>/events"), ("POST", "/api/games/<game_id>/current"),
     ("POST", "/api/games/<game_id>/seats/<path:seat>/release"), ("POST", "/api/games/<game_id>/join-code"), ("POST", "/api/join"), ("GET", "/"),
     ("POST", "/games"), ("GET", "/g/<game_id>/table"), ("GET", "/g/<game_id>"), ("GET", "/g/<game_id>/seat/<path:seat>"),
-    ("GET", "/g/<game_id>/qr.svg"), ("GET", "/join"), ("POST", "/join"), ("GET", "/lang/<code>"), ("GET", "/setup"),
+    ("GET", "/g/<game_id>/qr.svg"), ("GET", "/wifi.svg"), ("GET", "/join"), ("POST", "/join"), ("GET", "/lang/<code>"), ("GET", "/setup"),
     ("GET", "/history.csv"), ("GET", "/history.json"), ("GET", "/sim"), ("GET", "/sim/oled.png"), ("GET", "/sim/state"),
     ("GET", "/sim/events"), ("POST", "/sim/press"), ("POST", "/sim/turn"), ("POST", "/sim/tag"),
     ("POST", "/tags/enroll"), ("POST", "/tags/forget"), ("GET", "/tags/last"), ("GET", "/tags.json"),

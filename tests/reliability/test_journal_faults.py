@@ -312,7 +312,10 @@ def test_companion_run_on_a_full_card_starts_reads_and_refuses_each_write_with_t
         server.kill()
 
 
-def test_companion_run_on_a_read_only_card_shows_the_games_and_refuses_writes(card: Path) -> None:
+def test_companion_run_on_a_read_only_card_plays_on_a_copy_in_memory_and_says_so(card: Path) -> None:
+    """A card gone read-only (worn SD cards do) still gives an evening's play: the journal is copied to
+    the runtime folder in memory, its games shown and played on, the card never written, and every
+    screen says that games will be lost at power-off (docs/appliance.md)."""
     from bench.harness import Server
 
     db = card / "companion.db"
@@ -321,15 +324,24 @@ def test_companion_run_on_a_read_only_card_shows_the_games_and_refuses_writes(ca
     first.start()  # a normal start first: the secret, the seats, the tags, a backup
     first.kill(signal.SIGTERM)
     subprocess.run(["mount", "-o", "remount,ro", str(card)], check=True)
-    server = Server(db)
+    runtime = card.parent / "run"
+    runtime.mkdir()
+    server = Server(db, env=dict(os.environ, PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1",
+                                 RUNTIME_DIRECTORY=str(runtime)))
     server.start()
     try:
         status, body = server.api("GET", "/api/games")
-        assert status == 200 and body["journal"]["readonly"]
-        assert any("read-only" in n for n in body["journal"]["notices"])
+        assert status == 200 and not body["journal"]["readonly"]
+        assert any("read-only" in n and "games will be lost at power-off" in n for n in body["journal"]["notices"])
         status, body = server.api("GET", f"/api/games/{ids[0]}")
         assert status == 200 and body["state"]["version"] == 3
         status, body = server.api("POST", f"/api/games/{ids[0]}/actions", {"type": "end_turn"})
-        assert status == 503 and body["error"]["message"] == NOT_RECORDED
+        assert status == 200 and body["state"]["version"] == 4  # recorded, in memory
     finally:
         server.kill()
+    with Journal(db) as on_card:  # read-only: opened read-only, and the card still ends at version 3
+        assert Session.open(on_card, ids[0]).version == 3
+    copies = list(runtime.rglob("companion.db"))
+    assert len(copies) == 1
+    with Journal(copies[0]) as in_memory:
+        assert Session.open(in_memory, ids[0]).version == 4

@@ -74,8 +74,9 @@ def test_the_tablet_edits_an_action_five_back(browser, server: Server) -> None:
     # Bob's « done » removed: Cid's two moves after it are no longer his to play now, and are set aside
     done = after["entries"][-3]
     assert done["text"] == "Bob is done"
-    page.on("dialog", lambda d: d.accept())  # « Remove this action? »
     page.click(f"dialog#amend button[data-amend-remove='{done['seq']}']")
+    page.wait_for_selector("dialog#confirm[open]")  # « Remove this action? », in the page's own dialog
+    page.click("dialog#confirm button[value='ok']")
     page.wait_for_selector("dialog#amend .amend-aside li")
     aside = page.locator("dialog#amend .amend-aside li")
     assert aside.count() == 2 and "Cid takes an iguana" in aside.first.inner_text()
