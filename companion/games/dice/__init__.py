@@ -20,6 +20,9 @@ TIMER_RANGE = (10, 300)
 
 class Package(GamePackage):
     order = 2
+    #: the island empties in far fewer rounds; sets and turtles, then a chart per player (four at most)
+    #: with a line per colour (six)
+    limits = {"rounds": 200, "charts": 6, "lines": 6, "score": (0, 1000), "value": (0, 1000)}
     cycle = ("prompt", "timer", "scores", "qr")
     example_players = ("Ann", "Bob")
     automatic = ("timer_expired",)
