@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test check lint bench soak clean browser node catalogs mosquitto postgres
+.PHONY: run test check lint bench soak screenshots clean browser node catalogs mosquitto postgres
 
 # Browser tests drive Debian's Chromium through Playwright (Playwright's own
 # browser download cannot work on the Pi or in CI). Installed once, as root.
@@ -79,6 +79,11 @@ bench: $(STAMP)
 
 soak: $(STAMP) browser node mosquitto
 	$(PYTEST) -m soak --durations=10
+
+# The tests write only to temporary folders; this renews the documentation's pictures in
+# docs/screenshots from the browser tests (then look at them, and commit the ones that changed)
+screenshots: $(STAMP) browser
+	SCREENSHOTS=$(CURDIR)/docs/screenshots $(PYTEST) -m browser $(XDIST)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -18,6 +18,8 @@ Screenshots go to docs/screenshots/ (phone 390×844, tablet 1280×800).
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,7 +31,9 @@ from tests.web.runner import Server
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "docs" / "screenshots"
+#: where the browser tests leave their screenshots: a temporary folder, unless ``SCREENSHOTS`` names
+#: one (``make screenshots`` sets it to docs/screenshots to renew the documentation's pictures)
+SHOTS = Path(os.environ.get("SCREENSHOTS") or tempfile.mkdtemp(prefix="galapagos-screenshots-"))
 # bypass_csp: Playwright's wait_for_function evaluates strings, which the dashboard's CSP forbids
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1,
          "bypass_csp": True}

@@ -2,23 +2,20 @@
 story on a French phone (390 px) and asked in the page's own dialog, toasts that name the move alone,
 the course's marks where a person looks, and the players' history on a joined phone.
 
-Screenshots go to /tmp/words-shots (looked at by hand, not kept in the repository).
+Screenshots go where the other browser tests leave theirs (``SHOTS``: a temporary folder).
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from tests.history_games import lines
 from tests.web.runner import Server
-from tests.web.test_phone_moves import PHONE, TABLET
+from tests.web.test_phone_moves import PHONE, SHOTS, TABLET
 
 pytestmark = pytest.mark.browser
-
-SHOTS = Path("/tmp/words-shots")
 
 
 def _shot(page, name: str) -> None:
