@@ -81,7 +81,7 @@ def test_a_hold_fires_once_after_the_hold_time_from_one_thread_shared_by_every_b
     """gpiozero's Button kept a thread per button awake every 0.1 s; the panel times every hold
     with one thread, and only while a button is down."""
     events = []
-    panel = Panel(BUTTONS, None, events.append, bounce_time=None, hold_time=0.15)
+    panel = Panel(BUTTONS, None, events.append, bounce_time=None, hold_time=0.5)
     try:
         assert _hold_threads() == []  # at rest: nothing timing holds
         mock_factory.pin(20).drive_low()
@@ -90,7 +90,7 @@ def test_a_hold_fires_once_after_the_hold_time_from_one_thread_shared_by_every_b
         assert events == [ButtonEvent("back"), ButtonEvent("ok")]  # not held long enough yet
         assert wait_until(lambda: len(events) == 4)
         assert sorted(e.name for e in events[2:]) == ["back", "ok"] and {e.kind for e in events[2:]} == {"hold"}
-        time.sleep(0.4)  # still down: no repeat
+        time.sleep(0.7)  # still down, past another hold time: no repeat
         assert len(events) == 4
         assert wait_until(lambda: _hold_threads() == [])  # nothing left to time: the thread ended
         mock_factory.pin(20).drive_high()
@@ -101,12 +101,11 @@ def test_a_hold_fires_once_after_the_hold_time_from_one_thread_shared_by_every_b
 
 def test_a_press_released_before_the_hold_time_is_no_hold(mock_factory):
     events = []
-    panel = Panel(BUTTONS, None, events.append, bounce_time=None, hold_time=0.2)
+    panel = Panel(BUTTONS, None, events.append, bounce_time=None, hold_time=1.0)
     try:
         mock_factory.pin(20).drive_low()
-        time.sleep(0.05)
         mock_factory.pin(20).drive_high()
-        time.sleep(0.4)
+        time.sleep(1.2)
         assert events == [ButtonEvent("back")]
         mock_factory.pin(20).drive_low()  # pressed again: timed from this press
         assert wait_until(lambda: events[-1] == ButtonEvent("back", "hold"))
@@ -117,10 +116,9 @@ def test_a_press_released_before_the_hold_time_is_no_hold(mock_factory):
 
 def test_closing_with_a_button_down_ends_the_hold_timer_and_sends_nothing_more(mock_factory):
     events = []
-    panel = Panel(BUTTONS, None, events.append, bounce_time=None, hold_time=0.2)
+    panel = Panel(BUTTONS, None, events.append, bounce_time=None, hold_time=0.3)
     mock_factory.pin(20).drive_low()
-    start = time.monotonic()
     panel.close()
-    assert time.monotonic() - start < 0.15 and _hold_threads() == []
-    time.sleep(0.3)
+    assert _hold_threads() == []  # close waited for it
+    time.sleep(0.5)
     assert events == [ButtonEvent("back")]
