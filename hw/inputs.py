@@ -5,8 +5,8 @@ single callback as :mod:`hw.events`. Buttons are wired to ground (gpiozero's
 default pull-up), the encoder's A/B to two pins and C to ground.
 
 gpiozero calls ``when_pressed`` and friends from the pin factory's own thread
-(lgpio's single notification thread on a Pi, the hold thread for
-``when_held``) with no guard: an exception there stops every button and the
+(lgpio's single notification thread on a Pi; the panel's :class:`HoldTimer` sends
+``hold``) with no guard: an exception there stops every button and the
 encoder for good. So the callback here only hands the event on and never
 lets an exception out, and the table's devices
 (:class:`companion.board.devices.TableDevices`) only enqueue it for their worker:
@@ -16,10 +16,11 @@ no I2C push or game logic ever runs on gpiozero's thread.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable, Mapping
 
-from gpiozero import Button, RotaryEncoder
+from gpiozero import DigitalInputDevice, RotaryEncoder
 
 from hw.events import ButtonEvent, DeviceEvent, EncoderEvent
 
@@ -38,6 +39,87 @@ def _claimed(pin: int) -> bool:
     except Exception:  # noqa: BLE001
         return False
     return True
+
+
+class PanelButton(DigitalInputDevice):
+    """gpiozero's ``Button`` without its hold thread: the panel's one :class:`HoldTimer` times holds.
+
+    gpiozero 2.0's ``Button`` (``HoldMixin``) starts a ``HoldThread`` per button that wakes every
+    0.1 s for as long as the button exists, pressed or not: nine buttons cost a quarter of a core
+    percent at rest here, several percent on a Pi Zero. The names are ``Button``'s own
+    (``is_pressed``, ``when_pressed``, ``hold_time``...), so code written for it reads the same.
+    """
+
+    def __init__(self, pin: int, *, hold_time: float, **kwargs: object) -> None:
+        super().__init__(pin, **kwargs)
+        self.hold_time = hold_time
+
+
+PanelButton.is_pressed = PanelButton.is_active  # type: ignore[attr-defined]
+PanelButton.pressed_time = PanelButton.active_time  # type: ignore[attr-defined]
+PanelButton.when_pressed = PanelButton.when_activated  # type: ignore[attr-defined]
+PanelButton.when_released = PanelButton.when_deactivated  # type: ignore[attr-defined]
+
+
+class HoldTimer:
+    """Every button's hold, timed by one thread that runs only while a button is down.
+
+    ``arm(name, at)`` on a press edge, ``disarm(name)`` on its release; at ``at`` (monotonic)
+    ``fire(name)`` is called once (no repeat, as gpiozero's default ``hold_repeat``). The thread
+    starts with the first armed hold and ends when none is left, so a table at rest has no
+    thread and no wake-up for its holds. ``fire`` runs on the timer's thread, outside its lock.
+    """
+
+    def __init__(self, fire: Callable[[str], None]) -> None:
+        self._fire = fire
+        self._due: dict[str, float] = {}
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    @property
+    def running(self) -> bool:
+        with self._changed:
+            return self._thread is not None
+
+    def arm(self, name: str, at: float) -> None:
+        with self._changed:
+            if self._closed:
+                return
+            self._due[name] = at
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="button-holds", daemon=True)
+                self._thread.start()
+            self._changed.notify()
+
+    def disarm(self, name: str) -> None:
+        with self._changed:
+            if self._due.pop(name, None) is not None:
+                self._changed.notify()
+
+    def close(self) -> None:
+        """Forget every pending hold and wait for the thread, which ends at once."""
+        with self._changed:
+            self._closed = True
+            self._due.clear()
+            thread = self._thread
+            self._changed.notify()
+        if thread is not None and thread is not threading.current_thread():
+            thread.join()
+
+    def _run(self) -> None:
+        while True:
+            with self._changed:
+                if not self._due:  # nothing held: end (decided under the lock ``arm`` takes)
+                    self._thread = None
+                    return
+                name, at = min(self._due.items(), key=lambda item: item[1])
+                wait = at - time.monotonic()
+                if wait > 0:
+                    self._changed.wait(wait)
+                    continue  # a press, a release or close may have changed what is due
+                del self._due[name]
+            self._fire(name)
 
 
 class Panel:
@@ -65,7 +147,8 @@ class Panel:
         self._accepted: dict[str, float] = {}
         self._released_at: dict[str, float] = {}
         self._glitched: set[str] = set()
-        self.buttons: dict[str, Button] = {}
+        self._holds = HoldTimer(self._hold)
+        self.buttons: dict[str, PanelButton] = {}
         self.encoder: RotaryEncoder | None = None
         #: inputs that could not be claimed (a busy pin): name -> (pins, the sentence with the fix)
         self.missing: dict[str, tuple[tuple[int, ...], str]] = {}
@@ -85,13 +168,12 @@ class Panel:
             if name in self.buttons:
                 continue
             try:  # no debounce in gpiozero/lgpio: ours acts on the leading edge (see _press)
-                button = Button(pin, pull_up=True, bounce_time=None, hold_time=self.hold_time)
+                button = PanelButton(pin, pull_up=True, bounce_time=None, hold_time=self.hold_time)
             except Exception as exc:  # lgpio.error('GPIO busy'), GPIOPinInUse, ...
                 self.missing[name] = ((pin,), pin_trouble(pin, f"button {name}", exc))
                 continue
             button.when_pressed = self._press(name)
             button.when_released = self._released(name)
-            button.when_held = self._sender(ButtonEvent(name, "hold"))
             self.buttons[name] = button
             self.missing.pop(name, None)
         if self._wanted_encoder is not None and self.encoder is None:
@@ -122,6 +204,7 @@ class Panel:
 
         def pressed() -> None:
             now = time.monotonic()
+            self._holds.arm(name, now + self.hold_time)  # as gpiozero's: from the last press edge
             last = max(self._accepted.get(name, -1e9), self._released_at.get(name, -1e9))
             if window and now - last < window:
                 self.bounces += 1
@@ -165,12 +248,23 @@ class Panel:
 
     def _released(self, name: str) -> Callable[[], None]:
         def released() -> None:
+            self._holds.disarm(name)
             if name in self._glitched:  # the end of a spike, not contacts opening after a press
                 self._glitched.discard(name)
                 return
             self._released_at[name] = time.monotonic()
 
         return released
+
+    def _hold(self, name: str) -> None:
+        """The hold timer's call: a ``hold`` if the button is still down (a closed pin: none)."""
+        button = self.buttons.get(name)
+        try:
+            down = button is not None and bool(button.is_pressed)
+        except Exception:  # noqa: BLE001 - closed under us
+            down = False
+        if down:
+            self._sender(ButtonEvent(name, "hold"))()
 
     def _sender(self, event: DeviceEvent) -> Callable[[], None]:
         def send() -> None:
@@ -183,17 +277,8 @@ class Panel:
         return send
 
     def close(self) -> None:
-        """Close every button; their hold threads are told to stop first, all at once.
-
-        gpiozero's ``close`` joins each button's hold thread, which looks at its stop flag
-        every 0.1 s: one after the other, eight buttons took most of a second of the
-        shutdown systemd and Ctrl-C wait for (issue 22: stopped within 1 s of the signal).
-        """
-        for button in self.buttons.values():
-            thread = getattr(button, "_hold_thread", None)
-            if thread is not None:
-                thread.stopping.set()
-                thread.holding.set()  # its wait ends now, not at the next 0.1 s
+        """Stop timing holds, then close every input."""
+        self._holds.close()
         for button in self.buttons.values():
             button.close()
         if self.encoder is not None:

@@ -11,6 +11,7 @@ apart so that the frame's life and the device's errors are each read in one plac
 from __future__ import annotations
 
 import errno
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -185,11 +186,16 @@ def page_bytes(image: Image.Image) -> list[bytes]:
 
 
 def device_kind(device: Any) -> str:
-    """``sh1106``, ``ssd1306``, ``dummy`` (luma.core's) or ``other``."""
-    try:
-        from luma.oled.device import sh1106, ssd1306
-    except ImportError:  # pragma: no cover - luma.oled is a dependency
-        return "other"
+    """``sh1106``, ``ssd1306``, ``dummy`` (luma.core's) or ``other``.
+
+    luma.oled's drivers are only looked up when their module is loaded already (an instance of
+    them cannot exist otherwise): importing it imports ``luma.core.virtual``, which starts a pool
+    of four threads for good, and the simulated table's dummy needs none of it.
+    """
+    drivers = sys.modules.get("luma.oled.device")
+    if drivers is None:
+        return "dummy" if type(device).__name__ == "dummy" else "other"
+    sh1106, ssd1306 = drivers.sh1106, drivers.ssd1306
     if isinstance(device, sh1106):
         return "sh1106"
     if isinstance(device, ssd1306):

@@ -74,6 +74,7 @@ class Reader:
         self._listeners: list[TagListener] = []
         self._status_listeners: list[StatusListener] = []
         self._lock = threading.RLock()  # push sources report from their own thread
+        self._waker: Callable[[], None] | None = None
 
     # -- what a backend implements -----------------------------------------
     def open(self) -> None:
@@ -102,6 +103,20 @@ class Reader:
         drives every chip select high before the first transfer, or a reader
         not yet opened would answer too.
         """
+
+    def idle(self) -> bool:
+        """Whether a poll now could change nothing, so its poller may sleep until :meth:`wake`.
+
+        A chip never is (a tag may be laid on it at any moment); the simulated reader is when
+        its antenna holds what it last reported: it is told of every change and wakes its poller.
+        """
+        return False
+
+    def wake(self) -> None:
+        """Ask this reader's poller to poll now (set by :class:`ReaderGroup` while it runs)."""
+        waker = self._waker
+        if waker is not None:
+            waker()
 
     # -- shared machinery ----------------------------------------------------
     @property
@@ -236,6 +251,7 @@ class _Slot:
     opened: bool
     pause: float
     due: float
+    polled: bool = False  # polled once at least since the poller started
 
 
 class ReaderGroup:
@@ -257,6 +273,7 @@ class ReaderGroup:
         self.retry_max = retry_max
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
+        self._wakes: list[threading.Event] = []  # one per poller: a reader it polls has news, or stop
         self.unopened: dict[str, str] = {}  # point -> why it could not be opened at start
 
     def subscribe(self, fn: TagListener) -> None:
@@ -308,13 +325,21 @@ class ReaderGroup:
             groups.setdefault(reader.poll_group, []).append(_Slot(reader, opened, self.interval, first))
         for key, slots in groups.items():
             name = "rfid-" + (slots[0].reader.point if len(slots) == 1 else "-".join(str(k) for k in key))
-            thread = threading.Thread(target=self._run, args=(slots,), name=name, daemon=True)
+            wake = threading.Event()
+            self._wakes.append(wake)
+            for slot in slots:
+                slot.reader._waker = wake.set
+            thread = threading.Thread(target=self._run, args=(slots, wake), name=name, daemon=True)
             self._threads.append(thread)
             thread.start()
 
-    def _run(self, slots: list[_Slot]) -> None:
-        """One poller: each reader of its group in turn, when due."""
+    def _run(self, slots: list[_Slot], wake: threading.Event) -> None:
+        """One poller: each reader of its group in turn, when due; asleep while every one is idle."""
         while not self._stop.is_set():
+            wake.clear()  # before looking: a reader's news after this sets it again
+            if all(slot.polled and slot.opened and slot.reader.idle() for slot in slots):
+                wake.wait()  # a simulated table at rest: no poll until a tag is placed or removed
+                continue
             now = time.monotonic()
             for slot in slots:
                 if slot.due <= now and not self._stop.is_set():
@@ -334,6 +359,7 @@ class ReaderGroup:
                     return
                 slot.pause = self.interval
             reader.poll()
+            slot.polled = True
             if reader.failures and reader.failures % reader.reopen_after == 0:
                 slot.opened = False  # re-open before the next poll
         except Exception:  # a bug in the loop itself: log it and keep polling
@@ -357,7 +383,7 @@ class ReaderGroup:
         them; opening claims them on the new factory.
         """
         pushed = [t for t in self._threads if t.name == "rfid-push"]
-        self._stop.set()
+        self._halt()
         for thread in self._threads:
             if thread not in pushed:
                 thread.join(timeout=2)
@@ -369,6 +395,7 @@ class ReaderGroup:
                     log.debug("reader %s: close before re-opening on the new pin factory", reader.point)
         self._stop = threading.Event()
         self._threads = []
+        self._wakes = []
         self.unopened = {}
         self._start_polling()
         if pushed:
@@ -377,8 +404,14 @@ class ReaderGroup:
             self._threads.append(thread)
             thread.start()
 
-    def stop(self) -> None:
+    def _halt(self) -> None:
+        """Tell every poller to end, the sleeping ones included."""
         self._stop.set()
+        for wake in self._wakes:
+            wake.set()
+
+    def stop(self) -> None:
+        self._halt()
         for thread in self._threads:
             thread.join(timeout=2)
         self._threads = []

@@ -79,3 +79,51 @@ def test_pn532_rejects_an_unknown_interface():
     reader = load_backend("pn532")("scan", {"interface": "usb"})
     with pytest.raises(ReaderError, match="uart, i2c or spi"):
         reader.open()
+
+
+def test_simulated_readers_at_rest_are_not_polled_and_a_placed_tag_wakes_their_poller():
+    """A simulated reader is told of every change: its poller sleeps between them, and a tag
+    placed or taken off still goes through the debouncing a polled chip's does."""
+    import threading
+    import time
+
+    reads = {"n": 0}
+    backend = load_backend("sim")
+
+    class Counted(backend):  # type: ignore[misc, valid-type]
+        def read_uid(self):  # type: ignore[no-untyped-def]
+            reads["n"] += 1
+            return super().read_uid()
+
+    readers = [Counted(p, {}, debounce=DebounceSettings(hold=0.2, misses=2)) for p in ("N", "scan")]
+    events: list[TagEvent] = []
+    seen = threading.Event()
+
+    def got(event: TagEvent) -> None:
+        events.append(event)
+        seen.set()
+
+    group = ReaderGroup(readers, interval=0.02)
+    group.subscribe(got)
+    group.start()
+    try:
+        deadline = time.monotonic() + 5
+        while reads["n"] < 2 and time.monotonic() < deadline:  # each polled once after opening
+            time.sleep(0.01)
+        settled = reads["n"]
+        time.sleep(0.3)  # fifteen intervals: an awake poller would read thirty times
+        assert reads["n"] == settled == 2
+        readers[1].place("04ab")
+        assert seen.wait(5) and events == [TagEvent("scan", "04AB", True, events[0].at)]
+        seen.clear()
+        time.sleep(0.2)
+        resting = reads["n"]
+        time.sleep(0.3)
+        assert reads["n"] == resting  # the tag lies there: nothing to poll
+        removed_at = time.monotonic()
+        readers[1].remove()
+        assert seen.wait(5) and events[-1].uid == "04AB" and not events[-1].present
+        assert events[-1].at >= removed_at + 0.2  # read until taken off: the hold is waited out from then
+    finally:
+        group.stop()
+    assert not any(t.name.startswith("rfid-") for t in threading.enumerate())

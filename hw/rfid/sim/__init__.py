@@ -2,7 +2,8 @@
 
 It is polled like a real chip, so simulated tags go through the same
 debouncing as real ones. The dashboard's panel and the tests call
-:meth:`Backend.place` and :meth:`Backend.remove`.
+:meth:`Backend.place` and :meth:`Backend.remove`; between two changes the
+reader is idle and its poller sleeps (a simulated table at rest polls nothing).
 """
 
 from __future__ import annotations
@@ -22,9 +23,22 @@ class Backend(Reader):
 
     def place(self, uid: str) -> None:
         self.on_antenna = normalise_uid(uid)
+        self.wake()
 
     def remove(self) -> None:
-        self.on_antenna = None
+        with self._lock:
+            if self.on_antenna is not None and self.on_antenna == self.debouncer.uid:
+                # read until this moment, as a polled tag would have been: the removal then
+                # waits out the same hold as a real tag taken off
+                self.debouncer.observe(self.on_antenna)
+            self.on_antenna = None
+        self.wake()
+
+    def idle(self) -> bool:
+        """The antenna holds what was last reported, no removal is pending, and reads work
+        (a test may make the simulated chip fail: it is then polled as a failing chip is)."""
+        with self._lock:
+            return self.failures == 0 and self.on_antenna == self.debouncer.uid
 
     def read_uid(self) -> str | None:
         return self.on_antenna
