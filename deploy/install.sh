@@ -14,7 +14,8 @@
 #   3. the udev rule for the reader microcontroller, the groups (i2c, spi, gpio, dialout),
 #      the state directory and the systemd unit (enabled; started once the libraries are in),
 #   4. the system packages (compilers for the libraries without a wheel),
-#   5. .venv with the `pi` extra at the versions of deploy/constraints.txt, built as the owner of
+#   5. .venv with the `pi` extra (and mpremote, for `companion firmware install`) at the versions
+#      of deploy/constraints.txt, built as the owner of
 #      the checkout (nothing in it becomes root's); lgpio from its bundled C library where it has
 #      no wheel (Debian packages no liblgpio-dev),
 #   6. what else the config needs (SPI0/SPI1 for MFRC522 readers, the header UART for a PN532),
@@ -199,7 +200,7 @@ if [ "${SKIP_VENV:-0}" != 1 ]; then
   # PYPI=1 makes lgpio's setup.py compile its bundled C library into the module, so no
   # liblgpio-dev is needed (Debian has none); it changes nothing for the packages with wheels.
   if ! { [ -x "$PY" ] || as_owner "$PYTHON" -m venv "${VENV_ARGS[@]}" "$VENV"; } ||
-     ! as_owner env PYPI=1 "$PY" -m pip install --quiet --disable-pip-version-check -c "$CONSTRAINTS" -e "$APP_DIR[pi]"; then
+     ! as_owner env PYPI=1 "$PY" -m pip install --quiet --disable-pip-version-check -c "$CONSTRAINTS" -e "$APP_DIR[pi]" mpremote; then
     VENV_OK=0
     problem "The Python libraries did not install (pip's error is above); the config, config.txt, udev rule, groups and unit are in place: run this again once the error is fixed."
   fi
