@@ -140,7 +140,7 @@ cat "$SERVER_LOG"
 
 say "a game through the CLI"
 set +e
-as_pi sh -c "cd $APP && COMPANION_DB=/home/pi/cli.db .venv/bin/companion script tests/golden/auction_full_game.jsonl >/tmp/script.json && .venv/bin/companion replay tests/golden/auction_full_game.jsonl --via table >/tmp/replay.json && .venv/bin/companion games" >"$WORK/game.log" 2>&1
+as_pi sh -c "cd $APP && COMPANION_DB=/home/pi/cli.db .venv/bin/companion script tests/scenarios/auction_full_game.jsonl >/tmp/script.json && .venv/bin/companion replay tests/scenarios/auction_full_game.jsonl --via table >/tmp/replay.json && .venv/bin/companion games" >"$WORK/game.log" 2>&1
 GAME_RC=$?
 set -e
 cat "$WORK/game.log"
