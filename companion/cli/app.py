@@ -239,7 +239,7 @@ class Companion:
         from companion.cli import service_state
         from hw.doctor import throttled
 
-        service_state.log_start_faults(self.devices.status)
+        service_state.log_start_faults(self.devices)
         supply = service_state.supply_event(throttled())
         if supply is not None:
             service_state.log.warning("at start: %s", supply.message)

@@ -65,9 +65,15 @@ class StatusFile:
             pass
 
 
-def log_start_faults(status: dict[str, Any]) -> list[str]:
-    """Name in the log, once, each device that failed at start; returns the sentences."""
-    said = [getattr(e, "message", "") or f"{name} is not working" for name, e in sorted(status.items())
+def log_start_faults(devices: Any) -> list[str]:
+    """Name in the log, once, each device that failed at start; returns the sentences logged.
+
+    Where the table keeps a health log of its own (``devices.health_log``: every device named
+    once when it goes down, start-up included), that has said it already and nothing is repeated.
+    """
+    if getattr(devices, "health_log", None) is not None:
+        return []
+    said = [getattr(e, "message", "") or f"{name} is not working" for name, e in sorted(devices.status.items())
             if not getattr(e, "ok", True)]
     for sentence in said:
         log.warning("at start: %s", sentence)
