@@ -4,8 +4,8 @@
 #
 # Supported: Raspberry Pi OS (or Debian) 13 "trixie" with Python 3.13 and 12 "bookworm" with
 # Python 3.11, 64-bit (aarch64) on a Pi Zero 2 W, 3, 4 or 5; 32-bit (armv7l) on the same boards
-# with Debian's Pillow and cbor2 instead of wheels. Refused: ARMv6 (Pi 1, Zero, Zero W) and any
-# Python older than 3.11. `make pi-install-check` proves it in arm64 Debian root filesystems.
+# on Debian 13 only, with Debian's Pillow and cbor2 instead of wheels. Refused: ARMv6 (Pi 1, Zero,
+# Zero W), a 32-bit Debian 12 (its Pillow 9.4 is too old) and any Python older than 3.11. `make pi-install-check` proves it in arm64 Debian root filesystems.
 #
 # In this order, so a failed download never leaves a Pi half set up:
 #   1. the config (kept if present): a minimal one (the OLED and the buttons) by default,
@@ -59,6 +59,9 @@ if [ "${SKIP_VENV:-0}" != 1 ]; then
   command -v "$PYTHON" >/dev/null || refuse "No $PYTHON: this needs Raspberry Pi OS (Debian 12 or 13), which has it."
   "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' ||
     refuse "$("$PYTHON" -V 2>&1) is too old: the companion needs Python 3.11 or newer (Raspberry Pi OS 12 \"bookworm\" or 13 \"trixie\")."
+  if [ "$BITS" = 32 ] && ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 13))'; then
+    refuse "A 32-bit Raspberry Pi OS 12 (bookworm) has Pillow 9.4, older than the companion needs, and PyPI has no 32-bit wheel of a newer one: install Raspberry Pi OS Lite (64-bit) (or a 32-bit one based on Debian 13)."
+  fi
 fi
 if [ -z "$PREFIX" ] && [ "$(id -u)" != 0 ]; then
   refuse "Run it with sudo: sudo $0"

@@ -31,7 +31,7 @@ def checkout(tmp_path: Path) -> Path:
     return app
 
 
-def fake_python(tmp_path: Path, pip_fails: bool) -> Path:
+def fake_python(tmp_path: Path, pip_fails: bool, py313: bool = True) -> Path:
     """A python3 whose `-m venv DIR` makes DIR/bin/python, a stub that logs who ran pip and fails
     or succeeds; `import gpiozero, PIL` fails (as in a venv pip could not fill)."""
     log = tmp_path / "calls.log"
@@ -48,6 +48,7 @@ esac
 echo "$(id -un) $*" >>{log}
 case "$1 $2" in
   "-m venv") shift; for a; do d="$a"; done; mkdir -p "$d/bin"; cp {inner} "$d/bin/python"; exit 0 ;;
+  *"(3, 13)"*) exit {0 if py313 else 1} ;;
   "-c "*) exit 0 ;;
 esac
 exit 1
@@ -143,6 +144,15 @@ def test_32_bit_takes_debians_pillow_and_cbor2(tmp_path: Path) -> None:
     calls = (tmp_path / "calls.log").read_text()
     assert "--system-site-packages" in calls
     assert "python3-pil python3-cbor2" in SCRIPT
+
+
+def test_a_32_bit_debian_12_is_refused_naming_the_64_bit_image(tmp_path: Path) -> None:
+    """Its Pillow (9.4) is older than the companion needs, and PyPI has no armv7l wheel of a newer one."""
+    python = fake_python(tmp_path, pip_fails=False, py313=False)
+    result = run(checkout(tmp_path), tmp_path / "root", PYTHON=str(python), ARCH="armv7l")
+    assert result.returncode == 3
+    assert "Raspberry Pi OS Lite (64-bit)" in result.stderr
+    assert not (tmp_path / "root").exists()
 
 
 def test_pins_are_exact_and_cover_the_device_libraries() -> None:
