@@ -50,7 +50,7 @@ def test_a_ctrl_c_byte_anywhere_in_the_start_up_never_leaves_the_repl(tmp_path: 
     total = start_up_lines(tmp_path)
     # the first line (`import micropython`) is before anything can act; every later one is tried
     # at the start, then a spread through the imports and the readers' set-up
-    points = sorted({*range(1, 40), *range(40, total, max(1, total // 60)), total - 1})
+    points = sorted({*range(1, 40), *range(40, total, max(1, total // 30)), total - 1})
     outcomes: dict[str, list[int]] = {}
     for at in points:
         pico = Pico(stop_after_feeds=len(config.READER_CS) + 3)
