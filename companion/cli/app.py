@@ -240,10 +240,7 @@ class Companion:
         from hw.doctor import throttled
 
         service_state.log_start_faults(self.devices)
-        supply = service_state.supply_event(throttled())
-        if supply is not None:
-            service_state.log.warning("at start: %s", supply.message)
-            self.devices.emit(supply)
+        service_state.announce_supply(self.devices, throttled())
         path = service_state.status_path()
         if path is not None:
             self._status = service_state.StatusFile(path, config=str(self.cfg.source), db=str(self.db_path))

@@ -80,6 +80,17 @@ def log_start_faults(devices: Any) -> list[str]:
     return said
 
 
+def announce_supply(devices: Any, bits: int | None) -> Any:
+    """A sagging supply is a device problem: the OLED, the dashboard and the log say it (the
+    log here unless the table's own health log does). Returns the event, or None."""
+    event = supply_event(bits)
+    if event is not None:
+        if getattr(devices, "health_log", None) is None:
+            log.warning("at start: %s", event.message)
+        devices.emit(event)
+    return event
+
+
 def supply_event(bits: int | None) -> Any:
     """A StatusEvent for the supply when it sagged (now or since boot), else None."""
     from hw.doctor import supply_problem
