@@ -155,7 +155,9 @@ RULE_SRC="$APP_DIR/firmware_bridge/udev/99-galapagos-bridge.rules"
 mkdir -p "$(dirname "$UDEV")"
 install -m 0644 "$RULE_SRC" "$UDEV"
 if [ -z "$PREFIX" ] && command -v udevadm >/dev/null && [ -d /run/udev ]; then
-  udevadm control --reload-rules && udevadm trigger || problem "udev did not reload its rules; the bridge's link appears after a reboot."
+  if ! { udevadm control --reload-rules && udevadm trigger; }; then
+    problem "udev did not reload its rules; the bridge's link appears after a reboot."
+  fi
 fi
 if [ -z "$PREFIX" ]; then
   say "Adding $APP_USER to i2c, spi, gpio and dialout"
@@ -203,7 +205,7 @@ if [ "${SKIP_VENV:-0}" != 1 ]; then
   # PYPI=1 makes lgpio's setup.py compile its bundled C library into the module, so no
   # liblgpio-dev is needed (Debian has none); it changes nothing for the packages with wheels.
   if ! { [ -x "$PY" ] || as_owner "$PYTHON" -m venv "${VENV_ARGS[@]}" "$VENV"; } ||
-     ! as_owner env PYPI=1 "$PY" -m pip install --quiet --disable-pip-version-check -c "$CONSTRAINTS" -e "$APP_DIR[pi]" mpremote; then
+     ! as_owner env PYPI=1 "$PY" -m pip install --quiet --disable-pip-version-check -c "$CONSTRAINTS" -e "${APP_DIR}[pi]" mpremote; then
     VENV_OK=0
     problem "The Python libraries did not install (pip's error is above); the config, config.txt, udev rule, groups and unit are in place: run this again once the error is fixed."
   fi

@@ -170,3 +170,10 @@ def test_no_error_is_hidden_and_apt_never_asks() -> None:
         '2>/dev/null || true)"', "")
     assert ">/dev/null 2>&1 || true" not in SCRIPT
     assert "export DEBIAN_FRONTEND=noninteractive" in SCRIPT
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="needs shellcheck (apt-get install shellcheck)")
+def test_the_install_scripts_pass_shellcheck() -> None:
+    scripts = [ROOT / "deploy" / "install.sh", ROOT / "deploy" / "pi-install-check.sh"]
+    result = subprocess.run(["shellcheck", *map(str, scripts)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout
