@@ -74,6 +74,14 @@ for m in proc sys dev dev/pts; do
   MOUNTED+=("$ROOTFS/$m")
 done
 cp /etc/resolv.conf "$ROOTFS/etc/resolv.conf"
+# the host's own certificate authorities (a TLS-inspecting proxy's, say) trusted in the chroot as
+# on the host, for pip (given the system bundle: the pip of Debian 12 reads only certifi's)
+PIP_CERT_ENV=()
+if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+  cp /usr/local/share/ca-certificates/*.crt "$ROOTFS/usr/local/share/ca-certificates/"
+  in_root update-ca-certificates >/dev/null
+  PIP_CERT_ENV=(PIP_CERT=/etc/ssl/certs/ca-certificates.crt)
+fi
 BOOTSTRAP_S=$(( $(date +%s) - START ))
 
 # stubs for what a chroot cannot do: they log what the install asked for
@@ -95,7 +103,7 @@ in_root chown -R pi:pi "$APP"
 say "running deploy/install.sh (the long part: Python packages under emulation)"
 T0=$(date +%s)
 set +e
-in_root env SUDO_USER=pi PIP_REPORT=/tmp/pip-report.json bash "$APP/deploy/install.sh" >"$WORK/install.log" 2>&1
+in_root env SUDO_USER=pi PIP_REPORT=/tmp/pip-report.json "${PIP_CERT_ENV[@]}" bash "$APP/deploy/install.sh" >"$WORK/install.log" 2>&1
 INSTALL_RC=$?
 set -e
 INSTALL_S=$(( $(date +%s) - T0 ))
@@ -144,7 +152,7 @@ as_pi sh -c "cd $APP && COMPANION_DB=/home/pi/cli.db .venv/bin/companion script 
 GAME_RC=$?
 set -e
 cat "$WORK/game.log"
-WINNER="$(in_root python3 -c 'import json; s=json.load(open("/tmp/script.json")); print(s.get("phase") or s.get("state", {}).get("phase"), s.get("winner") or s.get("winners"))' 2>&1 || true)"
+WINNER="$(in_root python3 -c 'import json; s=json.load(open("/tmp/script.json")); print("phase", s.get("phase"), "winners", s.get("winners"))' 2>/dev/null || echo "no final state")"
 
 # the wheel-or-compile path of each package, from pip's report
 PATHS="$(in_root python3 - <<'EOF' 2>&1 || true
@@ -175,7 +183,7 @@ CONFIG_TXT="$(grep -v '^#' "$ROOTFS/boot/firmware/config.txt" | grep -v '^$' || 
   echo "- Python: $PYV; debootstrap ${BOOTSTRAP_S} s; install.sh exit $INSTALL_RC in ${INSTALL_S} s (QEMU user emulation on $(nproc) shared x86 cores)"
   echo "- root-owned files in the checkout: ${ROOT_OWNED:-none}"
   echo "- companion doctor: exit $DOCTOR_RC ($(grep -cE '  FAIL  ' "$WORK/doctor.log" || true) rows fail: no GPIO/I2C in a chroot), traceback: $(grep -q Traceback "$WORK/doctor.log" && echo yes || echo no)"
-  echo "- companion run --sim: dashboard ${URL:-never came up} answered /join with HTTP ${HTTP:-none} after ${START_S} s; resident memory ${RSS_KB:-?} kB (qemu-aarch64 included)"
+  echo "- companion run --sim: ${URL:-no dashboard}, /join answered HTTP ${HTTP:-none}, ${START_S} s from start to its address; resident memory ${RSS_KB:-?} kB (qemu-aarch64 included)"
   echo "- game through the CLI: exit $GAME_RC; final state: $WINNER"
   echo "- /etc/modules: $(echo "$MODULES_FILE" | grep -v '^#' | tr '\n' ' ')"
   echo "- config.txt (uncommented lines): $(echo "$CONFIG_TXT" | tr '\n' ' ')"
