@@ -187,7 +187,7 @@ if [ "${SKIP_APT:-0}" != 1 ]; then
     problem "apt-get could not install ${PACKAGES[*]} (its error is above); the libraries below may not build."
   fi
   if ! apt-cache show liblgpio-dev >/dev/null 2>&1; then
-    say "This release packages no liblgpio-dev: lgpio is built with its own copy of the C library."
+    say "This release packages no liblgpio-dev: where lgpio has no wheel (Python 3.13) it is built with its own copy of the C library."
   fi
 fi
 
