@@ -145,8 +145,10 @@ enable_interface() {  # enable_interface NEED: one line of `python -m companion.
   esac
 }
 # every config but a dummy display's needs I2C; the readers' needs come in step 6, from the venv
+I2C_DONE=0
 if ! grep -Eq '^[[:space:]]*type[[:space:]]*=[[:space:]]*"dummy"' "$ETC/config.toml"; then
   enable_interface i2c
+  I2C_DONE=1
 fi
 
 # 3. udev rule, groups, state directory, unit
@@ -221,7 +223,9 @@ if [ "$VENV_OK" = 1 ]; then
     echo "Fix $ETC/config.toml first (the line above says which key), then run this again." >&2
     exit 2
   fi
-  for need in $NEEDS; do enable_interface "$need"; done
+  for need in $NEEDS; do
+    if [ "$need" != i2c ] || [ "$I2C_DONE" = 0 ]; then enable_interface "$need"; fi
+  done
   if [ -z "$PREFIX" ]; then
     "$SYSTEMCTL" restart galapagos-companion.service || problem "The service did not start: journalctl -u galapagos-companion says why."
   fi
