@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test check lint bench soak screenshots clean browser node catalogs mosquitto postgres
+.PHONY: run test check lint bench soak screenshots clean browser node catalogs mosquitto postgres pi-install-check
 
 # Browser tests drive Debian's Chromium through Playwright (Playwright's own
 # browser download cannot work on the Pi or in CI). Installed once, as root.
@@ -91,3 +91,11 @@ clean:
 # gettext catalogs: .po (edited) -> .mo (read at run time); a test checks they are current
 catalogs: $(STAMP)
 	$(PY) -m companion.engine.catalogs
+
+# deploy/install.sh run in an arm64 Debian root filesystem under QEMU user emulation, then
+# `companion doctor`, `companion run --sim` and a game there (as root, 5-30 minutes; not part of
+# `make test`). DEBIAN=trixie (Debian 13, Python 3.13) or bookworm (Debian 12, Python 3.11);
+# the report goes to /tmp/pi-install-check-$(DEBIAN).md (docs/hardware.md keeps the last ones).
+DEBIAN ?= trixie
+pi-install-check:
+	DEBIAN=$(DEBIAN) bash deploy/pi-install-check.sh

@@ -15,7 +15,19 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from .events import BridgeEvent, ButtonEvent, DiceEvent, LinkEvent, TagEvent
-from .firmware import proto, wire
+from .firmware import config, proto, wire
+
+#: MicroPython's Ctrl-C, which a booting board takes as an interrupt until its main.py turns it off
+INTERRUPT_CHAR = 3
+
+
+def firmware_mismatch(firmware: tuple[int, int, int], shipped: tuple[int, int, int] = config.FIRMWARE) -> str | None:
+    """One sentence when the Pico's firmware is not the one this checkout ships, else None
+    (said on the OLED, in the log and by ``companion doctor``)."""
+    if tuple(firmware) == tuple(shipped):
+        return None
+    found, want = ".".join(map(str, firmware)), ".".join(map(str, shipped))
+    return f"bridge firmware {found}, this companion ships {want}: run companion firmware install"
 
 
 @dataclass
@@ -63,6 +75,7 @@ class DeviceInfo:
             "readers": self.readers,
             "buttons": self.buttons,
             "slots": self.slots,
+            "firmware_mismatch": firmware_mismatch(self.firmware),
         }
 
 
@@ -243,9 +256,15 @@ class LinkCore:
         self._events.append(event)
 
     def _say_hello(self, now: float) -> None:
+        """HELLO goes out while the board may still be booting, when MicroPython still takes a
+        0x03 byte for Ctrl-C: a sequence number whose frame carries none is chosen (about 3
+        numbers in 256 are skipped; the device only remembers numbers since the last HELLO)."""
         self._hello_tries += 1
         self._hello_deadline = now + self.hello_timeout
-        self._out += wire.encode_frame(proto.HELLO, self._next_seq(), proto.pack_hello())
+        frame = wire.encode_frame(proto.HELLO, self._next_seq(), proto.pack_hello())
+        while INTERRUPT_CHAR in frame:
+            frame = wire.encode_frame(proto.HELLO, self._next_seq(), proto.pack_hello())
+        self._out += frame
 
     def _request_state(self, reason: str, now: float, attempts: int = 1) -> None:
         seq = self._next_seq()

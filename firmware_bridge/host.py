@@ -94,7 +94,18 @@ class Ping:
         return proto.pack_ping(self.token)
 
 
-Command = SetLed | Buzz | Ping
+@dataclass(frozen=True)
+class Maintenance:
+    """Acknowledged, then the board reboots into maintenance mode (its REPL free for mpremote,
+    no watchdog) until the next reset. Firmware before 1.1 answers « unknown command »."""
+
+    frame_type = proto.MAINTENANCE
+
+    def body(self) -> bytes:
+        return b""
+
+
+Command = SetLed | Buzz | Ping | Maintenance
 Port = str | Callable[[], str | None]
 _STOP = object()
 

@@ -35,11 +35,10 @@ from collections.abc import Iterable
 
 from .events import ButtonEvent, DiceEvent, ScriptError, TagEvent, read_script
 from .faults import DropOrder, Faults, take_order
-from .firmware import proto, wire
+from .firmware import config, proto, wire
 from .firmware.device import Device
 
 ScriptEvent = TagEvent | ButtonEvent | DiceEvent
-FIRMWARE = (1, 0, 0)
 PENDING_LIMIT = 64 * 1024
 
 
@@ -58,12 +57,16 @@ class Simulator:
         start_on_hello: bool = True,
         heartbeat_ms: int = 1000,
         reboot_ms: int = 150,
+        firmware: tuple[int, int, int] = config.FIRMWARE,
     ) -> None:
+        """``firmware``: the version its HELLO_REPLY gives (the checkout's own by default; an
+        older one stands for a Pico not updated since)."""
         self.readers, self.buttons, self.slots, self.leds = readers, buttons, slots, leds
         self.faults = faults or Faults()
         self.link = link
         self.heartbeat_ms = heartbeat_ms
         self.reboot_ms = reboot_ms
+        self.firmware = firmware
         # in_/out_dropped and _corrupted by faults; write_dropped: the pty was full (no reader)
         self.stats = dict.fromkeys(
             ("in_dropped", "in_corrupted", "out_dropped", "out_corrupted", "write_dropped",
@@ -288,7 +291,7 @@ class Simulator:
             self.readers,
             self.buttons,
             self.slots,
-            FIRMWARE,
+            self.firmware,
             on_command=self._execute,
             heartbeat_ms=self.heartbeat_ms,
             now_ms=self._ms(time.monotonic()),

@@ -215,3 +215,165 @@ def table(checks: list[Check]) -> str:
         rows.append((c.device, c.what, "ok" if c.ok else "FAIL", c.detail if c.ok else f"{c.detail}: {c.fix}"))
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     return "\n".join(f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:<{widths[2]}}  {r[3]}".rstrip() for r in rows)
+
+
+# -- a running table: the service, its journal, the supply -------------------------------------
+
+SERVICE = "galapagos-companion.service"
+#: where deploy/install.sh puts the service's config, unit and journal
+SERVICE_CONFIG = Path("/etc/galapagos-companion/config.toml")
+SERVICE_UNIT = Path("/etc/systemd/system") / SERVICE
+#: the status file ``companion run`` keeps in its runtime directory (systemd's RuntimeDirectory=)
+SERVICE_STATUS = Path("/run/galapagos-companion/status.json")
+
+
+@dataclass(frozen=True)
+class Service:
+    """A companion holding the devices: the systemd unit, or one started by hand."""
+
+    running: bool
+    pid: int | None = None
+    how: str = ""  # "systemd", "status file"
+    status: Mapping[str, Any] | None = None  # what it says of its devices (status.json)
+
+
+def service(status_file: Path = SERVICE_STATUS, systemctl: str = "systemctl", proc: Path = Path("/proc")) -> Service:
+    """Whether a companion holds the devices now, and what it says of them.
+
+    The unit's state comes from ``systemctl show`` (no root needed); a companion started by
+    hand, or under systemd, keeps ``status.json`` in its runtime folder with its pid: a pid
+    that is alive counts. Reading either never touches a device.
+    """
+    import json
+    import shutil
+    import subprocess
+
+    status = None
+    try:
+        status = json.loads(status_file.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        status = None
+    pid = status.get("pid") if isinstance(status, dict) else None
+    if isinstance(pid, int) and pid != os.getpid() and (proc / str(pid)).exists():
+        return Service(True, pid, "status file", status)
+    if shutil.which(systemctl):
+        try:
+            out = subprocess.run([systemctl, "show", "--property=ActiveState,MainPID", SERVICE],
+                                 capture_output=True, text=True, timeout=5).stdout
+        except (OSError, subprocess.SubprocessError):
+            out = ""
+        props = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+        if props.get("ActiveState") in ("active", "activating", "reloading"):
+            main = int(props.get("MainPID", "0") or 0)
+            return Service(True, main or None, "systemd", None)
+    return Service(False)
+
+
+def service_checks(svc: Service) -> list[Check]:
+    """The table as the running service sees it: one row per device it reports."""
+    who = f"{svc.how}, pid {svc.pid}" if svc.pid else svc.how
+    out = [Check("service", "companion running", True,
+                 f"{who}: it holds the devices, so they are not claimed or reset here "
+                 f"(sudo systemctl stop galapagos-companion, then run doctor again to test each part)")]
+    status = svc.status or {}
+    devices = status.get("devices")
+    if not isinstance(devices, Mapping):
+        return out + [Check("service", "device status", False, "the service publishes no device status",
+                            "update the companion (deploy/install.sh) so it writes /run/galapagos-companion/status.json")]
+    for name, state in sorted(devices.items()):
+        ok = bool(state.get("ok")) if isinstance(state, Mapping) else False
+        message = state.get("message", "") if isinstance(state, Mapping) else ""
+        out.append(Check(str(name), "as the service sees it", ok, message or ("working" if ok else "down"),
+                         "" if ok else "see the message; the service retries it by itself"))
+    if not devices:
+        out.append(Check("devices", "as the service sees it", True, "every device answers"))
+    return out
+
+
+def unit_db(unit: Path = SERVICE_UNIT) -> Path | None:
+    """The journal the installed unit gives the service (its ``Environment=COMPANION_DB=``)."""
+    try:
+        for line in unit.read_text(encoding="utf-8").splitlines():
+            key, _, value = line.strip().partition("=")
+            if key == "Environment" and value.startswith("COMPANION_DB="):
+                return Path(value.split("=", 1)[1])
+    except OSError:
+        return None
+    return None
+
+
+def journal(device: str, path: Path, service_running: bool) -> list[Check]:
+    """The journal file: there (or creatable), readable, and whole (SQLite's quick_check, read
+    only, so a running service is not disturbed); writable only matters when nothing runs."""
+    import sqlite3
+
+    if not path.exists():
+        return writable(device, path)
+    if not os.access(path, os.R_OK):
+        return [Check(device, f"journal {path}", False, "not readable by this user",
+                      "run doctor as the service's user (the one deploy/install.sh was run for)")]
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2)
+        try:
+            result = db.execute("PRAGMA quick_check").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        return [Check(device, f"journal {path}", False, f"cannot be read ({exc})",
+                      "companion run copies a damaged journal aside and recovers what it can")]
+    if result != "ok":
+        return [Check(device, f"journal {path}", False, f"damaged ({result})",
+                      "companion run copies a damaged journal aside and recovers what it can")]
+    checks = [Check(device, f"journal {path}", True, "readable and whole")]
+    if not service_running:
+        checks += writable(device, path)
+    return checks
+
+
+#: vcgencmd get_throttled's bits (Raspberry Pi firmware)
+UNDER_VOLTAGE_NOW, THROTTLED_NOW = 1 << 0, 1 << 2
+UNDER_VOLTAGE_SINCE_BOOT, THROTTLED_SINCE_BOOT = 1 << 16, 1 << 18
+SUPPLY_FIX = "use the official supply (5.1 V 2.5 A for a Pi Zero 2 W or 3, 3 A for a Pi 4, 5 A for a Pi 5) and a short, thick cable"
+THROTTLED_SYSFS = Path("/sys/devices/platform/soc/soc:firmware/get_throttled")
+
+
+def throttled(sysfs: Path = THROTTLED_SYSFS, vcgencmd: str = "vcgencmd") -> int | None:
+    """The firmware's throttled bits: the kernel's sysfs file (readable by anyone, even in the
+    service's sandbox), else ``vcgencmd get_throttled``; None off a Pi."""
+    import shutil
+    import subprocess
+
+    try:
+        return int(sysfs.read_text().strip(), 16)
+    except (OSError, ValueError):
+        pass
+    if shutil.which(vcgencmd):
+        try:
+            out = subprocess.run([vcgencmd, "get_throttled"], capture_output=True, text=True, timeout=5).stdout
+            return int(out.strip().partition("=")[2], 16)
+        except (OSError, ValueError, subprocess.SubprocessError):
+            return None
+    return None
+
+
+def supply_problem(bits: int | None) -> str | None:
+    """One sentence when the supply sagged now or since boot (for the OLED and the log), else None."""
+    if bits is None:
+        return None
+    if bits & UNDER_VOLTAGE_NOW:
+        return "Power supply too weak now (under-voltage): the Pi slows down and the card may corrupt"
+    if bits & UNDER_VOLTAGE_SINCE_BOOT:
+        return "Power supply sagged since boot (under-voltage): a weak supply or cable"
+    return None
+
+
+def supply(bits: int | None) -> list[Check]:
+    if bits is None:
+        return [Check("power supply", "under-voltage (get_throttled)", True, "not a Raspberry Pi: not checked")]
+    problem = supply_problem(bits)
+    detail = f"throttled={bits:#x}"
+    if bits & (THROTTLED_NOW | THROTTLED_SINCE_BOOT):
+        detail += ", the CPU was throttled"
+    if problem:
+        return [Check("power supply", "under-voltage (get_throttled)", False, f"{problem} ({detail})", SUPPLY_FIX)]
+    return [Check("power supply", "under-voltage (get_throttled)", True, f"no under-voltage since boot ({detail})")]

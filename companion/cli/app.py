@@ -87,6 +87,7 @@ class Companion:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self._oled_serial = -1
+        self._status: Any = None  # companion.cli.service_state.StatusFile, once started on real devices
         self.server: Any = None
         #: set by :meth:`request_stop` (the signal number); :meth:`serve` stops when it is
         self.stop_requested = 0
@@ -177,6 +178,8 @@ class Companion:
         from hw.events import StatusEvent
 
         self.wake_loop()
+        if isinstance(event, StatusEvent) and self._status is not None:  # what the doctor reads
+            self._status.write(self.devices.status)
         if isinstance(event, StatusEvent):  # a device down or back: every open page redraws its banner now
             self.say_status()
             for channel in {"games", getattr(self.hub, "current", None)} - {None}:
@@ -291,9 +294,24 @@ class Companion:
         self.hub.start(interval=0.25)
         if self.devices is not None:
             self.devices.start()  # reader polling, and the bridge link when readers sit behind it
+            if not self.sim:
+                self._publish_state()
         loop = threading.Thread(target=self._loop, name="table-loop", daemon=True)
         loop.start()
         self._threads.append(loop)
+
+    def _publish_state(self) -> None:
+        """What failed at start named in the log once, the supply checked (a sag is a device
+        problem: the OLED says it), and the status file ``companion doctor`` reads."""
+        from companion.cli import service_state
+        from hw.doctor import throttled
+
+        service_state.log_start_faults(self.devices)
+        service_state.announce_supply(self.devices, throttled())
+        path = service_state.status_path()
+        if path is not None:
+            self._status = service_state.StatusFile(path, config=str(self.cfg.source), db=str(self.db_path))
+            self._status.write(self.devices.status)
 
     def resume(self) -> Session | None:
         """Put the game last acted on (by journal order) back on the table.
@@ -479,6 +497,8 @@ class Companion:
                 self.devices.close()
             except Exception:
                 log.exception("closing devices")
+        if self._status is not None:
+            self._status.remove()
         for thread in self._threads:
             thread.join(timeout=SHUTDOWN_WAIT)
         ticker = self.games._ticker  # its last poll may still read the journal

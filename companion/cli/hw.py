@@ -18,6 +18,8 @@ def _parsers(sub: Any) -> None:
     p.add_argument("--bridge-timeout", type=float, default=5.0, help="seconds to wait for the bridge handshake")
     p.add_argument("--tags", action="store_true", help="then wait for a tag on each reader in turn and print its UID")
     p.add_argument("--tag-wait", type=float, default=20.0, help="seconds --tags waits on each reader (20)")
+    p.add_argument("--db", default=argparse.SUPPRESS,
+                   help="the journal to check (default: $COMPANION_DB, else the installed service's, else yours)")
 
     p = sub.add_parser("oled", help="render the OLED frame for the state after a script (simulated display)")
     p.add_argument("script")
@@ -39,12 +41,19 @@ def _parsers(sub: Any) -> None:
 
 @command("doctor")
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from companion.table.journal import default_db_path
     from hw import doctor
 
-    cfg = _config(args.config)
-    checks = doctor_checks(cfg, Path(cfg.tags_db) if cfg.tags_db else default_db_path(getattr(args, "db", None)),
-                           bridge_timeout=args.bridge_timeout, tags=args.tags, tag_wait=args.tag_wait)
+    config_path = args.config or doctor_config()
+    cfg = _config(config_path)
+    db_path = doctor_db(getattr(args, "db", None))
+    svc = running_service()
+    if svc.running:  # the service holds the devices: its view, no pin claimed, no reader reset
+        checks = running_checks(cfg, svc)
+    else:
+        checks = doctor_checks(cfg, Path(cfg.tags_db) if cfg.tags_db else db_path,
+                               bridge_timeout=args.bridge_timeout, tags=args.tags, tag_wait=args.tag_wait)
+    checks += doctor.journal("journal", db_path, svc.running)
+    checks += doctor.supply(doctor.throttled())
     if args.json:
         for c in checks:
             emit(c.to_json())
@@ -54,6 +63,65 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         failed = sum(1 for c in checks if not c.ok)
         print(f"{len(checks) - failed} ok, {failed} failed" if failed else f"all {len(checks)} checks ok")
     return 0 if all(c.ok for c in checks) else 1
+
+
+def doctor_config() -> str | None:
+    """The config the doctor checks when none is named: $COMPANION_CONFIG or the user's, else the
+    one deploy/install.sh installed for the service."""
+    from companion.board.config import default_path
+    from hw.doctor import SERVICE_CONFIG
+
+    found = default_path()
+    if found is None and SERVICE_CONFIG.exists():
+        return str(SERVICE_CONFIG)
+    return str(found) if found is not None else None
+
+
+def doctor_db(cli_value: str | None) -> Path:
+    """The journal to check: --db, $COMPANION_DB, else the installed service's (its unit's
+    COMPANION_DB, /var/lib/galapagos-companion/...), else the user's own."""
+    import os
+
+    from companion.table.journal import default_db_path
+    from hw.doctor import unit_db
+
+    if not cli_value and not os.environ.get("COMPANION_DB"):
+        service = unit_db()
+        if service is not None:
+            return service
+    return default_db_path(cli_value)
+
+
+def running_service() -> Any:
+    """A companion holding the devices (the systemd unit, or one run by hand), from its status
+    file or systemctl."""
+    from companion.cli.service_state import status_paths
+    from hw import doctor
+
+    found = doctor.Service(False)
+    for path in status_paths():
+        found = doctor.service(path)
+        if found.running:
+            return found
+    return found
+
+
+def running_checks(cfg: Any, svc: Any) -> list[Any]:
+    """Beside a running table: what the service says of its devices, and what can be looked at
+    without touching a part (device nodes and permissions)."""
+    from hw import doctor
+
+    checks = doctor.service_checks(svc)
+    if cfg.pin_factory != "mock":
+        checks += doctor.node("GPIO", "GPIO chip", Path("/dev/gpiochip0"), "run on a Raspberry Pi")
+    if cfg.display.type != "dummy":
+        checks += doctor.node(f"display {cfg.display.type}", f"I2C bus {cfg.display.i2c_port}",
+                              Path(f"/dev/i2c-{cfg.display.i2c_port}"),
+                              "enable I2C: sudo raspi-config nonint do_i2c 0, then reboot")
+    for r in cfg.readers:
+        if r.backend == "mfrc522" or r.backend == "pn532" and r.options.get("interface") == "spi":
+            checks += doctor.spi(f"reader {r.point}", int(r.options.get("spi_bus", 0)), int(r.options.get("spi_device", 0)))
+    return checks
 
 
 def doctor_checks(cfg: Any, db_path: Path, *, bridge_timeout: float = 5.0, tags: bool = False,
@@ -218,9 +286,16 @@ def bridge_checks(cfg: Any, timeout: float) -> list[Any]:
     try:
         link.start()
         if link.wait_connected(timeout):
+            from firmware_bridge.core import firmware_mismatch
+
             info = link.info
             detail = f"firmware {'.'.join(map(str, info.firmware))}" if info is not None and hasattr(info, "firmware") else "handshake done"
             checks.append(doctor.Check("bridge", "handshake", True, detail))
+            if info is not None:
+                mismatch = firmware_mismatch(info.firmware)
+                checks.append(doctor.Check("bridge", "firmware version", mismatch is None,
+                                           mismatch.split(":")[0] if mismatch else "the one this companion ships",
+                                           "run companion firmware install (it copies the firmware with mpremote)"))
         else:
             checks.append(doctor.Check("bridge", "handshake", False, f"no answer within {timeout:g} s",
                                        "check that the microcontroller runs the bridge firmware and the baud rate matches"))

@@ -210,7 +210,7 @@ def _load_extensions() -> None:
     import importlib
 
     for name in ("companion.cli.session", "companion.cli.hw", "companion.cli.run", "companion.cli.league",
-                 "companion.cli.update", "companion.cli.network"):
+                 "companion.cli.update", "companion.cli.network", "companion.cli.firmware"):
         try:
             importlib.import_module(name)
         except ModuleNotFoundError as exc:

@@ -65,7 +65,8 @@ class Firmware:
         self.buttons_sampled(board.button_levels(), now)
         self.device.tick(now)
         for frame in self.device.take():
-            board.write_host(frame)
+            if board.write_host(frame) is False:  # no room: the host is not reading
+                self.device.tx_dropped += 1
         board.service(now)
         board.feed_watchdog()
 

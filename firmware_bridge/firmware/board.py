@@ -7,7 +7,6 @@ import sys
 import time
 
 import machine
-import micropython
 
 from . import config, proto
 from .mfrc522 import MFRC522, ChipGone
@@ -18,14 +17,11 @@ except ImportError:
     neopixel = None
 
 
-def maintenance_requested():
-    """Button 0 held at power-up: do not start, so mpremote can reach the REPL to update files
-    (once running, Ctrl-C is data and no longer interrupts)."""
-    return machine.Pin(config.BUTTONS[0], machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
-
-
 class Board:
-    def __init__(self):
+    def __init__(self, wdt):
+        """``wdt``: the watchdog main.run armed first; fed between the readers' set-up, which
+        takes up to a few hundred milliseconds each for readers that do not answer."""
+        self.wdt = wdt
         Pin = machine.Pin
         # Every chip-select high before the first transfer, or two readers answer at once.
         self.cs = [Pin(p, Pin.OUT, value=1) for p in config.READER_CS]
@@ -40,7 +36,10 @@ class Board:
             miso=Pin(config.MISO),
         )
         self.readers = [MFRC522(self.spi, cs.value) for cs in self.cs]
-        self.present = [self._init(reader) for reader in self.readers]
+        self.present = []
+        for reader in self.readers:
+            self.present.append(self._init(reader))
+            wdt.feed()
         self._retry_at = [0] * len(self.readers)
         self.buttons = [Pin(p, Pin.IN, Pin.PULL_UP) for p in config.BUTTONS]
         self.leds = None
@@ -50,12 +49,14 @@ class Board:
         self._buzz_until = None
         self._last_ticks = time.ticks_ms()
         self._ms = 0
-        micropython.kbd_intr(-1)  # 0x03 in a frame is data, not Ctrl-C
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
+        self._writable = select.poll()
+        self._writable.register(sys.stdout, select.POLLOUT)
         self._in = sys.stdin.buffer
         self._out = sys.stdout.buffer
-        self.wdt = machine.WDT(timeout=config.WATCHDOG_MS)
+        self._pending = bytearray()  # frames the USB FIFO had no room for yet
+        self._maintenance = False
 
     def boot_id(self):
         return int.from_bytes(os.urandom(4), "big")
@@ -74,7 +75,28 @@ class Board:
         return bytes(data)
 
     def write_host(self, frame):
-        self._out.write(frame)
+        """Queue a frame for the host and write what the USB FIFO takes now, never waiting.
+
+        MicroPython's USB write waits up to 500 ms for room when the host holds the port open
+        but does not read (the service paused or restarting), which would stall the readers
+        and starve the watchdog. POLLOUT says the FIFO has room for at least one byte, so bytes
+        go one at a time while it does. A host that stays away loses whole frames once
+        ``TX_PENDING_MAX`` bytes wait: False, counted as dropped; the sequence gap makes it
+        resync when it reads again."""
+        if len(self._pending) + len(frame) > config.TX_PENDING_MAX:
+            self._flush()
+            if len(self._pending) + len(frame) > config.TX_PENDING_MAX:
+                return False
+        self._pending += frame
+        self._flush()
+        return True
+
+    def _flush(self):
+        pending, sent = self._pending, 0
+        while sent < len(pending) and self._writable.poll(0):
+            sent += self._out.write(pending[sent:sent + 1]) or 0
+        if sent:
+            self._pending = pending[sent:]
 
     @staticmethod
     def _init(reader):
@@ -127,9 +149,16 @@ class Board:
                 self._buzz_until = self.now_ms() + ms
             else:
                 self.buzzer.duty_u16(0)
+        elif ftype == proto.MAINTENANCE:
+            self._maintenance = True  # after the ACK is out: service() writes the flag and resets
         return proto.ACK_OK
 
     def service(self, now):
+        if self._maintenance:
+            self._flush()
+            with open(config.MAINTENANCE_FLAG, "w") as flag:
+                flag.write("asked by the host\n")
+            machine.reset()
         if self._buzz_until is not None and now >= self._buzz_until:
             self.buzzer.duty_u16(0)
             self._buzz_until = None

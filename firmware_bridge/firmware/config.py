@@ -2,7 +2,9 @@
 docs/hardware.md for the wiring. Edit here for another board or another table layout; reader
 indices are what the Pi's config maps to reader points (N, E, S, W, scan, bag, dice lanes)."""
 
-FIRMWARE = (1, 0, 0)
+# The firmware's version, in HELLO_REPLY: the companion compares it with the one it ships
+# (``companion firmware install`` copies that one). Bump it with every change to these files.
+FIRMWARE = (1, 1, 0)
 
 SPI_ID = 0
 SPI_BAUD = 1000000  # long ribbon cables to several readers: keep the clock modest
@@ -21,6 +23,8 @@ LED_COUNT = 8
 BUZZER_PIN = 11  # passive buzzer through a transistor, driven by PWM
 
 WATCHDOG_MS = 2000  # the loop feeds it every few milliseconds; a hung SPI read reboots
+MAINTENANCE_FLAG = "maintenance"  # this file on the flash: the next boot leaves the REPL free
+TX_PENDING_MAX = 512  # bytes kept for a host that is not reading; whole frames beyond are dropped
 
 # Dice lanes: reader index -> dice slot, and die tag UID -> face reported. With no face table
 # the lane's reader reports plain TAG events and the Pi's tag registry maps them to faces.

@@ -30,8 +30,8 @@ class Device:
         heartbeat_ms: int = 1000,
         now_ms: int = 0,
     ):
-        """``on_command(type, args) -> ACK status`` runs SET_LED (led, r, g, b) and BUZZ
-        (freq_hz, ms); without it every command is acknowledged as done."""
+        """``on_command(type, args) -> ACK status`` runs SET_LED (led, r, g, b), BUZZ
+        (freq_hz, ms) and MAINTENANCE (); without it every command is acknowledged as done."""
         self.boot_id = boot_id & 0xFFFFFFFF
         self.readers = readers
         self.buttons = buttons
@@ -161,6 +161,10 @@ class Device:
                 args = proto.unpack_buzz(body)
             elif ftype == proto.PING:
                 return proto.ACK_OK if len(body) <= proto.PING_MAX else proto.ACK_BAD_BODY
+            elif ftype == proto.MAINTENANCE:
+                if body:
+                    return proto.ACK_BAD_BODY
+                args = ()
             else:
                 return proto.ACK_UNKNOWN
         except proto.BodyError:

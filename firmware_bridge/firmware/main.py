@@ -1,25 +1,37 @@
-"""Entry point on the Pico: the device's /main.py holds ``from firmware import main; main.run()``
-(see docs/hardware.md for copying the files)."""
+"""The bridge's entry point on the Pico: the device's /main.py (``firmware_bridge/pico_root``)
+turns Ctrl-C off and calls :func:`run`; ``companion firmware install`` copies both."""
 
 import sys
 
+import micropython
+
 from . import config
-from .app import Firmware
-from .board import Board, maintenance_requested
 
 ERROR_LOG = "last_error.txt"
 
 
 def run():
-    """Run the bridge for ever. An exception never reaches the REPL: the USB serial line carries
-    the protocol, and a REPL prompt there would leave the host reading garbage until the watchdog
-    fired. Instead the traceback goes to ``last_error.txt`` on the Pico's flash and the board
-    resets at once; the host sees the new boot id and resyncs."""
-    if maintenance_requested():
-        print("galapagos bridge: maintenance mode (button 0 held), REPL left free")
+    """Run the bridge for ever. Nothing but a reset ever leaves this function: the USB serial line
+    carries the protocol, and a REPL prompt there would leave the host reading garbage.
+
+    In this order: Ctrl-C off (0x03 is data here; the device's /main.py did it already, this
+    covers an older one), maintenance mode (the REPL left free, no watchdog), the watchdog, and
+    only then the imports and the readers' set-up, inside a ``try`` that catches *everything* —
+    ``KeyboardInterrupt`` is no ``Exception`` — writes it to ``last_error.txt`` and resets: the
+    host sees a new boot id and resyncs."""
+    micropython.kbd_intr(-1)
+    import machine
+
+    if maintenance(machine):
+        micropython.kbd_intr(3)
+        print("galapagos bridge: maintenance mode, REPL left free (reset to run the bridge)")
         return
+    wdt = machine.WDT(timeout=config.WATCHDOG_MS)
     try:
-        board = Board()
+        from .app import Firmware
+        from .board import Board
+
+        board = Board(wdt)
         firmware = Firmware(
             board,
             len(config.READER_CS),
@@ -32,9 +44,22 @@ def run():
         )
         while True:
             firmware.step(board)
-    except Exception as exc:  # anything but a reset is worse than a reset
+    except BaseException as exc:  # noqa: BLE001 - anything but a reset is worse than a reset
         record(exc)
-        reset()
+        machine.reset()
+
+
+def maintenance(machine):
+    """Maintenance asked for: by the host (MAINTENANCE wrote the flag file, removed here so the
+    next reset runs the bridge again) or by button 0 held at power-up."""
+    import os
+
+    try:
+        os.remove(config.MAINTENANCE_FLAG)
+        return True
+    except OSError:
+        pass
+    return machine.Pin(config.BUTTONS[0], machine.Pin.IN, machine.Pin.PULL_UP).value() == 0
 
 
 def record(exc):
@@ -44,11 +69,5 @@ def record(exc):
                 sys.print_exception(exc, log)
             else:
                 log.write(repr(exc) + "\n")
-    except OSError:
+    except BaseException:  # noqa: BLE001 - a full flash (or another 0x03) must not stop the reset
         pass
-
-
-def reset():
-    import machine
-
-    machine.reset()

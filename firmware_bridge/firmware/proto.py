@@ -15,7 +15,8 @@ GET_STATE = 0x02
 SET_LED = 0x03
 BUZZ = 0x04
 PING = 0x05
-COMMANDS = (SET_LED, BUZZ, PING)  # acknowledged, retried by the host, executed once
+MAINTENANCE = 0x06  # empty body: acknowledge, then reboot into maintenance mode (REPL free, no watchdog)
+COMMANDS = (SET_LED, BUZZ, PING, MAINTENANCE)  # acknowledged, retried by the host, executed once
 
 # Device -> host.
 ACK = 0x80
@@ -34,6 +35,7 @@ NAMES = {
     SET_LED: "SET_LED",
     BUZZ: "BUZZ",
     PING: "PING",
+    MAINTENANCE: "MAINTENANCE",
     ACK: "ACK",
     HELLO_REPLY: "HELLO_REPLY",
     STATE: "STATE",

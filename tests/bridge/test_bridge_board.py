@@ -99,13 +99,19 @@ class FakeStdio:
 
 
 class FakePoll:
+    """select.poll over the fake stdio: stdin readable while it has bytes; stdout always
+    writable (a host that reads; tests/bridge/test_pico_usb.py has one that stops)."""
+
     def __init__(self, stdin: FakeStdio) -> None:
         self.stdin = stdin
+        self.streams: list[object] = []
 
-    def register(self, *args: object) -> None:
-        pass
+    def register(self, stream: object, *flags: object) -> None:
+        self.streams.append(stream)
 
     def poll(self, timeout: int) -> list:
+        if any(getattr(s, "buffer", None) is not self.stdin.buffer for s in self.streams):
+            return [1]  # the stdout poll
         buf = self.stdin.buffer
         return [1] if buf.tell() < len(buf.getvalue()) else []
 
@@ -127,6 +133,7 @@ def board_module(monkeypatch: pytest.MonkeyPatch):
     board.use_stdio = lambda: (monkeypatch.setattr(board.sys, "stdin", stdin),
                                monkeypatch.setattr(board.sys, "stdout", stdout))
     monkeypatch.setattr(board.select, "poll", lambda: FakePoll(stdin))
+    monkeypatch.setattr(board.sys, "print_exception", lambda exc, file: file.write(repr(exc)), raising=False)
     from firmware_bridge.firmware import config
 
     for i, pin in enumerate(config.READER_CS):
@@ -152,7 +159,7 @@ def test_the_board_runs_the_firmware_loop(board_module) -> None:
     from firmware_bridge.firmware.app import Firmware
 
     board_mod.use_stdio()
-    board = board_mod.Board()
+    board = board_mod.Board(sys.modules["machine"].WDT(timeout=2000))
     assert all(board.present)  # every emulated reader answered with a known version
     fw = Firmware(board, len(config.READER_CS), len(config.BUTTONS), firmware=config.FIRMWARE)
     for _ in range(len(config.READER_CS) * 2):
@@ -167,14 +174,15 @@ def test_the_board_runs_the_firmware_loop(board_module) -> None:
     assert ("freq", 880) in hw.pwm
     assert fw.device.tags == {2: UID, 5: bytes.fromhex("DEADBEEF")}  # boot scan + a new tag
     assert [f[2] for f in got if f[0] == proto.TAG_PRESENT] == [proto.pack_tag(5, bytes.fromhex("DEADBEEF"))]
-    assert hw.fed == len(config.READER_CS) * 3
+    assert hw.fed == len(config.READER_CS) + len(config.READER_CS) * 3  # once per reader set up, once per step
 
 
-def test_button_0_held_at_power_up_leaves_the_repl_free(board_module) -> None:
+def test_button_0_held_at_power_up_leaves_the_repl_free(board_module, monkeypatch, tmp_path) -> None:
     board_mod, hw, stdout = board_module
     from firmware_bridge.firmware import config
 
     hw.levels[config.BUTTONS[0]] = 0
+    monkeypatch.chdir(tmp_path)
     main = importlib.import_module("firmware_bridge.firmware.main")
     assert main.run() is None and hw.fed == 0
 
@@ -187,7 +195,7 @@ def test_a_reader_absent_at_boot_is_tried_again_and_read_once_it_answers(board_m
     late.present = False  # its connector was loose when the Pico booted
     late.place(Tag(bytes.fromhex("CAFEF00D")))
     board_mod.use_stdio()
-    board = board_mod.Board()
+    board = board_mod.Board(sys.modules["machine"].WDT(timeout=2000))
     assert not board.present[3]
     assert board.poll_reader(3) is None
     late.present = True  # pushed back in

@@ -13,7 +13,7 @@ from conftest import Recorder
 
 from firmware_bridge.events import ButtonEvent, DiceEvent, LinkEvent, TagEvent
 from firmware_bridge.finder import PortFinder
-from firmware_bridge.firmware import proto
+from firmware_bridge.firmware import config, proto
 from firmware_bridge.host import Buzz, HostLink, SetLed
 from firmware_bridge.simulator import Faults, Simulator
 
@@ -28,7 +28,7 @@ class TestHandshake:
         counts of readers, buttons and slots'."""
         hello = recorder.wait_for(lambda e: isinstance(e, LinkEvent) and e.kind == "hello")
         assert hello.detail["protocol"] == proto.PROTOCOL_VERSION
-        assert hello.detail["firmware"] == "1.0.0"
+        assert hello.detail["firmware"] == ".".join(map(str, config.FIRMWARE))
         assert (hello.detail["readers"], hello.detail["buttons"], hello.detail["slots"]) == (8, 8, 4)
         assert link.info is not None and link.info.boot_id == sim.device.boot_id
         assert hello.detail["boot_id"] == f"{sim.device.boot_id:08X}"

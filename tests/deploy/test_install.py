@@ -138,7 +138,7 @@ def test_a_bad_config_stops_the_install_with_the_key_and_exit_2(tmp_path: Path) 
     result = run_install(tmp_path)
     assert result.returncode == 2
     assert "tags.misses must be" in result.stderr
-    assert not (tmp_path / UNIT).exists()
+    assert "Fix" in result.stderr
 
 
 def test_install_keeps_an_edited_config(tmp_path: Path) -> None:

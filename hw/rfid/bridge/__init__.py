@@ -78,6 +78,7 @@ class BridgeHub:
         self.report_after = report_after
         self.link_state = "down"  # "up", "down" (never came up yet), "lost", "incompatible"
         self.reported_down = False
+        self.firmware_mismatch: str | None = None  # firmware_bridge.core.firmware_mismatch's sentence
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None
         self.link = HostLink(port, self._on_bridge_event, baudrate=baudrate)
@@ -158,8 +159,19 @@ class BridgeHub:
                 self._reader_changed(int(event.detail["reader"]), bool(event.detail["ok"]))
             elif isinstance(event, bridge.LinkEvent):
                 self._link_changed(event.kind)
+                if event.kind == "hello":
+                    self._firmware_checked(event.detail.get("firmware_mismatch"))
                 if event.kind in ("resync", "overflow"):
                     self._reconcile()
+
+    def _firmware_checked(self, mismatch: str | None) -> None:
+        """The Pico's firmware is not the one this checkout ships: said once, until it is."""
+        if mismatch and not self.firmware_mismatch:
+            log.warning("%s", mismatch)
+            self._emit(StatusEvent("bridge firmware", False, mismatch))
+        elif not mismatch and self.firmware_mismatch:
+            self._emit(StatusEvent("bridge firmware", True, "bridge firmware updated"))
+        self.firmware_mismatch = mismatch
 
     def _reader_changed(self, index: int, ok: bool) -> None:
         """The firmware says one of its readers stopped answering (it retries it) or answers again."""
