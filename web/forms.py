@@ -145,6 +145,16 @@ def needs_send(form: dict[str, Any]) -> bool:
     return any(_needs_send(f) for f in form.get("fields") or [])
 
 
+def full_sends(form: dict[str, Any]) -> bool:
+    """Whether completing the form's list sends it: its only field is a list of a fixed length (a throw of five
+    dice), so the tap that lays the last die is the last gesture (one tap a die)."""
+    fields = form.get("fields") or []
+    if len(fields) != 1 or moves.kind_of(fields[0]) != "items":
+        return False
+    spec = fields[0]["items"]
+    return spec["min"] == spec["max"] > 0 and not fields[0].get("optional")
+
+
 def _needs_send(f: dict[str, Any]) -> bool:
     kind = moves.kind_of(f)
     if kind != "choices" or (f.get("optional") and "default" not in f):
@@ -194,6 +204,7 @@ def value_format(f: dict[str, Any]) -> str:
 def helpers() -> dict[str, Any]:
     """What the form macros call."""
     return {"value_json": value_json, "field_kind": field_kind, "is_bare": is_bare, "needs_send": needs_send,
+            "full_sends": full_sends,
             "chip_colour": chip_colour, "shown_choices": shown_choices, "limits_json": limits_json,
             "value_format": value_format}
 
