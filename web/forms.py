@@ -140,9 +140,16 @@ def needs_send(form: dict[str, Any]) -> bool:
     """Whether the form needs a Send button: a range or a list to fill, or a field that may be left out.
 
     Any other form is sent by the tap that completes it (a chip whose choice is the
-    last one missing), so a move with one natural choice is one tap.
+    last one missing), so a move with one natural choice is one tap. A field of the form itself that
+    may be left out and has a default (how many cards a gift gives) sits beside the move's name, set
+    before that tap: it needs no Send of its own.
     """
-    return any(_needs_send(f) for f in form.get("fields") or [])
+    return any(_needs_send(f) for f in form.get("fields") or [] if not beside_name(f))
+
+
+def beside_name(f: dict[str, Any]) -> bool:
+    """A small option of the move, shown beside its name on a phone: optional, with a default, not a list."""
+    return bool(f.get("optional")) and "default" in f and moves.kind_of(f) != "items"
 
 
 def full_sends(form: dict[str, Any]) -> bool:

@@ -263,3 +263,48 @@ def test_pocket_turn_leads_with_its_next_move(browser, server: Server) -> None:
         look(server, gid, {None: tab}, set(), "pocket-turn")
     finally:
         close(tab)
+
+
+# -- taps where the table waits --------------------------------------------------------------------------
+def test_a_tablet_seats_vote_and_a_phones_gift_take_two_taps(browser, server: Server) -> None:
+    """After the hand-over (« Pass the tablet to Bob », « I am Bob »), Bob's vote is his choice and its
+    confirmation; a gift from a phone is « More moves » and whom to: how many cards sits beside the name."""
+    from tests.support.dashboard import TO_THE_VOTE
+
+    gid, code = server.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
+    ann = join_phone(browser, server, code, "Ann")
+    tab = tablet(browser, server, gid)
+    try:
+        enter(server, gid, {"Ann"}, TO_THE_VOTE[:1])
+        synced(server, gid, ann)
+        cards = {p["name"]: p["cards"] for p in server.api("GET", f"/api/games/{gid}")["state"]["players"]}
+        taps = 0
+        ann.click("details.more > summary")  # the gift is not what the rulebook waits for: folded
+        taps += 1
+        give = ann.locator("form.act[data-action='give'][data-player='Ann']")
+        assert give.get_attribute("data-tap") is not None and give.locator("button.send").count() == 0
+        give.locator(f".fld-chips:not(.minor) .chip[data-value='{json.dumps('Cleo')}']").click()
+        taps += 1
+        ann.wait_for_selector(".toast.good:not([hidden])", timeout=5000)
+        after = {p["name"]: p["cards"] for p in server.api("GET", f"/api/games/{gid}")["state"]["players"]}
+        assert (after["Ann"], after["Cleo"]) == (cards["Ann"] - 1, cards["Cleo"] + 1) and taps == 2
+        enter(server, gid, {"Ann"}, TO_THE_VOTE[1:])
+        enter(server, gid, {"Ann"}, [{"type": "survival"}, {"type": "debate"}])  # no card played: the vote
+        synced(server, gid, tab)
+        first = tab.locator("[data-private-open].big")
+        assert first.count() == 1  # one big hand-over: the first seat the vote waits for
+        seat = first.get_attribute("data-private-open")
+        first.click()  # the hand-over
+        tab.locator(".privacy button.show").click()
+        taps = 0
+        target = next(p for p in ("Ann", "Bob", "Cleo") if p != seat)
+        tab.locator(f".privacy form.act[data-action='vote'] .chip[data-value='{json.dumps(target)}']").click()
+        taps += 1
+        tab.wait_for_selector("dialog#confirm[open]", timeout=3000)
+        tab.click("dialog#confirm button[value='ok']")
+        taps += 1
+        tab.wait_for_selector(".privacy", state="detached", timeout=5000)
+        votes = [e["action"] for e in server.api("GET", f"/api/games/{gid}")["last_actions"] if e["action"]["type"] == "vote"]
+        assert votes and votes[0]["player"] == seat and taps == 2
+    finally:
+        close(ann, tab)

@@ -174,7 +174,8 @@ def play(page, action: str, values: dict[str, Any] | None = None, *, player: str
          table: bool = False, good: bool = True, answer: str = "ok") -> Sent:
     """Fill the form of ``action`` with ``values`` (in order: a choice before its own fields) and send it."""
     form = move_form(page, action, player, table)
-    if form.get_attribute("data-tap") is not None and values:  # the tap that completes it sends it
+    taps = form.get_attribute("data-tap") is not None or form.get_attribute("data-full-sends") is not None
+    if taps and values:  # the tap that completes it sends it (a chip, the last die of a throw)
         return send(page, form, good, answer, press=lambda: fill(form, values, sending=True))
     fill(form, values or {})
     return send(page, form, good, answer)
