@@ -20,7 +20,7 @@ import pytest
 from companion.table.journal import Journal
 from companion.table.session import Session
 from tests.web.runner import Server
-from tests.web.test_phone_moves import TABLET, join_phone, synced
+from tests.web.test_phone_moves import TABLET, join_phone, play, synced
 from web import seat_view
 from web.forms import page_forms
 
@@ -170,6 +170,29 @@ def look(server: Server, gid: str, pages: dict[str | None, Any], phones: set[str
     return seen
 
 
+def to_the_end(server: Server, gid: str, pages: dict[str | None, Any], phones: set[str], lines: list[dict[str, Any]],
+               name: str) -> None:
+    """The script's lines up to its last, checked once more; the last entered as a player does on the screen
+    that plays its seat (the tablet for the table and its seats); then the game is over on every screen."""
+    enter(server, gid, phones, lines[:-1], pages)
+    look(server, gid, pages, phones, f"{name}-last")
+    last = dict(lines[-1])
+    kind, who = last.pop("type"), last.pop("player", None)
+    page = pages[who] if who in phones else pages[None]
+    with Journal(server.db) as journal:
+        now, _ = page_forms(Session.open(journal, gid), who if who in phones else None, "en", sorted(phones))
+    mover = next((f for f in now if f["type"] == kind and f.get("player") in (who, None)
+                  or f["type"] == kind and who is None), None)
+    assert mover is not None, (name, kind, [f["type"] for f in now])  # the last move is one the rulebook expects
+    play(page, kind, last, player=mover.get("player"), table=mover.get("player") is None)
+    synced(server, gid, *pages.values())
+    assert server.api("GET", f"/api/games/{gid}")["state"]["over"]
+    for seat, p in pages.items():
+        p.wait_for_selector(".banner.over", timeout=5000)
+        p.evaluate("window.scrollTo(0, 0)")
+        p.screenshot(path=str(SHOTS / f"{name}-over-{seat or 'tablet'}.png"), full_page=True)
+
+
 def close(*pages) -> None:
     for p in pages:
         p.context.close()
@@ -212,6 +235,7 @@ def test_galerapagos_hidden_moments_lead_with_the_rulebooks_next_step(browser, s
         assert lead.locator("form.act.lead[data-action='embark'] button.big").count() == 1
         weather = [b for b in seen[None] if b["action"] == "weather"]
         assert weather and all(b["step"] == "override" for b in weather)
+        to_the_end(server, gid, pages, phones, lines[37:], "galerapagos")  # « Embark » on the tablet
     finally:
         close(*pages.values())
 
@@ -234,6 +258,22 @@ def test_dice_sand_running_leads_each_phone_with_its_plan(browser, server: Serve
         close(*pages.values())
 
 
+def test_dice_full_game_to_its_end_on_the_tablet(browser, server: Server) -> None:
+    head, lines = script("dice_full_game.jsonl")
+    phones = {"Bob"}  # Ann is played on the tablet
+    gid, code = server.new_game("galapagos-dice", head["players"], {**head["options"], "timer_seconds": 900})
+    tab = tablet(browser, server, gid)
+    pages = {None: tab, "Bob": join_phone(browser, server, code, "Bob")}
+    try:
+        enter(server, gid, phones, lines[:10])  # round 2: Ann has planned, the sand runs for Bob
+        look(server, gid, pages, phones, "dice-sand")
+        enter(server, gid, phones, lines[10:11])  # Bob's plan laid, not yet done
+        look(server, gid, pages, phones, "dice-planned")
+        to_the_end(server, gid, pages, phones, lines[11:], "dice")
+    finally:
+        close(*pages.values())
+
+
 # -- the auction: the end of the bidding ----------------------------------------------------------------
 def test_auction_end_of_the_bidding_leads_with_the_direction(browser, server: Server) -> None:
     head, lines = script("auction_review_two_players.jsonl")
@@ -248,6 +288,7 @@ def test_auction_end_of_the_bidding_leads_with_the_direction(browser, server: Se
         enter(server, gid, phones, lines[4:6])  # both pass: Eve, played on the tablet, chooses the direction
         look(server, gid, pages, phones, "bidding-over")
         assert tab.locator(".seat-turn[data-seat='Eve'] form.act.lead").count() == 1
+        to_the_end(server, gid, pages, phones, lines[6:], "auction")
     finally:
         close(*pages.values())
 
@@ -261,6 +302,7 @@ def test_pocket_turn_leads_with_its_next_move(browser, server: Server) -> None:
         look(server, gid, {None: tab}, set(), "pocket-start")
         enter(server, gid, set(), lines[:3])
         look(server, gid, {None: tab}, set(), "pocket-turn")
+        to_the_end(server, gid, {None: tab}, set(), lines[3:], "pocket")
     finally:
         close(tab)
 
@@ -308,3 +350,25 @@ def test_a_tablet_seats_vote_and_a_phones_gift_take_two_taps(browser, server: Se
         assert votes and votes[0]["player"] == seat and taps == 2
     finally:
         close(ann, tab)
+
+
+# -- joining closed ----------------------------------------------------------------------------------------
+def test_after_close_joining_the_tablet_shows_no_dead_code(browser, server: Server) -> None:
+    gid, code = server.new_game("pocket-galapagos", ["Ann"])
+    tab = tablet(browser, server, gid)
+    try:
+        box = tab.locator(".joinbox")
+        assert box.locator("img.qr").is_visible() and code[:3] in box.inner_text()
+        tab.click("form.joining button[name='open'][value='0']")  # « Close joining »
+        tab.wait_for_selector(".joinbox .join-closed:not([hidden])", timeout=5000)
+        assert not box.locator("img.qr").is_visible()
+        said = box.inner_text()
+        assert code[:3] not in said and "join?code" not in said and "Joining is closed" in said
+        tab.click("form.joining button[name='open'][value='1']")  # a new code, shown again
+        tab.wait_for_selector(".joinbox img.qr", state="visible", timeout=5000)
+        server.api("POST", f"/api/games/{gid}/joining", {"open": False})  # closed elsewhere: this page follows live
+        tab.wait_for_selector(".joinbox .join-open", state="hidden", timeout=5000)
+        assert tab.locator(".joinbox .join-closed").is_visible()
+        tab.screenshot(path=str(SHOTS / "joining-closed.png"))
+    finally:
+        close(tab)
