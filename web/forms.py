@@ -153,13 +153,14 @@ def beside_name(f: dict[str, Any]) -> bool:
 
 
 def full_sends(form: dict[str, Any]) -> bool:
-    """Whether completing the form's list sends it: its only field is a list of a fixed length (a throw of five
-    dice), so the tap that lays the last die is the last gesture (one tap a die)."""
+    """Whether a full list sends the form: its only field is a list, and once it holds as many values as it
+    may (a throw's five dice, a plan of every die rolled) nothing is left to choose, so the tap that lays
+    the last one sends it (the form's question, if it asks one, comes then): one tap a die. A shorter list
+    is sent with the Send button."""
     fields = form.get("fields") or []
     if len(fields) != 1 or moves.kind_of(fields[0]) != "items":
         return False
-    spec = fields[0]["items"]
-    return spec["min"] == spec["max"] > 0 and not fields[0].get("optional")
+    return fields[0]["items"]["max"] > 0 and not fields[0].get("optional")
 
 
 def _needs_send(f: dict[str, Any]) -> bool:

@@ -174,9 +174,14 @@ def play(page, action: str, values: dict[str, Any] | None = None, *, player: str
          table: bool = False, good: bool = True, answer: str = "ok") -> Sent:
     """Fill the form of ``action`` with ``values`` (in order: a choice before its own fields) and send it."""
     form = move_form(page, action, player, table)
-    taps = form.get_attribute("data-tap") is not None or form.get_attribute("data-full-sends") is not None
-    if taps and values:  # the tap that completes it sends it (a chip, the last die of a throw)
+    if form.get_attribute("data-tap") is not None and values:  # the tap that completes it sends it
         return send(page, form, good, answer, press=lambda: fill(form, values, sending=True))
+    if form.get_attribute("data-full-sends") is not None and values:  # a full list sends itself, a shorter one Send
+        def press() -> None:
+            fill(form, values, sending=True)
+            if not _sent_already(form):
+                form.locator("button.send, button.primary").last.click()
+        return send(page, form, good, answer, press=press)
     fill(form, values or {})
     return send(page, form, good, answer)
 
