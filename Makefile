@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test lint bench soak clean browser node catalogs mosquitto postgres
+.PHONY: run test check lint bench soak screenshots clean browser node catalogs mosquitto postgres
 
 # Browser tests drive Debian's Chromium through Playwright (Playwright's own
 # browser download cannot work on the Pi or in CI). Installed once, as root.
@@ -47,10 +47,29 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/companion run --sim $(if $(PORT),--port $(PORT))
 
-# two workers: the machines (a Pi 4, CI) have two cores or more, and half the suite waits on
-# browsers and servers in other processes
+# Three xdist workers on two cores: the browser, server and crash tests mostly wait (on sand timers,
+# pages, restarts), so a third worker fills the cores while two wait. Each module runs on one worker
+# (loadscope), so no module starts its server twice; the browser and slow modules are handed out
+# first (tests/conftest.py orders them); the ten slowest tests are printed at the end (docs/testing.md).
+# The compiled test modules (assertions rewritten by pytest) are kept in .venv/pycache, even where
+# PYTHONDONTWRITEBYTECODE is set: each worker would otherwise compile the whole suite again at every
+# run (about 4 s of CPU each). The tests' temporary folders (journals, servers' and brokers'
+# folders, the PostgreSQL cluster) go to /dev/shm where it exists: the journal's fsync after every action is
+# then a no-op instead of a disk write, which is what a killed process sees anyway (the page cache
+# outlives it; no test here cuts the power). The code and every call it makes stay the same.
+TEST_TMP ?= $(shell test -d /dev/shm -a -w /dev/shm && echo /dev/shm || echo $${TMPDIR:-/tmp})
+PYTEST := env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache TMPDIR=$(TEST_TMP) \
+	$(PY) -m pytest
+WORKERS ?= 3
+XDIST = -n $(WORKERS) --dist loadscope --no-loadscope-reorder
 test: $(STAMP) browser node mosquitto postgres
-	$(PY) -m pytest -m "not soak" -n 2
+	$(PYTEST) -m "not soak" $(XDIST) --durations=10
+
+# The inner loop: everything but the browser, broker and crash suites (and the soak), under 90 s.
+# Its tests keep the cores busy, so two workers.
+check: WORKERS = 2
+check: $(STAMP) node postgres
+	$(PYTEST) -m "not soak and not browser and not broker and not crash" $(XDIST) --durations=10
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -59,7 +78,12 @@ bench: $(STAMP)
 	$(PY) -m bench
 
 soak: $(STAMP) browser node mosquitto
-	$(PY) -m pytest -m soak
+	$(PYTEST) -m soak --durations=10
+
+# The tests write only to temporary folders; this renews the documentation's pictures in
+# docs/screenshots from the browser tests (then look at them, and commit the ones that changed)
+screenshots: $(STAMP) browser
+	SCREENSHOTS=$(CURDIR)/docs/screenshots $(PYTEST) -m browser $(XDIST)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -27,6 +27,7 @@ MODULES = [
     "bench.join_guessing",
     "bench.course",
     "bench.club",
+    "bench.at_rest",
 ]
 
 

@@ -25,16 +25,18 @@ LINK = re.compile(r"http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]+)")
 class Server:
     """`companion run --sim --port 0` on a journal file; restartable after a kill."""
 
-    def __init__(self, db: Path, timeout: float = 30.0):
+    def __init__(self, db: Path, timeout: float = 30.0, env: dict[str, str] | None = None):
         self.db = db
         self.timeout = timeout
+        #: the environment of the server (default: no bytecode written, as the tests run it)
+        self.env = env
         self.proc: subprocess.Popen[str] | None = None
         self.port = 0
         self.token = ""
 
     def start(self) -> float:
         """Start and wait until the API answers; returns the seconds from spawn to ready."""
-        env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1")
+        env = self.env or dict(os.environ, PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1")
         began = time.perf_counter()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "companion", "--db", str(self.db), "run", "--sim", "--port", "0"],

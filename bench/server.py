@@ -133,12 +133,12 @@ def run() -> dict[str, Any]:
         server.start()
         try:
             game_id = server.new_game("pocket-galapagos", ["Ann"])
-            time.sleep(2)
+            time.sleep(size(2, 0.2))  # settled, idle
             out["rss_idle_mb"] = metric(server.rss_mb(), "MB", "<= 60")
             live = open_clients(server, game_id, 12)
             for i in range(50):
                 server.api("POST", f"/api/games/{game_id}/actions", population_action(i))
-            time.sleep(1)
+            time.sleep(size(1, 0.1))
             out["rss_12_clients_mb"] = metric(server.rss_mb(), "MB", "<= 80")
             for client in live:
                 client.close()

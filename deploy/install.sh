@@ -43,7 +43,9 @@ fi
 
 # 2. the config: a minimal one that starts on any Pi with an OLED and buttons
 mkdir -p "$ETC" "$DB_DIR"
+FRESH=0
 if [ ! -e "$ETC/config.toml" ]; then
+  FRESH=1
   say "Installing $ETC/config.toml (the OLED and buttons; add readers from docs/config.example.toml)"
   install -m 0644 "$APP_DIR/deploy/pi.toml" "$ETC/config.toml"
 fi
@@ -117,6 +119,12 @@ if [ -z "$PREFIX" ]; then
     id -nG "$APP_USER" | tr ' ' '\n' | grep -qx "$group" || usermod -aG "$group" "$APP_USER"
   done
 fi
+
+# 5b. the table's own Wi-Fi when no known Wi-Fi is in range: on a fresh install without a saved Wi-Fi
+#     (HOTSPOT=on or off to choose, on any run; deploy/hotspot.sh, docs/network.md)
+HOTSPOT="${HOTSPOT:-$([ "$FRESH" = 1 ] && echo auto || echo skip)}"
+[ "$HOTSPOT" = skip ] || PREFIX="$PREFIX" SYSTEMCTL="$SYSTEMCTL" bash "$APP_DIR/deploy/hotspot.sh" "$HOTSPOT" \
+  || say "The hotspot was not set up (see above); run deploy/hotspot.sh again once that is fixed."
 
 # 6. the database folder (the unit's StateDirectory) and the service
 [ -n "$PREFIX" ] || chown "$APP_USER" "$DB_DIR"

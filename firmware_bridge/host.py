@@ -21,7 +21,8 @@ Public API (the hw/ package adapts this as its ``bridge`` RFID backend)::
 
 ``port`` is a path (a /dev/serial/by-id/... symlink is followed anew on each reconnect) or a
 callable returning the current path or None (``PortFinder`` looks at the udev symlink, by-id
-links and USB VID:PID). The port is opened with ``exclusive=True`` so no second program can
+links and USB VID:PID). The port is opened exclusively (a flock and the terminal's TIOCEXCL,
+:mod:`firmware_bridge.exclusive`) so no second program, ``cat`` or ``screen`` included, can
 read the same device.
 
 ``on_event`` receives TagEvent(reader, uid, present), ButtonEvent(button, pressed),
@@ -55,6 +56,7 @@ import serial
 
 from .core import DeviceInfo, LinkCore
 from .events import BridgeEvent, LinkEvent
+from .exclusive import ExclusiveSerial
 from .finder import resolve
 from .firmware import proto
 
@@ -226,9 +228,7 @@ class HostLink:
 
     def _open(self, path: str) -> serial.Serial | None:
         try:
-            ser = serial.Serial(
-                path, self.baudrate, timeout=self.tick, write_timeout=1.0, exclusive=True
-            )
+            ser = ExclusiveSerial(path, self.baudrate, timeout=self.tick, write_timeout=1.0)
             ser.reset_input_buffer()
             return ser
         except (serial.SerialException, OSError, ValueError) as err:

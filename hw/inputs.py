@@ -25,6 +25,8 @@ from hw.events import ButtonEvent, DeviceEvent, EncoderEvent
 
 log = logging.getLogger(__name__)
 Listener = Callable[[DeviceEvent], None]
+#: how long a press edge's line must stay low to count (a spike is over in microseconds)
+GLITCH_TIME = 0.0002
 
 
 def _claimed(pin: int) -> bool:
@@ -53,13 +55,16 @@ class Panel:
         *,
         bounce_time: float | None = 0.02,
         hold_time: float = 1.5,
+        glitch_time: float = GLITCH_TIME,
     ) -> None:
         self._emit = on_event
         self.errors = 0  # events whose listener raised (logged, never raised into gpiozero)
-        self.bounce_time, self.hold_time = bounce_time, hold_time
+        self.bounce_time, self.hold_time, self.glitch_time = bounce_time, hold_time, glitch_time
         self.bounces = 0  # press edges dropped as contact bounce
+        self.glitches = 0  # press edges dropped because the line was not held low (a µs spike)
         self._accepted: dict[str, float] = {}
         self._released_at: dict[str, float] = {}
+        self._glitched: set[str] = set()
         self.buttons: dict[str, Button] = {}
         self.encoder: RotaryEncoder | None = None
         #: inputs that could not be claimed (a busy pin): name -> (pins, the sentence with the fix)
@@ -121,13 +126,48 @@ class Panel:
             if window and now - last < window:
                 self.bounces += 1
                 return
+            if not self._held(name):
+                self.glitches += 1
+                self._glitched.add(name)
+                return
+            self._glitched.discard(name)
             self._accepted[name] = now
             send()
 
         return pressed
 
+    def _held(self, name: str) -> bool:
+        """Whether the line is still low ``glitch_time`` after its press edge was handled.
+
+        lgpio with ``bounce_time=None`` filters nothing: a spike of a few µs on a pulled-up line
+        (the buzzer's transistor switching, long wires) is a falling and a rising edge, and
+        acting on the first edge alone made it a seat press. A finger holds the contacts for
+        tens of milliseconds. The line is read now (a µs spike is over before lgpio's thread
+        runs the callback) and, if the edge is younger than ``glitch_time`` (gpiozero's
+        ``active_time``, from the kernel's timestamp of the edge), once more when it is that old:
+        on a Pi the callback is usually later than that already, and nothing waits.
+        """
+        button = self.buttons.get(name)
+        if button is None:
+            return True
+        try:
+            if not button.is_pressed:  # the line, read now: high again
+                return False
+            age = button.active_time or 0.0  # since the edge (gpiozero's state from the events)
+            if age < self.glitch_time:  # spin, not sleep: a sleeping thread may wake milliseconds late
+                until = time.monotonic() + self.glitch_time - age
+                while time.monotonic() < until:
+                    pass
+                return bool(button.is_pressed)
+            return True
+        except Exception:  # noqa: BLE001 - a pin closed under us: no press
+            return False
+
     def _released(self, name: str) -> Callable[[], None]:
         def released() -> None:
+            if name in self._glitched:  # the end of a spike, not contacts opening after a press
+                self._glitched.discard(name)
+                return
             self._released_at[name] = time.monotonic()
 
         return released

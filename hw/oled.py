@@ -467,10 +467,7 @@ class Oled:
             return False
 
     def _report(self, ok: bool, message: str) -> None:
-        if ok:
-            log.info("%s", message)
-        else:
-            log.warning("%s", message)
+        """Tell the status listener (the table logs each change once: :class:`hw.health.HealthLog`)."""
         if self.on_status is not None:
             try:
                 self.on_status(StatusEvent("display", ok, message))

@@ -11,6 +11,10 @@ apart so that the frame's life and the device's errors are each read in one plac
 from __future__ import annotations
 
 import errno
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import SimpleNamespace
 from typing import Any
 
 from PIL import Image
@@ -81,13 +85,19 @@ def open_device(kind: str = "dummy", *, port: int = 1, address: int = 0x3C, rota
     from luma.core.interface.serial import i2c
     from luma.oled import device as oled_devices
 
+    opened: Any = None  # the i2c interface opened here (its /dev/i2c-N descriptor), closed on failure
+    hooks: list[Any] = []
     try:
-        meter = BusMeter(serial if serial is not None else i2c(port=port, address=address))
-        device = getattr(oled_devices, kind)(meter, width=WIDTH, height=HEIGHT, rotate=rotate)
+        if serial is None:
+            serial = opened = i2c(port=port, address=address)
+        meter = BusMeter(serial)
+        with _exit_hooks(hooks):
+            device = getattr(oled_devices, kind)(meter, width=WIDTH, height=HEIGHT, rotate=rotate)
     except DevicePermissionError:
         raise DisplayError(f"No permission on /dev/i2c-{port}: add the user to group i2c "
                            "(sudo usermod -aG i2c $USER), then log in again.") from None
     except DeviceNotFoundError as exc:
+        _forget(opened, hooks)
         # luma says « not found » both for a missing /dev/i2c-N (ENOENT) and for a NAK at the
         # address (EREMOTEIO/EIO during its init): only the first is about enabling I2C
         if "on address" not in str(exc):
@@ -95,12 +105,67 @@ def open_device(kind: str = "dummy", *, port: int = 1, address: int = 0x3C, rota
                                "then reboot.") from None
         raise DisplayError(_no_answer(address, port)) from None
     except OSError as exc:
+        _forget(opened, hooks)
         if exc.errno in (errno.EREMOTEIO, errno.ENXIO, errno.EIO):
             raise DisplayError(_no_answer(address, port)) from None
+        if exc.errno == errno.ETIMEDOUT:
+            raise DisplayError(f"The display at {address:#04x} on /dev/i2c-{port} holds the bus too long (clock "
+                               "stretching): check SDA, SCL and its power.") from None
         raise DisplayError(f"The display on I2C bus {port} cannot be opened ({exc.strerror or exc}); "
                            "check the wiring and the address.") from None
+    except BaseException:
+        _forget(opened, hooks)
+        raise
     meter.stop_recording()
     return device
+
+
+_HOOKS_LOCK = threading.Lock()
+
+
+@contextmanager
+def _exit_hooks(caught: list[Any]) -> Iterator[None]:
+    """Catch the exit hook luma's device constructor registers (``atexit.register(shutdown_hook)``).
+
+    luma registers it before the controller's set-up commands, so a display that NAKs its
+    set-up leaves a hook holding the half-made device (its bus and its 16 KB of pixel maps) and,
+    at exit, sending DISPLAYOFF and a 1 KB clear to whatever answers by then. The hook is
+    registered as usual and also noted here, so a failed open can take it back.
+    """
+    import atexit
+
+    import luma.core.device as luma_device
+
+    real = luma_device.atexit
+
+    def register(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        caught.append(fn)
+        return atexit.register(fn, *args, **kwargs)
+
+    with _HOOKS_LOCK:
+        luma_device.atexit = SimpleNamespace(register=register, unregister=atexit.unregister)  # type: ignore[assignment]
+        try:
+            yield
+        finally:
+            luma_device.atexit = real
+
+
+def _forget(opened: Any, hooks: list[Any]) -> None:
+    """After a failed open: close the bus this call opened and take back luma's exit hook.
+
+    smbus2's ``SMBus`` has no ``__del__``: a bus not closed here keeps its descriptor for the
+    life of the process (a display unplugged over a weekend of retries: « too many open files »).
+    """
+    import atexit
+
+    for fn in hooks:
+        atexit.unregister(fn)
+    hooks.clear()
+    if opened is not None:
+        try:
+            opened.cleanup()
+        except Exception:  # noqa: BLE001 - closing a descriptor that is already in a bad way
+            pass
 
 
 def _no_answer(address: int, port: int) -> str:

@@ -25,6 +25,8 @@ import pytest
 from companion.table.journal import Journal
 from companion.table.session import Session
 
+pytestmark = pytest.mark.crash
+
 ROOT = Path(__file__).resolve().parents[1]
 KILLS = 5
 SOAK_KILLS = 100

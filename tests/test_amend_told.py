@@ -25,10 +25,10 @@ def test_an_edit_adds_a_story_line_naming_what_changed_in_both_languages(db_path
     _bob_educates_once(session)
     newest = story.recent(session, "en")[0]
     assert newest["source"] == "correction"
-    assert newest["text"] == ("Correction: Bob advances 2 education steps → Bob advances 1 education step. "
-                              "Bob's education: 2 → 1; Bob's money: £700 → £900; bank: £800 → £600.")
+    assert newest["text"] == ("Correction: “Bob advances 2 education steps” became “Bob advances 1 education step”. "
+                              "On the table: bank £800 → £600. Bob's figures: education 2 → 1, money £700 → £900.")
     fr = story.recent(session, "fr")[0]["text"]
-    assert fr.startswith("Correction : ") and "éducation de Bob : 2 → 1" in fr
+    assert fr.startswith("Correction : « ") and "Chiffres de Bob : éducation 2 → 1" in fr
     assert story.corrections(session)[0]["players"] == ["Bob"]
     rounds = story.by_round(session, "en")
     assert rounds[0]["lines"][0]["correction"] and rounds[0]["lines"][0]["from"] == "at the table"
@@ -39,8 +39,8 @@ def test_a_removal_is_told_and_the_next_line_follows_it(db_path: Path) -> None:
     exhibition = next(e for e in session.history() if e.action.get("type") == "exhibition")
     session.edit(exhibition.seq, None, source=tablet())
     line = story.recent(session)[0]["text"]
-    assert line.startswith("Correction: Bob exhibits sea lion and iguana (bonus tile 2) removed.")
-    assert "Bob's points: 6 → 0" in line
+    assert line.startswith("Correction: “Bob exhibits sea lion and iguana (bonus tile 2)” removed from the history.")
+    assert "Bob's figures: animals (iguana 0 → 1, sea lion 0 → 1), points 6 → 0." in line
     session.act(session.rules.candidates(session.state)[0])
     assert story.recent(session)[0]["source"] != "correction" and story.recent(session)[1]["source"] == "correction"
 

@@ -1,4 +1,9 @@
-"""The command line, one process per call, as a player uses it from a shell."""
+"""The command line as a player uses it from a shell.
+
+Each call is ``main(argv)`` in this process (tests/support/cli.py: the exit status, standard output and
+standard error a shell sees); the tests about processes (one killed with SIGKILL mid-write, the terminal
+table killed) start real ones.
+"""
 
 from __future__ import annotations
 
@@ -12,14 +17,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli import companion
+
 POCKET = "pocket-galapagos"
 
 
-def companion(db: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "companion", "--db", str(db), *args],
-        capture_output=True, text=True, input=stdin, timeout=60,
-    )
+def companion_process(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``companion`` in a process of its own, as a shell starts it."""
+    return subprocess.run([sys.executable, "-m", "companion", "--db", str(db), *args],
+                          capture_output=True, text=True, timeout=60)
 
 
 def test_games_lists_ids_names_and_player_counts(db_path: Path) -> None:
@@ -31,7 +37,7 @@ def test_games_lists_ids_names_and_player_counts(db_path: Path) -> None:
 
 
 def test_a_game_played_from_the_shell_survives_kill_9_between_calls(db_path: Path) -> None:
-    game_id = companion(db_path, "new", POCKET, "--players", "Ann").stdout.strip()
+    game_id = companion_process(db_path, "new", POCKET, "--players", "Ann").stdout.strip()
     assert game_id
     moves = [
         {"type": "ocean", "species": "rat", "icons": 2, "mode": "migrate"},
@@ -39,7 +45,7 @@ def test_a_game_played_from_the_shell_survives_kill_9_between_calls(db_path: Pat
         {"type": "ocean", "species": "ant", "icons": 1, "mode": "migrate"},
     ]
     for move in moves:
-        assert companion(db_path, "act", game_id, json.dumps(move)).returncode == 0
+        assert companion_process(db_path, "act", game_id, json.dumps(move)).returncode == 0
         # a process holding the journal open is killed mid-write between the calls
         killer = textwrap.dedent(f"""
             import os, signal, sqlite3
@@ -50,7 +56,7 @@ def test_a_game_played_from_the_shell_survives_kill_9_between_calls(db_path: Pat
         """)
         proc = subprocess.run([sys.executable, "-c", killer], timeout=60)
         assert proc.returncode == -signal.SIGKILL
-    shown = json.loads(companion(db_path, "show", game_id).stdout)
+    shown = json.loads(companion_process(db_path, "show", game_id).stdout)
     assert shown["version"] == 3
     assert shown["turn"] == 2
 

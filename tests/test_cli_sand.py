@@ -8,15 +8,10 @@ by the command itself (no table was ticking), from the time the timer was turned
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 from pathlib import Path
 
-
-def companion(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "companion", "--db", str(db), *args],
-                          capture_output=True, text=True, timeout=60)
+from tests.support.cli import companion
 
 
 def test_companion_act_refuses_a_plan_after_the_sand_has_run_out(tmp_path: Path) -> None:

@@ -3,10 +3,29 @@ a tie broken by the rules, an abandoned game and a deleted one; filters by game 
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
+import pytest
+
 from companion.table import history
 from companion.table.journal import Journal
 from companion.table.library import Library
 from tests.history_games import EXPECTED, record
+
+
+@pytest.fixture(scope="module")
+def recorded_journal(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The dozen games recorded once for the module (a journal's worth of play costs seconds)."""
+    db = tmp_path_factory.mktemp("history") / "j.db"
+    record(db)
+    return db
+
+
+@pytest.fixture(autouse=True)
+def _journal(recorded_journal: Path, tmp_path: Path) -> None:
+    """Each test reads its own copy of that journal."""
+    shutil.copyfile(recorded_journal, tmp_path / "j.db")
 
 
 def _figures(tmp_path, **filters):

@@ -3,7 +3,9 @@
 - ``companion script --audit``: every line was offered before it was applied, every
   move offered is accepted, a refused line was never offered;
 - ``companion replay --via table``: every scenario can be played through the simulated
-  table alone (buttons, encoder, tags) and ends in the state ``companion script`` prints;
+  table alone (buttons, encoder, tags) and ends in the state ``companion script`` prints
+  (the one place each scenario is replayed through the table; the games' own table tests
+  add what is theirs, such as the dice laid in the lanes);
 - no file outside the game packages (and tests, benchmarks, docs) names a game;
 - the committed gettext catalogs are the compiled form of their ``.po`` files.
 """

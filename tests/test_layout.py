@@ -97,20 +97,6 @@ def test_no_flat_module_is_left_in_companion() -> None:
     assert flat == ["__init__.py", "__main__.py"]
 
 
-#: a game's pure rules may be longer (one rulebook, one module); everything else is split by concern
-MOST_LINES = 500
-
-
-def test_no_module_outside_a_games_rules_is_over_about_500_lines() -> None:
-    """docs/layout.md: small modules; a module that grows past this is split by what its parts are about."""
-    modules = [p for folder in ("companion", "web", "hw", "firmware_bridge") for p in sorted((ROOT / folder).rglob("*.py"))]
-    assert len(modules) > 100  # the walk really reads the house
-    long = {str(p.relative_to(ROOT)): n for p in modules
-            if not (p.name == "rules.py" and p.parent.parent.name == "games")
-            for n in [len(p.read_text(encoding="utf-8").splitlines())] if n > MOST_LINES}
-    assert long == {}
-
-
 def test_a_game_draws_its_screens_without_the_board() -> None:
     """The one arrow that pointed up (a game's oled.py importing the board's canvas) is gone, and the
     check would see it come back."""

@@ -80,7 +80,17 @@ CASES = {
     "lobby_players_fr": ("lobby", lambda: ({}, ScreenContext(lang="fr", data={"lobby": LOBBY_PLAYERS}))),
     "prompt_long_toast": ("prompt", lambda: (galerapagos(), ScreenContext(status=LONG_TOAST))),
     "prompt_long_toast_scrolled": ("prompt", lambda: (galerapagos(), ScreenContext(status=LONG_TOAST, elapsed=3.5))),
+    "wifi": ("wifi", lambda: ({}, ScreenContext(data={"wifi": {"qr": "WIFI:T:WPA;S:Galapagos-7F3K;P:abcDEF234xyz;;",
+                                                              "ssid": "Galapagos-7F3K"}}))),
+    "walk_button": ("walk", lambda: ({}, ScreenContext(data={"walk": WALK_STEP}))),
+    "walk_done": ("walk", lambda: ({}, ScreenContext(data={"walk": WALK_DONE}))),
 }
+
+#: the first-boot walk asking for a button, after a swapped wire; and its summary
+WALK_STEP = {"done": False, "index": 2, "total": 16, "kind": "button", "name": "seat2", "where": "GPIO 6",
+             "seconds": 27, "last": "button seat1 answered as button seat2 (GPIO 6)"}
+WALK_DONE = {"done": True, "ok": 14, "total": 16,
+             "problems": ["button seat1 answered as button seat2 (GPIO 6)", "reader bag (sim): no answer"]}
 
 
 #: what the lobby (no game on the table) draws: the game being chosen, then its players

@@ -37,10 +37,11 @@ def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: s
         ctx["undo_what"] = preview["what"] or ctx.get("undo_what", "")
         ctx["undo_back"] = preview["back"]
     ctx["can_fix"] = is_table and bool(session.entries or ctx.get("can_redo"))
-    if view == "seat" and who is not None and not is_table and who.seat:  # a correction that changed my figures
+    if view == "seat" and who is not None and not is_table and who.seat:  # a correction, told to every phone
         told = fresh_correction(session)
-        if told is not None and who.seat in told["players"]:
-            said = next((c["text"] for c in story.corrections(session, language) if c["id"] == told["id"]), "")
+        if told is not None:  # its own sentence says « you »
+            said = next(("\n".join(c["lines"]) for c in story.corrections(session, language, who.seat)
+                         if c["id"] == told["id"]), "")  # a line each: the correction, my seat, the others
             ctx["notice"] = f"{ctx['notice']} {said}" if ctx.get("notice") else said
     if view == "seat" and who is not None and not is_table and who.seat:  # its own moves an edit set aside
         mine = amend.mine_aside(session, who.seat, language)

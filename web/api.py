@@ -427,6 +427,7 @@ def join():
     token = d.seats.claim(game_id, seat)
     if token is None:
         raise ApiError(409, f"{seat}'s seat is already taken on another phone; the table can free it.")
+    joining.answered_openly(request.remote_addr)  # a seat taken: the code was right, openly
     d.hub.broadcast(game_id)
     response = make_response(jsonify({"game": game_id, "seat": seat, "token": token}), 201)
     set_seat_cookie(response, game_id, token)

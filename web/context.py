@@ -51,6 +51,9 @@ class Dashboard:
     extra: dict[str, Any] = field(default_factory=dict)
     #: the table's hardware health (``TableDevices.health``): failing devices are shown on every page
     health: Callable[[], dict[str, Any]] | None = None
+    #: the table's own hotspot (``{"qr": "WIFI:…", "ssid"}``) while the table is on it, else None: the
+    #: table's join panel shows its Wi-Fi QR code before the join QR (the table's pages only)
+    wifi: Callable[[], dict[str, str] | None] = lambda: None
 
 
 def dashboard() -> Dashboard:

@@ -7,7 +7,7 @@ the game, checks who may look, and hands the templates what they show.
 - ``GET /g/<id>/course`` — the course of a game, one tap from the table and from every phone
   (the table's and the phones' pages carry the link); the results screen shows the same charts.
 - ``GET /history`` — per player: games, wins, scores, streaks, head-to-head, scores over time;
-  ``?game=`` and ``?period=`` filter it (the table only, like Home).
+  ``?game=`` and ``?period=`` filter it (the table; a joined phone sees the players of its table).
 - ``GET /history/players.csv`` / ``.json`` — the same figures to download.
 - ``GET /games/<id>/bgstats.json`` — one finished game in BG Stats' import file format.
 """
@@ -28,9 +28,11 @@ from companion.engine import charts, texts
 from companion.engine import course as shape
 from companion.table import course, history, story
 from companion.table.library import Library
+from web import access
 from web.access import require
 from web.context import dashboard
 from web.i18n import lang
+from web.validate import ApiError
 
 bp = Blueprint("course", __name__)
 
@@ -97,12 +99,31 @@ def _figures() -> tuple[dict[str, Any], str | None, str]:
     return history.figures(library, game=game, period=period, now=dashboard().hub.journal._clock()), game, period
 
 
+def history_reader() -> tuple[Any, list[str] | None]:
+    """Who reads the players' history: the table (every player: None), or a joined phone (the players of
+    its table: its game's seats). A phone that opened its seat carries only its game's pass (a cookie
+    named after that game), so each such pass is tried; none at all is 401, as before."""
+    principal = access.identify(None)  # a token in the header or the link, or the table's cookie
+    if principal is not None:
+        if principal.is_table:
+            return principal, None
+        return principal, list(dashboard().hub.journal.game(principal.game_id).players)
+    for name in request.cookies:
+        if name.startswith("seat-"):
+            found = access.optional(name[len("seat-"):])
+            if found is not None and not found.is_table and found.game_id:
+                return found, list(dashboard().hub.journal.game(found.game_id).players)
+    raise ApiError(401, "This needs the table's token or a seat's pass: join with the code on the table's screen.")
+
+
 @bp.get("/history")
 def history_page():
     from web.pages import page
 
-    who = require(table=True)
+    who, among = history_reader()
     figures, game, period = _figures()
+    if among is not None:  # a phone: the players of its table, and nothing to export
+        figures = history.among(figures, among)
     language = lang()
     chart = None
     if figures["timeline"]["x"] and game is not None:  # scores of different games do not compare: one game's
@@ -112,7 +133,8 @@ def history_page():
         chart["table"] = line["charts"][0]["table"]
     titles = {pkg.id: pkg.title(language) for pkg in games.packages()}
     return page("history.html", who, figures=figures, game=game, period=period, titles=titles, chart=chart,
-                periods=history.PERIODS, tn=texts.ntranslator(language))  # « 1 game », « 2 games »
+                periods=history.PERIODS, tn=texts.ntranslator(language),  # « 1 game », « 2 games »
+                exports=among is None)
 
 
 @bp.get("/history/players.json")

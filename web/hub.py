@@ -53,9 +53,20 @@ class Feed:
         self.reason: str | None = None
         #: the client's address (a guest's share of the slots is counted by it)
         self.address: str | None = None
+        #: called after each wake-up (the server's stream pump, which serves this feed's stream)
+        self.notify: Callable[[], None] | None = None
 
     def wake(self) -> None:
         self._event.set()
+        if self.notify is not None:
+            self.notify()
+
+    def take(self) -> bool:
+        """True (once) when something changed since the last look; never waits."""
+        if not self._event.is_set():
+            return False
+        self._event.clear()
+        return True
 
     def wait(self, timeout: float) -> bool:
         """True when something changed (or on the first call); False on timeout."""
@@ -67,7 +78,7 @@ class Feed:
         """Ask the stream to finish now (its pass was revoked, or the server stops)."""
         self.reason = reason
         self.closed = True
-        self._event.set()
+        self.wake()
 
     def close(self) -> None:
         self.closed = True

@@ -53,6 +53,7 @@ def join():
         try:
             game_id = joining.game_for_code(code, request.remote_addr)
             session = open_game(game_id)
+            joining.answered_openly(request.remote_addr)  # the page lists the seats: the code was right, openly
             taken = set(d.seats.claimed(game_id))
             holder = optional(game_id)
             ctx.update(game=session, seats=[(p, _why_taken(session, p, taken)) for p in session.players],
@@ -83,6 +84,7 @@ def join_post():
     token = d.seats.claim(game_id, seat_name)
     if token is None:
         raise ApiError(409, f"{seat_name}'s seat is already taken on another phone; the table can free it.")
+    joining.answered_openly(request.remote_addr)
     d.hub.broadcast(game_id)
     response = redirect(url_for("pages.seat", game_id=game_id, seat=joining.seat_param(seat_name)))
     set_seat_cookie(response, game_id, token)
@@ -113,7 +115,7 @@ def join_request_status(request_id: str):
 def join_requests(game_id: str):
     require(table=True)
     open_game(game_id)
-    return jsonify({"requests": [{"id": r.id, "seat": r.seat} for r in joining.requests().pending(game_id)],
+    return jsonify({"requests": [{"id": p.id, "seat": p.seat, "count": p.count} for p in joining.requests().prompts(game_id)],
                     "joining_closed": dashboard().seats.joining_closed(game_id)})
 
 

@@ -15,7 +15,9 @@ Bounded by design, so a Pi holds 160 pages for hours:
 * the pass is checked again before each message (``still_valid``), and a freed seat's
   streams are ended at once (:meth:`web.hub.Hub.end_owner`);
 * a page that went away is noticed within a second (the server's disconnect flag),
-  and one that stops reading is dropped by the server's send timeout (``web/server.py``).
+  and one that stops reading is dropped by the server's send timeout (``web/server.py``);
+* under ``companion run`` no stream holds a thread: one pump thread serves them all
+  (:class:`LiveStream`, :mod:`web.stream_pump`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ from web.validate import ApiError
 CHECK_EVERY = 1.0
 #: what a page whose pass was revoked (its seat freed) is told, in the last message of its stream
 REVOKED = "This page's pass is no longer valid (the seat was freed); join the table again."
+#: the WSGI environ key under which a server that pumps streams (:mod:`web.stream_pump`) offers to take one
+PUMP_KEY = "galapagos.stream_pump"
 #: a stream's longest life in seconds (``Dashboard.extra["stream_max"]``; 0: for ever)
 STREAM_MAX = 300.0
 
@@ -50,6 +54,79 @@ def message(event: str, data: Any, ident: int | None = None) -> str:
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     lines += [f"data: {line}" for line in payload.split("\n")]
     return "\n".join(lines) + "\n\n"
+
+
+class LiveStream:
+    """One SSE stream's state, stepped without blocking: what to send now, and whether it is over.
+
+    Served two ways. Under ``companion run`` the server's stream pump (:mod:`web.stream_pump`)
+    steps every open stream from one thread, woken by the feeds: a live page costs a socket and
+    this object, never a thread. Anywhere else (a test client, another WSGI server) the response
+    is an ordinary generator that waits on the feed between steps (:func:`_blocking`).
+    """
+
+    def __init__(self, feed: Any, render: Callable[[], tuple[str, Any, int | None]],
+                 still_valid: Callable[[], bool] | None, gone: Callable[[], bool] | None,
+                 lifetime: float | None, keepalive: float, context: Any = None):
+        self.feed = feed
+        self.render = render
+        self.still_valid = still_valid
+        self.gone = gone
+        self.keepalive = keepalive
+        self.started = time.monotonic()
+        self.ends = self.started + lifetime if lifetime is not None else None
+        self.keepalive_at = self.started + keepalive
+        #: the request's context, pushed around each step when a pump thread (not the request's) runs it
+        self.context = context
+
+    def due(self) -> float:
+        """The monotonic time this stream next needs a look if nothing changes (a keepalive, its end)."""
+        return self.keepalive_at if self.ends is None else min(self.keepalive_at, self.ends)
+
+    def step(self, woke: bool) -> tuple[str, bool]:
+        """The text to send now ('' for nothing) and True when the stream is over (after that text)."""
+        if self.context is not None:
+            with self.context:
+                return self._step(woke)
+        return self._step(woke)
+
+    def _step(self, woke: bool) -> tuple[str, bool]:
+        feed, now = self.feed, time.monotonic()
+        if feed.closed or (self.ends is not None and now >= self.ends) or (self.gone is not None and self.gone()):
+            # a revoked pass is told so: the page can say it instead of reconnecting in vain
+            return (message("revoked", {"message": REVOKED}) if feed.reason == "revoked" else ""), True
+        if woke:
+            self.keepalive_at = now + self.keepalive
+            if self.still_valid is not None and not self.still_valid():
+                return message("revoked", {"message": REVOKED}), True
+            try:
+                event, data, ident = self.render()
+                return message(event, data, ident), False
+            except Exception:  # a page that cannot be drawn must not end the stream
+                log.exception("rendering a live update on %s", feed.channel)
+                return message("problem", {"message": "This page could not be updated; reload it."}), False
+        if now >= self.keepalive_at:
+            self.keepalive_at = now + self.keepalive
+            return ": keepalive\n\n", False
+        return "", False
+
+    def close(self) -> None:
+        self.feed.close()
+
+
+def _blocking(live: LiveStream, preamble: str) -> Iterator[str]:
+    """The stream as a generator that waits on its feed (a thread per stream: tests, other servers)."""
+    try:
+        yield preamble
+        while True:
+            woke = live.feed.wait(max(0.0, min(CHECK_EVERY, live.due() - time.monotonic())))
+            text, done = live.step(woke)
+            if text:
+                yield text
+            if done:
+                break
+    finally:
+        live.close()
 
 
 def stream(channel: str, render: Callable[[], tuple[str, Any, int | None]], owner: str | None = None,
@@ -69,52 +146,17 @@ def stream(channel: str, render: Callable[[], tuple[str, Any, int | None]], owne
     gone = request.environ.get("waitress.client_disconnected")
     stream_max = float(d.extra.get("stream_max", STREAM_MAX))
     lifetime = stream_max * random.uniform(0.8, 1.0) if stream_max > 0 else None
-    started = time.monotonic()
+    preamble = f"retry: {d.retry_ms}\n\n"
+    detach = request.environ.get(PUMP_KEY)
+    if detach is not None:  # the server's pump takes the stream once this response's headers are out
+        from flask.globals import request_ctx
 
-    def wait() -> bool | None:
-        """True: something changed; False: time for a keepalive; None: the stream must end."""
-        until = time.monotonic() + d.keepalive
-        while True:
-            now = time.monotonic()
-            if feed.closed or (lifetime is not None and now - started >= lifetime):
-                return None
-            if gone is not None and gone():
-                return None
-            left = until - now
-            if left <= 0:
-                return False
-            if lifetime is not None:
-                left = min(left, lifetime - (now - started))
-            if feed.wait(max(0.0, min(CHECK_EVERY, left))):
-                return None if feed.closed else True
-
-    def generate() -> Iterator[str]:
-        try:
-            yield f"retry: {d.retry_ms}\n\n"
-            while True:
-                woke = wait()
-                if woke is None:
-                    if feed.reason == "revoked":  # the page can say so instead of reconnecting in vain
-                        yield message("revoked", {"message": REVOKED})
-                    break
-                if not woke:
-                    yield ": keepalive\n\n"
-                    continue
-                if still_valid is not None and not still_valid():
-                    yield message("revoked", {"message": REVOKED})
-                    break
-                try:
-                    event, data, ident = render()
-                    text = message(event, data, ident)
-                except Exception:  # a page that cannot be drawn must not end the stream
-                    log.exception("rendering a live update on %s", feed.channel)
-                    yield message("problem", {"message": "This page could not be updated; reload it."})
-                    continue
-                yield text
-        finally:
-            feed.close()
-
-    response = Response(stream_with_context(generate()), mimetype="text/event-stream")
+        detach(LiveStream(feed, render, still_valid, gone, lifetime, d.keepalive, context=request_ctx.copy()))
+        body: Iterator[str] = iter((preamble,))
+    else:
+        body = stream_with_context(_blocking(LiveStream(feed, render, still_valid, gone, lifetime, d.keepalive),
+                                             preamble))
+    response = Response(body, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     return response

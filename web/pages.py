@@ -20,6 +20,7 @@ from flask import (
 )
 
 from companion import games
+from companion.engine import texts
 from web import views
 from web.access import csrf_for, require
 from web.api import open_game
@@ -34,6 +35,7 @@ bp = Blueprint("pages", __name__)
 def page(template: str, who: Principal | None, **ctx: Any) -> str:
     language = ctx.pop("lang", None) or lang()
     ctx.setdefault("t", translator(language))
+    ctx.setdefault("tn", texts.ntranslator(language))  # a count that agrees: « 1 player », « 2–4 players »
     notices = dashboard().extra.get("notices", []) if who is not None and who.is_table else []
     return render_template(template, who=who, csrf=csrf_for(who), lang=language, langs=LANGS,
                            has_sim=dashboard().sim is not None, journal_notices=notices, **ctx)
@@ -63,7 +65,9 @@ def table(game_id: str):
     ctx = views.context(session, who, "table", lang())
     base = dashboard().base_url or request.host_url.rstrip("/")
     join_url = f"{base}/join?code={ctx['join_code']}" if ctx.get("join_code") else None
-    return page("table.html", who, join_url=join_url, role="table" if who.is_table else "seat", **ctx)
+    wifi = dashboard().wifi() if who.is_table and join_url else None  # the hotspot's name: the table's page only
+    return page("table.html", who, join_url=join_url, role="table" if who.is_table else "seat",
+                wifi_ssid=(wifi or {}).get("ssid"), **ctx)
 
 
 @bp.get("/g/<game_id>/seat/<path:seat>")  # a name may hold "/"
@@ -91,6 +95,23 @@ def qr(game_id: str):
     buf = io.BytesIO()
     img.save(buf)
     return Response(buf.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/wifi.svg")
+def wifi_qr():
+    """The table's hotspot as a Wi-Fi QR code (its password inside): the table only, while on its hotspot."""
+    require(table=True)
+    wifi = dashboard().wifi()
+    if not wifi:
+        raise ApiError(404, "The table is not on its own hotspot.")
+    import qrcode
+    import qrcode.image.svg
+
+    img = qrcode.make(wifi["qr"], image_factory=qrcode.image.svg.SvgPathImage, box_size=8, border=2)
+    buf = io.BytesIO()
+    img.save(buf)
+    return Response(buf.getvalue(), mimetype="image/svg+xml",
+                    headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
 
 @bp.get("/lang/<code>")

@@ -4,10 +4,11 @@ A phone during its turn should read like a game app, not like an API: one
 sentence addressed to the player (« You must bid or pass »), then only the
 moves that can be made now, each in the game's words with its preview, and
 the rest of the player's state one tap away. Nothing here names a game: the
-sentence comes from the game package's ``moves`` module (``PROMPT_FOR_YOU``,
-``PROMPT_FOR_TABLE``: the rules' prompt ids and their wording for the seat
-that must act and for a phone waiting on the tablet), with a generic sentence
-for a package that has none.
+sentence comes from the game package's ``prompts`` (or ``moves``) module (``PROMPT_FOR_YOU``,
+``PROMPT_FOR_TABLE``, ``PROMPT_FOR_OTHERS``: the rules' prompt ids and their wording
+for the seat that must act, for a phone waiting on the tablet, and for a seat that
+may act while the prompt names another: why it is offered a move), with a generic
+sentence for a package that has none. A seat out of the game is offered nothing.
 
 Keys added (read by ``_seat_state.html`` / ``_seat_actions.html``):
 
@@ -39,6 +40,13 @@ def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: s
     pkg = games.package(session.game)
     me = ctx.get("me")
     exp = pkg.rules.expected(session.state)
+    if me is not None and out_of_game(ctx.get("pub") or {}, me) and not (ctx.get("pub") or {}).get("over"):
+        # the dead are offered nothing: no move (nor the draw inside one), no undo; the game goes on on their screen
+        ctx["you_sentence"] = translator(language)("You are out of the game: you can follow it here.")
+        ctx["waiting_table"] = False
+        ctx["your_moves"], ctx["any_time"], ctx["overrides"] = [], [], []
+        ctx["can_undo"] = ctx["my_turn"] = False
+        return
     now, later = split(ctx.get("forms_now") or [], ctx.get("forms_more") or [])
     ctx["you_sentence"] = sentence(pkg, exp, me, language, now)
     ctx["waiting_table"] = not exp.players and not ctx["pub"].get("over")
@@ -47,13 +55,27 @@ def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: s
     ctx["overrides"] = [f for f in later if moves.step_of(f) == "override"]
 
 
-def _tables(pkg: Any) -> tuple[dict[str, str], dict[str, str]]:
-    """The package's « you » and « the tablet » wordings of its prompts (empty when it has none)."""
-    try:
-        mod = importlib.import_module(f"{pkg.package_name}.moves")
-    except ModuleNotFoundError:
-        return {}, {}
-    return dict(getattr(mod, "PROMPT_FOR_YOU", {}) or {}), dict(getattr(mod, "PROMPT_FOR_TABLE", {}) or {})
+def out_of_game(pub: dict[str, Any], me: str) -> bool:
+    """Whether ``me`` is out of the game (the public view's ``alive`` false: a castaway dead)."""
+    return any(p.get("name") == me and p.get("alive") is False for p in pub.get("players") or ())
+
+
+def _tables(pkg: Any) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """The package's « you », « the tablet » and « you, while another is named » wordings of its prompts
+    (its ``prompts`` module, else its ``moves`` module)."""
+    mod = None
+    for name in ("prompts", "moves"):
+        try:
+            mod = importlib.import_module(f"{pkg.package_name}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{pkg.package_name}.{name}":
+                raise
+            continue
+        break
+    if mod is None:
+        return {}, {}, {}
+    return (dict(getattr(mod, "PROMPT_FOR_YOU", {}) or {}), dict(getattr(mod, "PROMPT_FOR_TABLE", {}) or {}),
+            dict(getattr(mod, "PROMPT_FOR_OTHERS", {}) or {}))
 
 
 def sentence(pkg: Any, exp: Any, me: str | None, lang: str, mine: list[dict[str, Any]] | None = None) -> str:
@@ -66,15 +88,19 @@ def sentence(pkg: Any, exp: Any, me: str | None, lang: str, mine: list[dict[str,
     prompt = exp.text(lang, pkg.domain)
     if not exp.players and not exp.actions:
         return prompt  # the game is over: the outcome says the rest
-    for_you, for_table = _tables(pkg)
+    for_you, for_table, for_others = _tables(pkg)
     if me is not None and me in exp.players:
         named = {v for v in exp.params.values() if isinstance(v, str) and v in exp.players}
         if named and me not in named:
+            msgid = for_others.get(exp.prompt)  # why this seat may act while another is named
+            if msgid:
+                return pkg.t(msgid, lang, **exp.params)
             first = next((f.get("label") for f in mine or [] if f.get("label")), None)
             return t("Your move: {prompt}", prompt=first or prompt)
         msgid = for_you.get(exp.prompt)
-        if msgid:
-            return pkg.t(msgid, lang, **exp.params)
+        if msgid:  # a wording may start low (« the sand timer… »: the tablet puts the name first)
+            said = pkg.t(msgid, lang, **exp.params)
+            return said[:1].upper() + said[1:]
         return t("Your move: {prompt}", prompt=prompt)
     if not exp.players:
         msgid = for_table.get(exp.prompt)

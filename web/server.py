@@ -17,11 +17,11 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-#: live SSE connections the server holds at once (each one keeps a worker thread)
+#: live SSE connections the server holds at once (served by one pump thread, not a thread each)
 MAX_LIVE = 160
-#: worker threads for ordinary requests, beyond the live connections
-SPARE_THREADS = 8
-#: a worker thread's stack: ~170 threads must fit a 32-bit Pi's address space
+#: worker threads for requests (a live page's request takes one only until its headers are out)
+WORKERS = 8
+#: a worker thread's stack (Python's default is 8 MB of address space; the workers need little)
 THREAD_STACK = 1024 * 1024
 #: open connections at most (live pages, ordinary requests, idle keep-alives); near it the
 #: oldest idle connections are closed, so idle sockets can never keep a request waiting
@@ -62,9 +62,12 @@ def wakeup_drain(fd: int, socket_map: dict[int, Any]) -> Any:
 
 
 def wasyncore_close_all(server: Any) -> None:
-    """Close the server's sockets (waitress's ``close`` also waits 5 s for its threads)."""
+    """End the live streams and close the server's sockets (waitress's ``close`` also waits 5 s for its threads)."""
     from waitress import wasyncore
 
+    pump = getattr(server, "stream_pump", None)
+    if pump is not None:
+        pump.stop()
     wasyncore.close_all(getattr(server, "map", None) or server._map)
 
 
@@ -76,9 +79,15 @@ def wasyncore_close_all(server: Any) -> None:
 # request running, and stops accepting once idle sockets fill its connection limit. The
 # classes below fix each of these; the rest of waitress (HTTP parsing, threads) is unchanged.
 
-def make_server(app: Any, host: str, port: int, *, max_body: int, threads: int = MAX_LIVE + SPARE_THREADS) -> Any:
-    """A waitress server for ``app`` with bounded memory per connection and no starvation."""
+def make_server(app: Any, host: str, port: int, *, max_body: int, threads: int = WORKERS) -> Any:
+    """A waitress server for ``app`` with bounded memory per connection and no starvation.
+
+    Live pages are served by one :class:`~web.stream_pump.StreamPump` (``server.stream_pump``),
+    so ``threads`` is for requests only, however many pages stay open.
+    """
     import waitress.server
+
+    from web.stream_pump import StreamPump
 
     options = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1), (socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1),
                (socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)]  # a stalled page fills this, not MBs
@@ -93,11 +102,13 @@ def make_server(app: Any, host: str, port: int, *, max_body: int, threads: int =
         asyncore_use_poll=True, ident="galapagos-companion", max_request_body_size=max_body,
         expose_tracebacks=False, clear_untrusted_proxy_headers=True,
     )  # waitress drops bodies over max_body (a JSON 413 too); below that the app answers
+    server.stream_pump = StreamPump(OUTBUF_HIGH, SEND_TIMEOUT)
     for listener in {id(s): s for s in server._map.values()}.values():
         if isinstance(listener, waitress.server.BaseWSGIServer):
             listener.adj.socket_options = options  # a class attribute in waitress, not a keyword
             listener.channel_class = _channel_class()
             listener.readable = _evicting_readable(listener)
+            listener.stream_pump = server.stream_pump
     return server
 
 
@@ -216,8 +227,10 @@ def _channel_class() -> Any:
                         self.server.pull_trigger()
                         raise ClientDisconnected
 
-    _CHANNEL = Channel
-    return Channel
+    from web.stream_pump import pumping_classes
+
+    _CHANNEL = pumping_classes(Channel)
+    return _CHANNEL
 
 
 _LIBC: Any = None

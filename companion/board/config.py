@@ -112,6 +112,8 @@ class Config:
     web_port: int = 8080
     web_url: str | None = None  # the address the QR code shows; None: http://<hostname>.local:<port>/
     mqtt: Any = None  # companion.club.settings.MqttSettings; None: publishing off (no [mqtt] table)
+    network: Any = None  # companion.board.network.NetworkSettings; None: no [network] table (no hotspot)
+    first_boot: dict[str, Any] | None = None  # what the first-boot walk found (companion.board.walk); None: not walked
 
     @property
     def simulated(self) -> bool:
@@ -132,7 +134,7 @@ class Config:
             out["buzzer"] = self.buzzer
         out.update({f"LED {name}": pin for name, pin in self.leds.items()})
         for r in self.readers:
-            for key in ("rst_pin", "cs_pin"):
+            for key in ("rst_pin", "cs_pin", "req_pin", "reset_pin"):
                 pin = r.options.get(key)
                 if isinstance(pin, int) and not isinstance(pin, bool) and pin > 0:
                     out[f"reader {r.point} {key}"] = pin
@@ -196,7 +198,7 @@ def load(path: str | Path | None = None) -> Config:
 def parse(data: dict[str, Any], source: str = "config") -> Config:
     """Build a :class:`Config` from parsed TOML, checking every value and every pin."""
     r = ValueReader(data, source)
-    known = {"gpio", "buttons", "encoder", "buzzer", "leds", "display", "readers", "bridge", "tags", "web", "mqtt"}
+    known = {"gpio", "buttons", "encoder", "buzzer", "leds", "display", "readers", "bridge", "tags", "web", "mqtt", "network", "first_boot"}
     r.no_extra(data, known, "")
     gpio, buttons, enc, buzzer = r.table("gpio"), r.table("buttons"), r.table("encoder"), r.table("buzzer")
     display, bridge, tags, web = r.table("display"), r.table("bridge"), r.table("tags"), r.table("web")
@@ -278,6 +280,8 @@ def parse(data: dict[str, Any], source: str = "config") -> Config:
         web_port=r.number(web, "web", "port", d.web_port, lo=0, hi=65535, whole=True, what="a TCP port from 0 to 65535"),
         web_url=r.get(web, "web", "url", str, "") or None,
         mqtt=_mqtt(r.table("mqtt"), source),
+        network=_network(r.table("network"), source) if "network" in data else None,
+        first_boot=r.table("first_boot") if "first_boot" in data else None,
     )
     _check_pins(cfg)
     return cfg
@@ -289,6 +293,15 @@ def _mqtt(table: dict[str, Any], source: str) -> Any:
     try:
         return settings.parse(table, source)
     except settings.SettingError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def _network(table: dict[str, Any], source: str) -> Any:
+    from companion.board import network
+
+    try:
+        return network.parse(table, source)
+    except network.NetworkSettingError as exc:
         raise ConfigError(str(exc)) from None
 
 

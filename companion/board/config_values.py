@@ -19,7 +19,8 @@ BAUD_RATES = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
 READER_OPTIONS: dict[str, set[str]] = {
     "sim": set(),
     "mfrc522": {"spi_bus", "spi_device", "cs_pin", "ce_pin", "rst_pin", "antenna_gain", "speed"},
-    "pn532": {"interface", "port", "baudrate", "address", "i2c_port", "spi_bus", "spi_device", "cs_pin", "timeout", "retries"},
+    "pn532": {"interface", "port", "baudrate", "address", "i2c_port", "spi_bus", "spi_device", "cs_pin", "timeout", "retries",
+              "req_pin", "reset_pin"},
     "bridge": {"reader"},
 }
 
@@ -147,6 +148,8 @@ class ValueReader:
             self.number(out, where, "spi_bus", 0, lo=0, hi=1, whole=True, what="0 or 1")
             self.number(out, where, "spi_device", 0, lo=0, hi=2, whole=True, what="0 to 2")
             cs = self.number(out, where, "cs_pin", 0, lo=0, hi=27, whole=True, what=pin)
+            for key in ("req_pin", "reset_pin"):  # P32/H_REQ (Adafruit's driver wants it for I2C on a Pi), RSTPD_N
+                self.number(out, where, key, 0, lo=0, hi=27, whole=True, what=pin)
             if interface == "spi" and not cs:
                 raise self.fail(f"{where}.cs_pin", "is needed for a PN532 on SPI: a free GPIO as its chip select "
                                                    "(the kernel holds CE0 and CE1)")
@@ -199,10 +202,9 @@ class ValueReader:
 
         SPI_NO_CS, which a GPIO-selected reader needs, is a mode of the spidev *node*
         (Linux spidev.c keeps it per device, not per open file): a GPIO-selected reader on
-        the node of a CE-selected one stops that reader's CE line. And a PN532 on SPI goes
-        through Blinka, which drives /dev/spidev0.0 and toggles CE0 on every transfer (its
-        ``set_no_cs`` does nothing): it takes turns with the MFRC522s under their bus lock, but
-        a reader selected by CE0 would hear its frames.
+        the node of a CE-selected one stops that reader's CE line. A PN532 on SPI opens
+        /dev/spidev0.<spi_device> in SPI_NO_CS too (its select is its cs_pin) and takes turns with
+        the MFRC522s under their bus lock: no CE reader may share its node.
         """
         nodes: dict[tuple[int, int], tuple[list[str], list[str]]] = {}
         for r in readers:
@@ -222,10 +224,13 @@ class ValueReader:
             if len(ce) > 1:
                 raise self.fail(f"[[readers]] {ce[1]!r}", f"shares /dev/spidev{bus}.{dev}'s CE line with {ce[0]!r}: "
                                 "give one of them another spi_device or a cs_pin")
-        spi_pn532 = [r.point for r in readers if r.backend == "pn532" and r.options.get("interface") == "spi"]
-        on_ce0 = nodes.get((0, 0), ([], []))[1]
-        if spi_pn532 and on_ce0:
-            raise self.fail(f"[[readers]] {spi_pn532[0]!r}",
-                            f"is a PN532 on SPI beside MFRC522 reader {on_ce0[0]!r} on CE0: Blinka toggles CE0 on "
-                            "every transfer, so that reader would hear the PN532's frames; give it spi_device = 1 or "
-                            "a cs_pin on spi_device = 1, or wire the PN532 to the UART or I2C")
+        for r in readers:
+            if r.backend != "pn532" or r.options.get("interface") != "spi":
+                continue
+            dev = int(r.options.get("spi_device", 0))
+            on_node = nodes.get((0, dev), ([], []))[1]
+            if on_node:
+                raise self.fail(f"[[readers]] {r.point!r}",
+                                f"is a PN532 on SPI on /dev/spidev0.{dev}, the node of MFRC522 reader {on_node[0]!r} "
+                                f"on CE{dev}: SPI_NO_CS belongs to the node, so that reader's CE{dev} would stop; give "
+                                f"the PN532 spi_device = {1 - dev if dev < 2 else 0}, or wire it to the UART or I2C")

@@ -76,11 +76,12 @@ class TableController(OledPresenter):
         beeper: Beeper | None = None,
         leds: StatusLeds | None = None,
         registry: TagRegistry | None = None,
-        url: str | None = None,
+        url: str | Callable[[], str] | None = None,
         clock: Clock = time.monotonic,
         message_seconds: float = 4.0,
         lang: str = "en",
         phone_seats: Callable[[], Any] | None = None,
+        wifi: Callable[[], dict[str, str] | None] | None = None,
     ) -> None:
         self.session = session
         self.oled = oled
@@ -88,6 +89,8 @@ class TableController(OledPresenter):
         self.leds = leds
         self.registry = registry
         self.url = url
+        #: the hotspot's Wi-Fi QR (``{"qr", "ssid"}``) while the table is on it: Up/Down show it before the join QR
+        self.wifi = wifi or (lambda: None)
         self.clock = clock
         self.message_seconds = message_seconds
         #: the OLED's language, and the seats played from a phone (the dial offers their moves as overrides)
@@ -242,6 +245,9 @@ class TableController(OledPresenter):
 
     def _cycle_screen(self, delta: int) -> None:
         cycle = ("auto",) + screens.cycle(self.session.game)
+        if "qr" in cycle and self.wifi():  # on the table's hotspot: the Wi-Fi QR, then the join QR
+            at = cycle.index("qr")
+            cycle = cycle[:at] + ("wifi",) + cycle[at:]
         current = self.screen or "auto"
         i = cycle.index(current) if current in cycle else 0
         nxt = cycle[(i + delta) % len(cycle)]

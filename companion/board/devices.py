@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hw.events import ButtonEvent, DeviceEvent, EncoderEvent, StatusEvent, TagEvent
+from hw.health import HealthLog
 from hw.oled import Oled
 from hw.outputs import Beeper, StatusLeds
 from hw.tags import TagRegistry
@@ -72,6 +73,7 @@ class TableDevices:
     panel_settings: tuple[Any, ...] = ()
 
     def __post_init__(self) -> None:
+        self.health_log = HealthLog(log)  # each device named once when it goes down, once when it is back
         self._queue: queue.Queue[Any] = queue.Queue(maxsize=QUEUE_SIZE)
         self._worker: threading.Thread | None = None
         self._retrier: threading.Thread | None = None
@@ -88,7 +90,7 @@ class TableDevices:
         if isinstance(event, (ButtonEvent, EncoderEvent, TagEvent)):
             self.oled.wake()  # someone is at the table: undim, end the screen saver
         if isinstance(event, StatusEvent):
-            self.status[event.device] = event
+            self._note(event)
         if self._worker is None:
             self._deliver(event)
             return
@@ -105,6 +107,11 @@ class TableDevices:
                 with self._count_lock:
                     self.dropped += 1
                 log.warning("device events arrive faster than the table handles them; dropped %r", lost)
+
+    def _note(self, event: StatusEvent) -> None:
+        """Keep a device's last status (the dashboard shows it) and log it if it changed."""
+        self.status[event.device] = event
+        self.health_log.note(event)
 
     def _deliver(self, event: Any) -> None:
         for fn in list(self.listeners):
@@ -177,7 +184,7 @@ class TableDevices:
             try:
                 beeper = Beeper(pin, active_high=active_high)
             except Exception as exc:  # a busy pin: the table plays silent until it is free
-                self.status["buzzer"] = StatusEvent("buzzer", False, pin_trouble(pin, "the buzzer", exc))
+                self._note(StatusEvent("buzzer", False, pin_trouble(pin, "the buzzer", exc)))
                 ok = False
             else:
                 self.beeper.close()
@@ -189,8 +196,7 @@ class TableDevices:
             try:
                 self.leds.add(name, led_pin)
             except Exception as exc:
-                self.status[f"LED {name}"] = StatusEvent(f"LED {name}", False,
-                                                         pin_trouble(led_pin, f"LED {name}", exc))
+                self._note(StatusEvent(f"LED {name}", False, pin_trouble(led_pin, f"LED {name}", exc)))
                 ok = False
             else:
                 self._back(f"LED {name}")
@@ -200,7 +206,7 @@ class TableDevices:
         """Say which buttons (or the encoder) could not be claimed."""
         for name, (_pins, message) in (self.panel.missing if self.panel is not None else {}).items():
             device = "encoder" if name == "encoder" else f"button {name}"
-            self.status[device] = StatusEvent(device, False, message)
+            self._note(StatusEvent(device, False, message))
 
     def retry_inputs(self) -> bool:
         before = set(self.panel.missing)
@@ -217,7 +223,7 @@ class TableDevices:
         try:
             device = open_device(d.type, port=d.i2c_port, address=d.address, rotate=d.rotate)
         except DisplayError as exc:
-            self.status["display"] = StatusEvent("display", False, str(exc))
+            self._note(StatusEvent("display", False, str(exc)))
             return False
         self.oled.attach(device, contrast=d.contrast, refresh_every=d.refresh_every)
         self._back("display")
@@ -248,6 +254,8 @@ class TableDevices:
         if self.panel.missing:
             self.retries["inputs"] = lambda devices: devices.retry_inputs()
             self.note_inputs()
+        if self.readers is not None:
+            self.readers.reopen_all()  # their chip selects and resets were on the closed mock factory
         self._back("GPIO")
         return True
 
@@ -357,7 +365,7 @@ def open_devices(cfg: Any, *, db_path: str | None = None, clock: Clock = time.mo
         retries["inputs"] = lambda devices: devices.retry_inputs()
         devices.note_inputs()
     for device, message in faults.items():
-        devices.status[device] = StatusEvent(device, False, message)
+        devices._note(StatusEvent(device, False, message))
     devices.retries = retries
     return devices
 

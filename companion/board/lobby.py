@@ -8,7 +8,8 @@ API (the ``start`` callback the composition root gives, which calls
 
 * **Game**: the encoder (or Up/Down) walks the games, each with how many may
   play; OK goes on to the players; Back shows the phones' QR code (Back again
-  comes back).
+  comes back). On the table's own hotspot, Back first shows the Wi-Fi QR code,
+  then any button the join QR code: a phone joins in two scans.
 * **Players**: the encoder sets the count; or each player presses his seat's
   button, and the count is who joined (pressed again: he leaves). The players
   are named after their seats, « Seat 1 » … (the seat buttons act for them
@@ -41,16 +42,20 @@ class TableLobby:
     """The buttons and the OLED while no game is on the table."""
 
     def __init__(self, oled: Oled, start: Start, *, beeper: Beeper | None = None, lang: str = "en",
-                 url: str | None = None, clock: Callable[[], float] = time.monotonic,
-                 message_seconds: float = 4.0) -> None:
+                 url: str | Callable[[], str] | None = None, clock: Callable[[], float] = time.monotonic,
+                 message_seconds: float = 4.0, wifi: Callable[[], dict[str, str] | None] | None = None,
+                 network: Callable[[], str] | None = None) -> None:
         self.oled = oled
         self.start = start
         self.beeper = beeper or Beeper(None)
         self.lang = lang
-        self.url = url
+        self._url = url
+        self.wifi = wifi or (lambda: None)
+        #: which network the table is on, one line (« on Wi-Fi alfa at 192.168.1.12 »), said under the menu
+        self.network = network
         self.clock = clock
         self.message_seconds = message_seconds
-        self.stage = "game"  # "game", "players" or "qr"
+        self.stage = "game"  # "game", "players", "wifi" (the hotspot's QR) or "qr" (the join QR)
         self.index = 0
         self.count = 0
         self.joined: set[int] = set()
@@ -61,6 +66,11 @@ class TableLobby:
         #: False once a game started: the game's controller owns the OLED until the table is empty again
         self.active = True
         self._lock = threading.RLock()
+
+    @property
+    def url(self) -> str | None:
+        """The join address now (the composition root may give a function: the network can change)."""
+        return self._url() if callable(self._url) else self._url
 
     # -- what is being chosen ---------------------------------------------------
     @staticmethod
@@ -98,21 +108,23 @@ class TableLobby:
 
     def _button(self, name: str) -> None:
         self.message = None
-        if self.stage == "qr":
+        if self.stage == "wifi":
+            self.stage = "qr"
+        elif self.stage == "qr":
             self.stage = "game"
         elif name in ("up", "down"):
             self._turn(-1 if name == "up" else 1)
         elif name == "ok":
             self._ok()
         elif name == "back":
-            self.stage = "qr" if self.stage == "game" else "game"
+            self.stage = ("wifi" if self.wifi() else "qr") if self.stage == "game" else "game"
         elif name.startswith("seat") and name[4:].isdigit():
             self._seat(int(name[4:]))
 
     def _turn(self, delta: int) -> None:
         self.message = None
-        if self.stage == "qr":
-            self.stage = "game"
+        if self.stage in ("wifi", "qr"):
+            self.stage = "qr" if self.stage == "wifi" else "game"
             return
         if self.stage == "game":
             self.index = (self.index + delta) % len(self.game_ids())
@@ -185,7 +197,9 @@ class TableLobby:
     def hint(self) -> str:
         if self.stage == "players":
             return texts.gettext_("Turn or press your seat's button, then OK to start", self.lang)
-        return texts.gettext_("Turn to choose the game, OK to go on; Back: the phones' QR code", self.lang)
+        hint = texts.gettext_("Turn to choose the game, OK to go on; Back: the phones' QR code", self.lang)
+        where = self.network() if self.network is not None else ""
+        return f"{hint} — {texts.gettext_('Table', self.lang)} {where}" if where else hint
 
     def data(self) -> dict[str, Any]:
         return {"stage": self.stage, "title": self._title(), "index": self.index % len(self.game_ids()),
@@ -195,7 +209,9 @@ class TableLobby:
     def frame(self) -> tuple[str, screens.ScreenContext]:
         if self.message:
             name, ctx = "error", screens.ScreenContext(message=self.message, lang=self.lang)
-        elif self.stage == "qr":
+        elif self.stage == "wifi" and self.wifi():
+            name, ctx = "wifi", screens.ScreenContext(data={"wifi": self.wifi()}, lang=self.lang)
+        elif self.stage in ("wifi", "qr"):
             name, ctx = "qr", screens.ScreenContext(url=self.url, lang=self.lang)
         else:
             name, ctx = "lobby", screens.ScreenContext(data={"lobby": self.data()}, lang=self.lang)

@@ -35,7 +35,8 @@ class OledPresenter:
     oled: Oled
     beeper: Beeper
     leds: StatusLeds | None
-    url: str | None
+    url: str | Callable[[], str] | None
+    wifi: Callable[[], dict[str, str] | None]
     clock: Callable[[], float]
     lang: str
     message_seconds: float
@@ -112,7 +113,7 @@ class OledPresenter:
             entry=self.entry_segments(),
             editing=editing,
             heading=self.heading() if editing else "",
-            url=self.url,
+            url=self.url() if callable(self.url) else self.url,  # a function: the network may change
             preview=self.preview() if editing else "",
             status=(self.toast if self.toast and not editing
                     else self.package.prompt(self.session.state, self.lang)),
@@ -121,6 +122,11 @@ class OledPresenter:
             toasting=bool(self.toast and not editing and not (timer is not None and timer.running)),
         )
         # what is on screen changed: its text starts again from the left / the first line
+        if self.screen == "wifi":  # the hotspot's QR code (gone when the table left its hotspot)
+            wifi = self.wifi()
+            ctx = dataclasses.replace(ctx, data={**ctx.data, "wifi": wifi}) if wifi else ctx
+            if not wifi:
+                self.screen = "qr"
         if self.screen == "course":  # the course's sparkline, from the story's one replay (cached per revision)
             ctx = dataclasses.replace(ctx, data={**ctx.data, "course": course.spark(self.session, self.lang)})
         key = (ctx.message, ctx.entry, ctx.heading, ctx.preview, ctx.status, ctx.question, self.screen)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
-import socket
 import sqlite3
 import sys
 import threading
@@ -24,7 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from companion.board.config import Config
+from companion.board.network import TableNetwork, settings_of
+from companion.board.walk import first_boot_walk
 from companion.cli.sim import SimTable, simulated
+from companion.cli.systemd import Watchdog, notify, notify_address, watchdog_interval
 from companion.cli.tags import Tags, demo_tags
 from companion.table.live import LiveGames
 from companion.table.recovery import open_checked
@@ -44,6 +46,10 @@ log = logging.getLogger(__name__)
 
 #: seconds close() waits for a thread (server workers, the table loop) before going on
 SHUTDOWN_WAIT = 0.3
+#: the table loop's period while the OLED moves, and at rest (:meth:`Companion._loop_period`)
+LOOP_LIVELY, LOOP_REST = 0.1, 1.0
+#: seconds the loop stays lively after the OLED's frame changed or something happened
+LIVELY = 3.0
 
 
 class Companion:
@@ -69,9 +75,14 @@ class Companion:
         self.seats = SeatStore(db_path)
         self.keys.nonces = self.seats.code_nonce  # a join code can be renewed
         self.devices = devices
+        #: one sentence when the journal's place loses games at power-off (:mod:`companion.cli.storage`)
+        self.storage_warning: str | None = None
         self.controller: Any = None
         self.tags: Tags | None = None
         self._url = url
+        #: which network the table is on (the join address, the hotspot's Wi-Fi QR); the first-boot walk
+        self.network = TableNetwork(settings_of(cfg))
+        self.walk: Any = None
         self._lock = threading.RLock()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -86,8 +97,14 @@ class Companion:
         self.dashboard = Dashboard(self.hub, self.keys, self.seats)
         self.dashboard.extra["notices"] = self.notices
         self.dashboard.keepalive = LIVE_KEEPALIVE
+        self.dashboard.wifi = self.wifi
         self.app = create_app(self.dashboard)
         self._last_backup = self._finished_checked = self._last_trim = time.monotonic()
+        #: systemd's watchdog (``WatchdogSec=``), pinged from :meth:`serve` while the table loop beats
+        self.watchdog = Watchdog(watchdog_interval(), loops=("table",))
+        self._loop_wake = threading.Event()
+        self._loop_serial, self._lively_until = -1, 0.0
+        self.games.on_change(self.wake_loop)
         self._finished = len(self.journal.games(finished=True))
 
     # -- devices ------------------------------------------------------------
@@ -102,9 +119,10 @@ class Companion:
             self.devices = open_devices(cfg, db_path=str(self.db_path))
         if self.devices.registry is not None:
             if self.sim and not self.devices.registry.entries():
-                try:
-                    for uid, comp in demo_tags():
-                        self.devices.registry.enrol(uid, "*", comp)
+                try:  # one transaction (one sync of the card), not one per tag: a first start is quick
+                    self.devices.registry.import_json({"format": "galapagos-tags", "tags": [
+                        {"uid": uid, "game": "*", "kind": comp.kind, "value": comp.value, "label": comp.label}
+                        for uid, comp in demo_tags()]})
                 except sqlite3.OperationalError as exc:  # a full or read-only card: play without them
                     self.notices.append(f"The demonstration tags could not be enrolled ({exc}).")
             self.tags = Tags(self.devices.registry, self.hub)
@@ -116,6 +134,27 @@ class Companion:
             self.dashboard.health = self.devices.health
         self.devices.listeners.append(self._device_event)
         self.games.on_current(self._follow)
+        if self.storage_warning and hasattr(self.devices, "emit"):
+            from hw.events import StatusEvent
+
+            # shown and kept like a device that is down: the banner on every page, the OLED, the log
+            self.devices.emit(StatusEvent("storage", False, self.storage_warning))
+
+    def say_status(self, ready: bool = False) -> None:
+        """systemd's one-line status (``systemctl status``): where phones join, and the devices down."""
+        if notify_address() is None:  # not under systemd
+            return
+        down = self._failing_devices()
+        status = f"Serving {self.base_url()}/join" + (f"; {len(down)} down: {down[-1]}" if down else "")
+        notify(("READY=1\n" if ready else "") + f"STATUS={status}")
+
+    def say_storage(self, warning: str) -> None:
+        """What the journal's place means for the games (« games will be lost at power-off »): said at
+        start in the log and the notices, and on every screen once the devices are open."""
+        self.storage_warning = warning
+        if warning not in self.notices:
+            self.notices.insert(0, warning)
+        log.warning("%s", warning)
 
     def _tags_copy(self, source: str) -> str:
         """A temporary copy of the tag registry's file (a read-only card): tags read, enrolments do not last."""
@@ -137,11 +176,16 @@ class Companion:
     def _device_event(self, event: Any) -> None:
         from hw.events import StatusEvent
 
+        self.wake_loop()
         if isinstance(event, StatusEvent):  # a device down or back: every open page redraws its banner now
+            self.say_status()
             for channel in {"games", getattr(self.hub, "current", None)} - {None}:
                 self.hub.broadcast(channel)
             if getattr(self, "club", None) is not None:  # the club's status names the devices down
                 self.club.health_changed(getattr(self.hub, "current", None))
+        if self.walking():  # the first-boot walk takes every press, turn and tag
+            self.walk.handle(event)
+            return
         with self._lock:
             controller = self.controller
         if controller is None:
@@ -160,7 +204,8 @@ class Companion:
 
         if getattr(self, "_lobby", None) is None:
             self._lobby = TableLobby(self.devices.oled, lambda g, p, o: self.games.set_current(self.games.new(g, p, o).id),
-                                     beeper=self.devices.beeper, url=self.base_url() + "/join")
+                                     beeper=self.devices.beeper, url=lambda: self.base_url() + "/join",
+                                     wifi=self.wifi, network=self.network_sentence)
         return self._lobby
 
     def _failing_devices(self) -> list[str]:
@@ -181,12 +226,13 @@ class Companion:
                 return
             self.controller = TableController(
                 session, self.devices.oled, beeper=self.devices.beeper, leds=self.devices.leds,
-                registry=self.devices.registry, url=self.join_url(session.id),
+                registry=self.devices.registry, url=lambda sid=session.id: self.join_url(sid),
                 phone_seats=lambda sid=session.id: self.seats.claimed(sid),  # acting for them asks first
+                wifi=self.wifi,
             )
 
     def _idle_screen(self, message: str | None = None) -> None:
-        if self.devices is None:
+        if self.devices is None or self.walking():
             return
         if message:  # what start-up found, long enough to be read at the table
             self.lobby().say(message, 60.0)
@@ -198,9 +244,25 @@ class Companion:
             return self._url.rstrip("/")
         host = self.host
         if host in ("0.0.0.0", "::", ""):
-            host = lan_address() or socket.gethostname()
+            host = self.network.host()  # the hotspot's or the LAN's address, else <hostname>.local
         port = self.server.effective_port if self.server is not None else self.port
         return f"http://{host}:{port}"
+
+    def _on_the_network(self) -> bool:
+        """Serving phones on the machine's networks (not the simulation, not an address given in the config)."""
+        return not (self._url or self.sim or self.host not in ("0.0.0.0", "::", ""))
+
+    def wifi(self) -> dict[str, str] | None:
+        """The hotspot's Wi-Fi QR while the table serves phones on it."""
+        return self.network.wifi() if self._on_the_network() else None
+
+    def network_sentence(self) -> str:
+        """Which network the table is on, for the OLED."""
+        return self.network.sentence() if self._on_the_network() else ""
+
+    def walking(self) -> bool:
+        """The first-boot walk has the OLED and the buttons."""
+        return self.walk is not None and not self.walk.done
 
     def join_url(self, game_id: str) -> str:
         return f"{self.base_url()}/join?code={self.keys.join_code(game_id)}"
@@ -215,12 +277,17 @@ class Companion:
 
         threading.stack_size(THREAD_STACK)
         self.server = make_server(self.app, self.host, self.port, max_body=4 * MAX_BODY)
+        pump = self.server.stream_pump
+        self.watchdog.watch("stream pump", lambda: pump.busy_since)  # live pages frozen: a hung table too
         self.dashboard.base_url = self.base_url()
         self.open_devices()
+        self.walk = first_boot_walk(self.cfg, self.devices, self.db_path.parent, self._idle_screen)
         self.resume()
-        from companion.club import wiring
+        self.club = None
+        if self.cfg.mqtt is not None:  # the MQTT client (paho, ssl, urllib) is loaded only for a club's table
+            from companion.club import wiring
 
-        self.club = wiring.start(self.cfg.mqtt, self.journal, self.db_path, self._failing_devices, self.notices)
+            self.club = wiring.start(self.cfg.mqtt, self.journal, self.db_path, self._failing_devices, self.notices)
         self.hub.start(interval=0.25)
         if self.devices is not None:
             self.devices.start()  # reader polling, and the bridge link when readers sit behind it
@@ -266,25 +333,58 @@ class Companion:
             controller._message_until = controller.clock() + 60  # long enough to be read at the table
 
     def backup(self) -> None:
-        """A backup of the journal now (at most hourly from the loop, and when a game ends)."""
+        """A backup of the journal if it changed since the last one (looked at hourly from the loop, and
+        when a game ends): a table left on over a quiet weekend does not rewrite its card every hour."""
         self._last_backup = time.monotonic()
         if self.journal.readonly:
             return
         try:
-            self.journal.backup()
+            self.journal.backup_if_changed()
         except Exception as exc:  # noqa: BLE001 - a backup must never stop the table
             log.warning("journal backup failed: %s", exc)
 
+    def _loop_period(self) -> float:
+        """How long the table loop sleeps: 0.1 s while the OLED moves (scrolling text, a running sand
+        timer, the seconds after a change), else 1 s: a table at rest redraws nothing ten times a second.
+        A device event or a game's change wakes the loop at once (:meth:`wake_loop`)."""
+        if self.devices is None:
+            return LOOP_REST
+        now = time.monotonic()
+        sent = self.devices.oled.sent
+        if sent != self._loop_serial:
+            self._loop_serial, self._lively_until = sent, now + LIVELY
+        with self._lock:
+            controller = self.controller
+        timer = getattr(getattr(controller, "session", None), "timer", None)
+        if now < self._lively_until or (timer is not None and timer.running):
+            return LOOP_LIVELY
+        return LOOP_REST
+
+    def wake_loop(self, *_: Any) -> None:
+        """Something happened (a device event, a game changed): the table loop runs now and stays lively."""
+        self._lively_until = time.monotonic() + LIVELY
+        self._loop_wake.set()
+
     def _loop(self) -> None:
-        """A few times a second: the controller's tick (timer beep, messages), the OLED mirror."""
-        while not self._stop.wait(0.1):
+        """The controller's tick (timer beep, messages, scrolling), the OLED mirror: ten times a second
+        while something moves, once a second at rest."""
+        while not self._stop.is_set():
+            self._loop_wake.wait(self._loop_period())
+            self._loop_wake.clear()
+            if self._stop.is_set():
+                break
+            self.watchdog.beat("table")
             try:
                 with self._lock:
                     controller = self.controller
-                if controller is not None:
+                if self.walking():
+                    self.walk.tick()
+                elif controller is not None:
                     controller.tick()
                 elif self.devices is not None:
                     self.lobby().tick()  # what does not fit scrolls
+                if not self._url:  # the network may have changed (the hotspot came up): the tablet's join address
+                    self.dashboard.base_url = self.base_url()
                 if time.monotonic() - self._last_trim > TRIM_EVERY:
                     self._last_trim = time.monotonic()
                     release_free_memory()
@@ -342,10 +442,14 @@ class Companion:
         waker = None
         if self._wake is not None:
             waker = wakeup_drain(self._wake[0], socket_map)
+        timeout = self.server.adj.asyncore_loop_timeout
+        if self.watchdog.interval:  # a quiet table still pings several times per watchdog interval
+            timeout = min(timeout, self.watchdog.interval / 4)
         try:
             while not self.stop_requested and socket_map:
-                wasyncore.loop(timeout=self.server.adj.asyncore_loop_timeout, map=socket_map,
+                wasyncore.loop(timeout=timeout, map=socket_map,
                                use_poll=True, count=1)
+                self.watchdog.check()  # this loop turned; the table loop must have beaten too
         finally:
             if waker is not None:
                 waker.close()
@@ -356,7 +460,9 @@ class Companion:
         if self._closed:
             return
         self._closed = True
+        notify("STOPPING=1")
         self._stop.set()
+        self._loop_wake.set()
         self.hub.stop()
         if self.server is not None:
             try:  # worker threads are daemons: a page still streaming does not hold the exit
@@ -424,16 +530,6 @@ def exit_now(status: int) -> None:
             stream.flush()
     finally:
         os._exit(status)
-
-
-def lan_address() -> str | None:
-    """This machine's address on the LAN (the one a phone on the same Wi-Fi reaches)."""
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-            s.connect(("192.0.2.1", 9))  # TEST-NET: nothing is sent
-            return s.getsockname()[0]
-    except OSError:
-        return None
 
 
 def build(cfg: Config, db_path: Path, *, sim: bool, host: str | None = None, port: int | None = None,

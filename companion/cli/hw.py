@@ -90,6 +90,9 @@ def doctor_checks(cfg: Any, db_path: Path, *, bridge_timeout: float = 5.0, tags:
         group("bridge", bridge_checks, cfg, bridge_timeout)
     group("tag registry", doctor.writable, "tag registry", db_path)
     group("dashboard", doctor.tcp_port_free, "dashboard", cfg.web_host, cfg.web_port)
+    from companion.board.network import doctor_checks as network_checks
+
+    group("network", network_checks, cfg)  # which network the table is on, the address phones get
     return checks
 
 

@@ -56,7 +56,9 @@ def cmd_league(args: argparse.Namespace) -> int:
         from web.league import create_app
 
         try:  # bound before it says where: a port in use or an address that is not this machine's is said
-            server = create_server(create_app(store), host=args.host, port=args.port, threads=4)
+            app = create_app(store)
+            store.listeners.append(app.extensions["league_drawer"].warm)  # charts drawn once, when stored
+            server = create_server(app, host=args.host, port=args.port, threads=4)
         except (OSError, ValueError) as exc:
             why = getattr(exc, "strerror", None) or str(exc)
             raise UsageError(f"The league's page cannot listen on {args.host}:{args.port} ({why}); "

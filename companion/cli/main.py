@@ -209,7 +209,8 @@ def _load_extensions() -> None:
     """Import the modules that register sub-commands (kept lazy for a fast start)."""
     import importlib
 
-    for name in ("companion.cli.session", "companion.cli.hw", "companion.cli.run", "companion.cli.league"):
+    for name in ("companion.cli.session", "companion.cli.hw", "companion.cli.run", "companion.cli.league",
+                 "companion.cli.update", "companion.cli.network"):
         try:
             importlib.import_module(name)
         except ModuleNotFoundError as exc:

@@ -98,7 +98,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     db_path = default_db_path(args.db).absolute()
     if cfg.tags_db:
         cfg = dataclasses.replace(cfg, tags_db=os.path.abspath(cfg.tags_db))
-    companion = build(cfg, db_path, sim=args.sim, host=args.host, port=args.port, url=args.url)
+    from companion.cli.storage import place_journal
+
+    placement = place_journal(db_path, sim=args.sim or cfg.simulated)  # a read-only card, a root in memory
+    if placement.refusal:
+        raise UsageError(placement.refusal)
+    companion = build(cfg, placement.path, sim=args.sim, host=args.host, port=args.port, url=args.url)
+    if placement.warning:
+        companion.say_storage(placement.warning)
     from hw.rfid import ReaderError
 
     companion.install_signal_handlers()  # before start: a SIGTERM during start-up stops it cleanly
@@ -128,6 +135,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         out.write(f"Publishing table {club.table} to {club.url} (docs/club.md).\n")
     out.write("Press Ctrl-C to stop.\n")
     out.flush()
+    companion.say_status(ready=True)  # systemd (Type=notify): started; the storage's warning among what is down
     try:
         companion.serve()  # returns once everything is closed (the journal last)
     except Exception as exc:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from companion import games
 from companion.engine import jsoncheck, texts
 from companion.engine.rules import RuleError
 
@@ -22,8 +23,10 @@ from companion.engine.rules import RuleError
 MAX_BYTES = 256 * 1024
 #: the lengths a course may have: rounds, charts, lines per chart, marks, text
 MAX_X, MAX_CHARTS, MAX_SERIES, MAX_MARKS, MAX_LABEL = 500, 24, 16, 1000, 300
-#: a number on a chart at most (scores, money, turtles and rations are far below)
+#: a number on a chart at most (scores, money, turtles and rations are far below; each game narrows it)
 MAX_VALUE = 10**9
+#: a result's revision at most (a PostgreSQL INTEGER), and the length of a player's name
+MAX_REV, MAX_NAME = 2**31 - 1, 100
 SHAPES = frozenset({"circle", "ring", "diamond", "triangle", "square", "hexagon", "cross", "star", "figure"})
 _COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 _DASH = re.compile(r"(\d{1,3}(,\d{1,3}){0,11})?")
@@ -47,6 +50,9 @@ def parse(topic: str, body: bytes) -> dict[str, Any]:
     if not isinstance(payload, dict):
         raise Refused(f"{where} is not a JSON object; it was ignored.")
     table = parts[1] if len(parts) > 2 else ""
+    if len(parts) > 3 and payload.get("id") != parts[3]:
+        raise Refused(f"{where} was ignored: it names game {str(payload.get('id'))[:40]} under game {parts[3][:40]}'s "
+                      "topic.")
     return record(payload, table, where)
 
 
@@ -58,8 +64,8 @@ def record(payload: dict[str, Any], table: str, where: str = "A results message"
     rid, rev = payload.get("id"), payload.get("rev", 0)
     if not isinstance(rid, str) or not _WORD.fullmatch(rid):
         raise refuse("its id is missing or not a game id")
-    if not _int(rev) or rev < 0:
-        raise refuse("its rev is not a whole number of 0 or more")
+    if not _int(rev) or not 0 <= rev <= MAX_REV:
+        raise refuse(f"its rev is not a whole number from 0 to {MAX_REV:,}")
     if payload.get("table") != table:
         raise refuse(f"it names table {str(payload.get('table'))[:40]} but came on table {table}'s topic")
     if not isinstance(payload.get("game", ""), str):
@@ -68,15 +74,34 @@ def record(payload: dict[str, Any], table: str, where: str = "A results message"
         if payload["withdrawn"] is not True:
             raise refuse("its withdrawn is not true or false")
         return payload
+    try:
+        pkg = games.package(payload.get("game"))
+    except RuleError:
+        raise refuse(f"its game {str(payload.get('game'))[:40]} is none of this league's games") from None
+    limits = pkg.limits
     players = payload.get("players")
-    if not isinstance(players, list) or not players or not all(isinstance(p, str) and p for p in players):
-        raise refuse("its players are not a list of names")
+    if not isinstance(players, list) or not players \
+            or not all(isinstance(p, str) and 0 < len(p) <= MAX_NAME for p in players):
+        raise refuse(f"its players are not a list of names of at most {MAX_NAME} characters")
+    if len(set(players)) != len(players):
+        seen: set[str] = set()
+        twice = next(p for p in players if p in seen or seen.add(p))
+        raise refuse(f"its players name {twice[:40]} more than once")
+    if len(players) > pkg.rules.max_players:
+        raise refuse(f"it has {len(players)} players; this game takes at most {pkg.rules.max_players}")
     scores = payload.get("scores") or {}
     if not isinstance(scores, dict) or not all(v is None or _number(v) for v in scores.values()):
         raise refuse("its scores are not numbers by player")
+    stranger = next((name for name in scores if name not in players), None)
+    if stranger is not None:
+        raise refuse(f"its scores name {stranger[:40]}, who is not among its players")
+    low, high = limits["score"]
+    if any(v is not None and not low <= v <= high for v in scores.values()):
+        raise refuse(f"its scores are not between {low:,} and {high:,}, this game's range")
     winners = payload.get("winners") or []
-    if not isinstance(winners, list) or not all(isinstance(w, str) and w in players for w in winners):
-        raise refuse("its winners are not among its players")
+    if not isinstance(winners, list) or not all(isinstance(w, str) and w in players for w in winners) \
+            or len(set(winners)) != len(winners):
+        raise refuse("its winners are not among its players, each once")
     for key in ("started", "finished"):
         if payload.get(key) is not None and not _number(payload[key]):
             raise refuse(f"its {key} is not a time")
@@ -85,48 +110,53 @@ def record(payload: dict[str, Any], table: str, where: str = "A results message"
             raise refuse(f"its {key} is not a JSON object")
     if payload.get("course") is not None:
         try:
-            payload = {**payload, "course": course(payload["course"])}
+            payload = {**payload, "course": course(payload["course"], limits)}
         except ValueError as exc:
             raise refuse(f"its course {exc}") from None
     return payload
 
 
-def course(value: Any) -> dict[str, Any]:
+def course(value: Any, limits: dict[str, Any] | None = None) -> dict[str, Any]:
     """A table's course (``{lang: description}``) rebuilt from the fields the charts read; ValueError says
-    what is wrong (« has a colour that is not #rrggbb »). Languages the interface does not speak are dropped."""
+    what is wrong (« has a colour that is not #rrggbb »). ``limits``: the game package's (its ``limits``),
+    else the league's widest. Languages the interface does not speak are dropped."""
     if not isinstance(value, dict):
         raise ValueError("is not a JSON object")
-    return {lang: _description(value[lang]) for lang in texts.LANGUAGES if lang in value}
+    bounds = {"rounds": MAX_X - 1, "charts": MAX_CHARTS, "lines": MAX_SERIES, "value": (-MAX_VALUE, MAX_VALUE),
+              **(limits or {})}
+    return {lang: _description(value[lang], bounds) for lang in texts.LANGUAGES if lang in value}
 
 
-def _description(d: Any) -> dict[str, Any]:
+def _description(d: Any, limits: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(d, dict):
         raise ValueError("is not a JSON object per language")
-    x, labels = _xs(d)
+    x, labels = _xs(d, limits)
     charts = d.get("charts")
-    if not isinstance(charts, list) or len(charts) > MAX_CHARTS:
-        raise ValueError(f"has no list of at most {MAX_CHARTS} charts")
+    if not isinstance(charts, list) or len(charts) > limits["charts"]:
+        raise ValueError(f"has no list of at most {limits['charts']} charts, as many as this game draws")
     out = {"x_label": _text(d.get("x_label", ""), "x_label"), "x": x, "x_labels": labels,
-           "charts": [_chart(ch, len(x)) for ch in charts], "marks": _marks(d.get("marks") or []), "spark": None}
+           "charts": [_chart(ch, len(x), limits) for ch in charts], "marks": _marks(d.get("marks") or []),
+           "spark": None}
     spark = d.get("spark")
     if spark is not None:
         if not isinstance(spark, dict):
             raise ValueError("has a sparkline that is not a JSON object")
         out["spark"] = {"label": _text(spark.get("label", ""), "sparkline label"),
-                        "values": _values(spark.get("values"), MAX_X, none=False)}
+                        "values": _values(spark.get("values"), len(x), limits["value"], none=False)}
     return out
 
 
-def _xs(d: dict[str, Any]) -> tuple[list[int], list[str]]:
+def _xs(d: dict[str, Any], limits: dict[str, Any]) -> tuple[list[int], list[str]]:
     x, labels = d.get("x"), d.get("x_labels")
-    if not isinstance(x, list) or not 0 < len(x) <= MAX_X or not all(_int(n) and abs(n) <= MAX_VALUE for n in x):
-        raise ValueError(f"has no rounds (x: 1 to {MAX_X} whole numbers)")
+    most = limits["rounds"] + 1  # the start, then each round
+    if not isinstance(x, list) or not 0 < len(x) <= most or not all(_int(n) and abs(n) <= MAX_VALUE for n in x):
+        raise ValueError(f"has no rounds, or more than this game's {limits['rounds']} (x: 1 to {most} whole numbers)")
     if not isinstance(labels, list) or len(labels) != len(x):
         raise ValueError("has not one label per round")
     return list(x), [_text(s, "round label") for s in labels]
 
 
-def _chart(ch: Any, rounds: int) -> dict[str, Any]:
+def _chart(ch: Any, rounds: int, limits: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(ch, dict):
         raise ValueError("has a chart that is not a JSON object")
     ident = ch.get("id")
@@ -135,25 +165,25 @@ def _chart(ch: Any, rounds: int) -> dict[str, Any]:
     out: dict[str, Any] = {"id": ident, "title": _text(ch.get("title", ""), "title"),
                            "unit": _text(ch.get("unit", ""), "unit", 8)}
     if "x" in ch:  # a chart with its own x (a tournament's manches)
-        x, labels = _xs(ch)
+        x, labels = _xs(ch, limits)
         out.update(x=x, x_labels=labels, x_label=_text(ch.get("x_label", ""), "x_label"))
         rounds = len(x)
     lines = ch.get("series")
-    if not isinstance(lines, list) or len(lines) > MAX_SERIES:
-        raise ValueError(f"has a chart without a list of at most {MAX_SERIES} lines")
-    out["series"] = [_series(s, rounds) for s in lines]
+    if not isinstance(lines, list) or len(lines) > limits["lines"]:
+        raise ValueError(f"has a chart without a list of at most {limits['lines']} lines, as many as this game draws")
+    out["series"] = [_series(s, rounds, limits["value"]) for s in lines]
     rules = ch.get("lines") or []
     if not isinstance(rules, list) or len(rules) > 4:
         raise ValueError("has a chart with more than 4 rules across it")
     out["lines"] = []
     for r in rules:
-        if not isinstance(r, dict) or not _number(r.get("value")) or abs(r["value"]) > MAX_VALUE:
+        if not isinstance(r, dict) or not _number(r.get("value")) or not _within(r["value"], limits["value"]):
             raise ValueError("has a rule across a chart without a number")
         out["lines"].append({"value": r["value"], "label": _text(r.get("label", ""), "rule label")})
     return out
 
 
-def _series(s: Any, rounds: int) -> dict[str, Any]:
+def _series(s: Any, rounds: int, bounds: tuple[float, float]) -> dict[str, Any]:
     if not isinstance(s, dict):
         raise ValueError("has a line that is not a JSON object")
     colour, shape, dash = s.get("colour"), s.get("shape", "circle"), s.get("dash", "")
@@ -164,7 +194,7 @@ def _series(s: Any, rounds: int) -> dict[str, Any]:
     if not isinstance(dash, str) or not _DASH.fullmatch(dash):
         raise ValueError("has a dash pattern that is not numbers and commas")
     return {"key": _text(s.get("key", ""), "key"), "label": _text(s.get("label", ""), "label"),
-            "values": _values(s.get("values"), rounds), "colour": colour, "shape": shape, "dash": dash}
+            "values": _values(s.get("values"), rounds, bounds), "colour": colour, "shape": shape, "dash": dash}
 
 
 def _marks(marks: Any) -> list[dict[str, Any]]:
@@ -182,13 +212,17 @@ def _marks(marks: Any) -> list[dict[str, Any]]:
     return out
 
 
-def _values(values: Any, most: int, none: bool = True) -> list[Any]:
+def _values(values: Any, most: int, bounds: tuple[float, float], none: bool = True) -> list[Any]:
     if not isinstance(values, list) or len(values) > most:
         raise ValueError(f"has a line of more than {most} values")
     for v in values:
-        if not ((none and v is None) or (_number(v) and abs(v) <= MAX_VALUE)):
-            raise ValueError(f"has a value that is not a number up to {MAX_VALUE:,}")
+        if not ((none and v is None) or (_number(v) and _within(v, bounds))):
+            raise ValueError(f"has a value that is not a number from {bounds[0]:,} to {bounds[1]:,}, this game's range")
     return list(values)
+
+
+def _within(v: float, bounds: tuple[float, float]) -> bool:
+    return bounds[0] <= v <= bounds[1]
 
 
 def _text(value: Any, what: str, most: int = MAX_LABEL) -> str:

@@ -1,8 +1,9 @@
 """``companion league``: every table's results, kept once each, and the standings across tables.
 
 It subscribes to ``galapagos/+/results`` with a persistent session (QoS 1, ``clean_session`` off), so the
-broker keeps what the tables send while the league is away, and it stores each result by its id (the
-game's id, random per table): the same result received twice counts once, a newer revision of it (an
+broker keeps what the tables send while the league is away, and it stores each result by its table and
+its id (the game's id, random per table; the table is the topic's, which the broker's ACL lets only that
+table publish under): a table's messages reach only its own results. The same result received twice counts once, a newer revision of it (an
 undo and a different end) replaces it, a withdrawn one stops counting. SQLite by default, PostgreSQL
 (psycopg 3) for a ``postgresql://`` URL.
 
@@ -21,6 +22,7 @@ import threading
 import time
 import uuid
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from companion import games
@@ -32,19 +34,26 @@ log = logging.getLogger(__name__)
 TOPIC = "galapagos/+/results"
 #: each game's result, retained for good (a league started after the games still reads them all)
 ARCHIVE = "galapagos/+/results/+"
-SQL = """CREATE TABLE IF NOT EXISTS league_results (
-    id       TEXT PRIMARY KEY,
+#: each result is keyed by its table and its game's id: a table's messages reach only its own results
+SQL = """CREATE TABLE IF NOT EXISTS league_games (
     tbl      TEXT NOT NULL,
+    id       TEXT NOT NULL,
     game     TEXT NOT NULL,
     rev      INTEGER NOT NULL,
     withdrawn INTEGER NOT NULL DEFAULT 0,
     finished DOUBLE PRECISION,
     arrival  BIGINT NOT NULL,
     payload  TEXT NOT NULL,
-    course   TEXT
+    course   TEXT,
+    PRIMARY KEY (tbl, id)
 )"""
-#: a league kept before the course travelled: its table gains the column (both databases take this)
-UPGRADE = "ALTER TABLE league_results ADD COLUMN course TEXT"
+#: a league kept before results were keyed by their table (``league_results``, keyed by the game's id alone,
+#: with or without its course): its rows are copied once into ``league_games``; the old table is left as it was
+OLD = "league_results"
+COPY_OLD = ("INSERT INTO league_games (tbl, id, game, rev, withdrawn, finished, arrival, payload, course) "
+            "SELECT tbl, id, game, rev, withdrawn, finished, arrival, payload, {course} FROM league_results "
+            "WHERE NOT EXISTS (SELECT 1 FROM league_games g WHERE g.tbl = league_results.tbl "
+            "AND g.id = league_results.id)")
 
 
 class LeagueError(Exception):
@@ -60,6 +69,8 @@ class Store:
         self._lock = threading.Lock()
         #: the sentences of the messages refused since the start (newest last; they are logged too)
         self.refusals: deque[str] = deque(maxlen=100)
+        #: called with (table, game id) after a result changed the standings (the page draws its charts then)
+        self.listeners: list[Callable[[str, str], None]] = []
         if self.pg:
             try:
                 import psycopg
@@ -79,9 +90,16 @@ class Store:
                 raise LeagueError(f"Cannot open the league's database {where}: {exc}.") from None
             self.mark = "?"
         self._exec(SQL)
-        columns = self._exec("SELECT * FROM league_results WHERE 1 = 0", described=True)
-        if "course" not in columns:
-            self._exec(UPGRADE)
+        self._copy_old()
+
+    def _copy_old(self) -> None:
+        """The results of a league kept before they were keyed by their table, copied once."""
+        try:
+            columns = self._exec(f"SELECT * FROM {OLD} WHERE 1 = 0", described=True)
+        except Exception:  # noqa: BLE001 - no such table (sqlite3 or psycopg's error): nothing to copy
+            return
+        if self._exec("SELECT COUNT(*) FROM league_games")[0][0] == 0:
+            self._exec(COPY_OLD.format(course="course" if "course" in columns else "NULL"))
 
     def _exec(self, sql: str, params: tuple[Any, ...] = (), described: bool = False) -> list[Any]:
         sql = sql.replace("?", self.mark)
@@ -97,11 +115,19 @@ class Store:
         result claiming another table's game, or a different result under the same id and revision is
         said in one logged sentence and changes nothing; the same result again changes nothing either."""
         try:
-            return self._add(intake.record(payload, payload.get("table") if table is None else table))
+            checked = intake.record(payload, payload.get("table") if table is None else table)
+            changed = self._add(checked)
         except intake.Refused as refusal:
             log.warning("%s", refusal)
             self.refusals.append(str(refusal))
             return False
+        for listener in self.listeners if changed and not checked.get("withdrawn") else ():
+            try:
+                listener(checked["table"], checked["id"])
+            except Exception:  # noqa: BLE001 - the result is stored; its charts are drawn at the first request
+                log.exception("the charts of game %s of table %s could not be drawn ahead", checked["id"],
+                              checked["table"])
+        return changed
 
     def _add(self, payload: dict[str, Any]) -> bool:
         rid, rev = payload["id"], payload.get("rev", 0)
@@ -117,22 +143,19 @@ class Store:
                 self.db.execute("BEGIN IMMEDIATE")
             try:
                 m = self.mark
-                row = self.db.execute(f"SELECT rev, tbl, payload, course FROM league_results WHERE id = {m}",
-                                      (rid,)).fetchone()
-                if row is not None and row[1] != payload["table"]:
-                    raise intake.Refused(f"A result from table {payload['table']} claims game {rid}, which is "
-                                         f"table {row[1]}'s; it was ignored.")
+                row = self.db.execute(f"SELECT rev, tbl, payload, course FROM league_games WHERE tbl = {m} AND id = {m}",
+                                      (payload["table"], rid)).fetchone()
                 if row is not None and row[0] == rev and (not _same(row[2], kept) or row[3] != course):
                     raise intake.Refused(f"Table {payload['table']} sent a different result for game {rid} under "
                                          f"the same revision {rev}; the first one received stands.")
                 if row is not None and row[0] >= rev:
                     changed = False
                 else:
-                    (top,) = self.db.execute("SELECT COALESCE(MAX(arrival), 0) FROM league_results").fetchone()
+                    (top,) = self.db.execute("SELECT COALESCE(MAX(arrival), 0) FROM league_games").fetchone()
                     values = (rid, payload["table"], str(payload.get("game", "")), rev, int(bool(payload.get("withdrawn"))),
                               payload.get("finished"), int(top) + 1, body, course)
-                    self.db.execute(f"DELETE FROM league_results WHERE id = {m}", (rid,))
-                    self.db.execute("INSERT INTO league_results (id, tbl, game, rev, withdrawn, finished, arrival, "
+                    self.db.execute(f"DELETE FROM league_games WHERE tbl = {m} AND id = {m}", (payload["table"], rid))
+                    self.db.execute("INSERT INTO league_games (id, tbl, game, rev, withdrawn, finished, arrival, "
                                     f"payload, course) VALUES ({', '.join([m] * 9)})", values)
                     changed = True
             except BaseException:
@@ -149,17 +172,34 @@ class Store:
 
     def records(self) -> list[dict[str, Any]]:
         """The results that count, in the order they arrived."""
-        rows = self._exec("SELECT payload FROM league_results WHERE withdrawn = 0 ORDER BY arrival")
+        rows = self._exec("SELECT payload FROM league_games WHERE withdrawn = 0 ORDER BY arrival")
         return [json.loads(r[0]) for r in rows]
 
     def games(self) -> list[dict[str, Any]]:
         """The results that count, in the order they arrived, each saying whether its course came with it."""
-        rows = self._exec("SELECT payload, course IS NOT NULL FROM league_results WHERE withdrawn = 0 ORDER BY arrival")
+        rows = self._exec("SELECT payload, course IS NOT NULL FROM league_games WHERE withdrawn = 0 ORDER BY arrival")
         return [{**json.loads(r[0]), "has_course": bool(r[1])} for r in rows]
 
-    def course(self, rid: str) -> tuple[dict[str, Any], dict[str, Any] | None] | None:
-        """(the result, its course by language or None) of game ``rid``; None when the league has no such game."""
-        rows = self._exec("SELECT payload, course FROM league_results WHERE id = ? AND withdrawn = 0", (rid,))
+    def revision(self) -> tuple[int, int]:
+        """What changes whenever the results do (the newest arrival, and how many count): a page caches by it."""
+        (top, count), = self._exec("SELECT COALESCE(MAX(arrival), 0), COUNT(*) FROM league_games")
+        return int(top), int(count)
+
+    def tables_of(self, rid: str) -> list[str]:
+        """The tables with a counted result under game id ``rid`` (ids are random per table: one, or a forgery)."""
+        rows = self._exec("SELECT tbl FROM league_games WHERE id = ? AND withdrawn = 0 ORDER BY arrival", (rid,))
+        return [r[0] for r in rows]
+
+    def course(self, rid: str, table: str | None = None) -> tuple[dict[str, Any], dict[str, Any] | None] | None:
+        """(the result, its course by language or None) of ``table``'s game ``rid`` (``table`` None: the only
+        table with such a game); None when the league has no such game, or several tables have one."""
+        if table is None:
+            tables = self.tables_of(rid)
+            if len(tables) != 1:
+                return None
+            table = tables[0]
+        rows = self._exec("SELECT payload, course FROM league_games WHERE tbl = ? AND id = ? AND withdrawn = 0",
+                          (table, rid))
         if not rows:
             return None
         return json.loads(rows[0][0]), (json.loads(rows[0][1]) if rows[0][1] else None)

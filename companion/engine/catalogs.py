@@ -21,13 +21,16 @@ def po_files() -> list[tuple[str, str]]:
 
     games.packages()  # registers each game's domain
     out = []
-    for domain, localedir in sorted(texts.domains().items()):
+    for _domain, localedir in sorted(texts.domains().items()):
         if not os.path.isdir(localedir):
             continue
         for lang in sorted(os.listdir(localedir)):
-            po = os.path.join(localedir, lang, "LC_MESSAGES", f"{domain}.po")
-            if os.path.exists(po):
-                out.append((domain, po))
+            folder = os.path.join(localedir, lang, "LC_MESSAGES")
+            # the domain's own catalog, and any other sharing its folder (the interface's "network")
+            for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
+                entry = (name[:-3], os.path.join(folder, name))
+                if name.endswith(".po") and entry not in out:
+                    out.append(entry)
     return out
 
 

@@ -63,8 +63,83 @@ def svg(course: dict[str, Any], ch: dict[str, Any], *, ident: str = "chart") -> 
                   stroke_style={"width": 2, "dasharray": "3,3"})
     out = re.sub(r"<script\b.*?</script>", "", chart.render(is_unicode=True), flags=re.S)  # pygal's config: unused
     out = re.sub(r'id="chart-[0-9a-f-]+"', f'id="{ident}"', out, count=1).replace(_pygal_id(out), ident)
-    return _shaped(out, [s.get("shape", "circle") for s in lines] + ["line"] * len(ch.get("lines") or []),
-                   ch["title"])
+    shifts = apart([s["values"] for s in lines])
+    ch["apart"] = any(shifts)  # the page says that lines drawn a little apart coincide
+    out = _shaped(out, [s.get("shape", "circle") for s in lines] + ["line"] * len(ch.get("lines") or []),
+                  ch["title"], shifts)
+    return _marked(out, [] if "x" in ch else course.get("marks") or [], course["x"])
+
+
+def quiet_kinds(marks: list[dict[str, Any]], xs: list[Any]) -> set[str]:
+    """The kinds of mark found at every round (the weather card): no event to point at on the chart."""
+    rounds = {x for x in xs if x}
+    at: dict[str, set[Any]] = {}
+    for mark in marks:
+        at.setdefault(str(mark.get("kind")), set()).add(mark.get("x"))
+    return {kind for kind, seen in at.items() if len(rounds) > 1 and rounds <= seen}
+
+
+#: how far apart (drawing units, about a pixel each on a phone) lines that coincide are drawn
+STEP = 3.5
+
+
+def apart(values: list[list[Any]]) -> list[float]:
+    """A vertical shift per line so that lines sharing a stretch stay visible (0 for a line alone).
+
+    Three identical score lines drew as one; two dice lines that coincide for two rounds hid one
+    another. A line that shares a segment (two consecutive equal points) with earlier ones takes the
+    first free slot among 0, +1, -1, +2… steps; its dash and shapes still say which it is, and the
+    table below the chart has the exact figures.
+    """
+    def segments(vs: list[Any]) -> set[tuple[int, Any, Any]]:
+        return {(i, vs[i], vs[i + 1]) for i in range(len(vs) - 1) if vs[i] is not None and vs[i + 1] is not None}
+
+    segs = [segments(vs) for vs in values]
+    slots: list[int] = []
+    for i in range(len(values)):
+        taken = {slots[j] for j in range(i) if segs[i] & segs[j]}
+        slot = next(k for k in (0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6) if k not in taken or k == -6)
+        slots.append(slot)
+    return [STEP * k for k in slots]
+
+
+_PLOT = re.compile(r'(<g transform="translate\([-\d.]+, [-\d.]+\)" class="plot">)'
+                   r'<rect x="0" y="0" width="([\d.]+)" height="([\d.]+)" class="background" />')
+_X_LABEL = re.compile(r'<g class="guides"><path d="M([-\d.]+) [-\d.]+ v[\d.]+" class="[a-z ]*line" />'
+                      r'<text x="[-\d.]+" y="[-\d.]+" class="[^"]*">')
+
+
+def _marked(text: str, marks: list[dict[str, Any]], xs: list[Any]) -> str:
+    """The course's marks (a vote, a death) drawn on the chart where they happened: a dotted upright at
+    their round and a numbered badge, the number of the mark in the list « What happened when »;
+    a kind of mark that comes every round (the weather) is the time line's rhythm: listed only."""
+    found = _PLOT.search(text)
+    positions = [float(m.group(1)) for m in _X_LABEL.finditer(text[text.find('class="axis x"'):])]
+    if not found or len(positions) != len(xs):
+        return text
+    height = float(found.group(3))
+    drawn: dict[Any, list[tuple[int, dict[str, Any]]]] = {}
+    quiet = quiet_kinds(marks, xs)
+    for n, mark in enumerate(marks, start=1):
+        if mark.get("kind") not in quiet and mark.get("x") in xs:
+            drawn.setdefault(mark["x"], []).append((n, mark))
+    if not drawn:
+        return text
+    parts = ['<g class="marks">']
+    for x, listed in drawn.items():
+        cx = positions[xs.index(x)]
+        parts.append(f'<path d="M{cx:.1f} 0 v{height:.1f}" class="mark-line" style="stroke:#555;stroke-width:1.4;'
+                     f'stroke-dasharray:2,3;fill:none"/>')
+        for k, (n, mark) in enumerate(listed):
+            cy = 10 + 19 * k
+            colour = "#8b1d1d" if mark.get("kind") == "death" else "#333"
+            parts.append(f'<g class="mark mark-{_attr(str(mark.get("kind", "")))}"><title>{_esc(str(mark.get("text", "")))}'
+                         f'</title><circle cx="{cx:.1f}" cy="{cy}" r="8.5" style="fill:{colour};stroke:#fff;stroke-width:1.5"/>'
+                         f'<text x="{cx:.1f}" y="{cy + 4}" style="fill:#fff;font-size:12px;font-weight:700;'
+                         f'text-anchor:middle">{n}</text></g>')
+    parts.append("</g>")
+    at = found.end()
+    return text[:at] + "".join(parts) + text[at:]
 
 
 #: the legend's text: about this many drawing units a character (16 px system-ui), and the width of a column
@@ -89,13 +164,17 @@ _DOT = re.compile(r'<circle cx="([-\d.e]+)" cy="([-\d.e]+)" r="[\d.]+" class="do
 _LEGEND = re.compile(r'<rect x="([-\d.e]+)" y="([-\d.e]+)" width="([\d.]+)" height="[\d.]+" class="color-(\d+) reactive"\s*/>')
 
 
-def _shaped(text: str, shapes: list[str], title: str) -> str:
-    """pygal's round dots and square legend keys replaced by each line's own shape; the chart titled."""
+def _shaped(text: str, shapes: list[str], title: str, shifts: list[float] | None = None) -> str:
+    """pygal's round dots and square legend keys replaced by each line's own shape, each line shifted by
+    its ``shifts`` (:func:`apart`); the chart titled."""
     parts = _SERIE.split(text)  # [before, n, body, n, body…]
     out = [parts[0]]
     for k in range(1, len(parts), 2):
-        shape = shapes[int(parts[k])] if int(parts[k]) < len(shapes) else "circle"
-        out.append(f'<g class="series serie-{parts[k]} color-{parts[k]}">')
+        n = int(parts[k])
+        shape = shapes[n] if n < len(shapes) else "circle"
+        dy = (shifts or [])[n] if n < len(shifts or []) else 0
+        moved = f' transform="translate(0,{dy:g})"' if dy else ""
+        out.append(f'<g class="series serie-{parts[k]} color-{parts[k]}"{moved}>')
         out.append(_DOT.sub(lambda m, shape=shape: _glyph(shape, float(m.group(1)), float(m.group(2)), 5.0,
                                                           'class="dot reactive tooltip-trigger"'), parts[k + 1]))
     text = "".join(out)

@@ -50,6 +50,11 @@ class GamePackage:
     #: a phone may send the action only when every one of them present is its own seat; a type not
     #: listed names its acting seat in ``player`` alone
     seat_fields: ClassVar[dict[str, tuple[str, ...]]] = {}
+    #: the most a finished game's result can hold, for a club league that takes results from tables it
+    #: cannot trust: ``rounds`` on its course (the start aside), ``charts``, ``lines`` per chart, the
+    #: ``score`` range of a player and the ``value`` range of a figure on a chart (each game narrows them)
+    limits: ClassVar[dict[str, Any]] = {"rounds": 500, "charts": 24, "lines": 16, "score": (-10**6, 10**6),
+                                        "value": (-10**6, 10**6)}
     #: public figures of the table as a whole worth a gauge of their own (keys of the public view, each
     #: with its English label): the club's status and Home Assistant's sensors show them
     gauges: ClassVar[dict[str, str]] = {}

@@ -15,6 +15,7 @@ from typing import Any
 
 from companion import games
 from companion.engine import texts
+from companion.engine.rules import RuleError
 from companion.table import extras, secrecy
 from companion.table.session import Session
 
@@ -26,7 +27,7 @@ SKIP = frozenset({
     "allowed", "start", "space_counts", "cards_used", "hand", "shared_field", "count",
 })
 #: a public key read as a word: the key the catalogs know it by
-WORDS = {"scores": "score", "free_money": "money left to bid", "bid_totals": "bids"}
+WORDS = {"scores": "score", "free_money": "money left to bid", "bid_totals": "bids", "can_vote": "allowed to vote"}
 #: at most this many sentences; the rest is counted
 MOST = 8
 
@@ -83,7 +84,7 @@ def changes(game: str, now: dict[str, Any], then: dict[str, Any], lang: str = "e
     (the points and the score) is said once.
     """
     pkg = games.package(game)
-    word = _Words(pkg, lang)
+    word = Words(pkg, lang)
     names = [str(p.get("name")) for p in now.get("players", []) if isinstance(p, dict)]
     mine: dict[str, list[tuple[str, Any, Any]]] = {n: [] for n in names}
     before = {p.get("name"): p for p in then.get("players", []) if isinstance(p, dict)}
@@ -107,13 +108,13 @@ def changes(game: str, now: dict[str, Any], then: dict[str, Any], lang: str = "e
     for name in names:
         said: set[str] = set()
         for key, old, new in mine[name]:
-            for label, change in _figure(word, key, old, new):
+            for label, change in figure_change(word, key, old, new):
                 if change not in said:
                     said.add(change)
                     players_said.add((label, change))
                     out.append(_said(word, label, change, name))
     for key, old, new in sorted(table, key=lambda kon: not isinstance(kon[1], int | float | dict)):
-        out.extend(_said(word, label, change, None) for label, change in _figure(word, key, old, new)
+        out.extend(_said(word, label, change, None) for label, change in figure_change(word, key, old, new)
                    if (label, change) not in players_said)
     if len(out) > MOST:
         rest = len(out) - (MOST - 1)
@@ -121,7 +122,7 @@ def changes(game: str, now: dict[str, Any], then: dict[str, Any], lang: str = "e
     return out
 
 
-class _Words:
+class Words:
     """A figure's name and value in the game's words: its catalog first, then the interface's."""
 
     def __init__(self, pkg: Any, lang: str) -> None:
@@ -169,7 +170,7 @@ class _Words:
         return texts.render(msgid, params, self.lang)
 
 
-def _figure(word: _Words, key: str, old: Any, new: Any) -> list[tuple[str, str]]:
+def figure_change(word: Words, key: str, old: Any, new: Any) -> list[tuple[str, str]]:
     """(figure, change) for one figure going from ``old`` (now) back to ``new`` (after the undo).
 
     The change is « 700 → 1000 », « black 1 → 0; white 1 → 0 » for a map, or the
@@ -180,11 +181,11 @@ def _figure(word: _Words, key: str, old: Any, new: Any) -> list[tuple[str, str]]
     label = word.label(key)
     if isinstance(old, dict) and isinstance(new, dict):
         parts = [f"{word.term(kind)} {word.values(old[kind])} → {word.values(new[kind])}" for kind in old
-                 if kind in new and old[kind] != new[kind] and _plain(old[kind]) and _plain(new[kind])]
+                 if kind in new and old[kind] != new[kind] and plain(old[kind]) and plain(new[kind])]
         return [(label, "; ".join(parts))] if parts else []
     if isinstance(old, bool) and isinstance(new, bool):
         return [(label, AGAIN if new else NO_LONGER)]
-    if not (_plain(old) and _plain(new)):
+    if not (plain(old) and plain(new)):
         return []  # lists of records (the bids): the action's own line says it
     return [(label, f"{word.value(key, old)} → {word.value(key, new)}")]
 
@@ -193,7 +194,7 @@ def _figure(word: _Words, key: str, old: Any, new: Any) -> list[tuple[str, str]]
 AGAIN, NO_LONGER = "\0again", "\0no longer"
 
 
-def _said(word: _Words, label: str, change: str, player: str | None) -> str:
+def _said(word: Words, label: str, change: str, player: str | None) -> str:
     if change in (AGAIN, NO_LONGER):
         if player is None:
             return word.line("{figure} again" if change == AGAIN else "no longer {figure}", figure=label)
@@ -204,7 +205,7 @@ def _said(word: _Words, label: str, change: str, player: str | None) -> str:
     return word.line("{player}'s {figure}: {change}", player=player, figure=label, change=change)
 
 
-def _plain(value: Any) -> bool:
+def plain(value: Any) -> bool:
     """A value said in a few words: a number, a word, or a short list of them."""
     if isinstance(value, list | tuple):
         return len(value) <= 8 and all(not isinstance(v, dict | list | tuple) for v in value)
@@ -302,8 +303,18 @@ def set_aside(session: Session, lang: str = "en") -> list[dict[str, Any]]:
             why = texts.render(secrecy.ASIDE, {"player": str(entry.action.get("player", "?")),
                                                "move": pkg.t(str(entry.action.get("type", "?")).replace("_", " "), lang)},
                                lang)
-        elif note.get("msgid"):
-            why = texts.render(note["msgid"], note.get("params") or {}, lang, note.get("domain") or pkg.domain)
+        elif secrecy.is_secret(pkg, entry.action):  # its refusal may name the hidden value: the one kept
+            if note.get("msgid"):
+                why = texts.render(note["msgid"], note.get("params") or {}, lang, note.get("domain") or pkg.domain)
+        else:  # the rules asked again now: a reason from before a later move is stale
+            try:
+                session.rules.apply(session.state, entry.action)
+            except RuleError as err:
+                why = err.text(lang, pkg.domain)
+            except Exception:  # a rules bug must never hide the list
+                pass
+            else:
+                why = texts.render("It can be entered now.", {}, lang)
         phone = entry.author.seat if entry.author.is_phone and secrecy.is_secret(pkg, entry.action) else None
         out.append({"seq": entry.seq, "text": describe(pkg, entry.action, None, lang), "why": why,
                     "action": pkg.redact(entry.action, None), "phone": phone})

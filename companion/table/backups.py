@@ -49,3 +49,10 @@ def backups(path: Path) -> list[Path]:
         elif re.fullmatch(_OLD_BACKUP_NAME, rest) and p.is_file():
             found.append(((-1, 0, p.stat().st_mtime_ns), p))
     return [p for _, p in sorted(found)]
+
+
+def backup_counter(backup: Path, path: Path) -> tuple[int, int] | None:
+    """The journal counter (generation, last change) a backup of ``path`` was taken at; None for an old name."""
+    rest = backup.name[len(path.name):] if backup.name.startswith(path.name) else ""
+    match = re.fullmatch(_BACKUP_NAME, rest)
+    return (int(match.group(1)), int(match.group(2))) if match else None

@@ -139,6 +139,18 @@ def figures(library: Library, *, game: str | None = None, period: str = "all",
             "timeline": timeline}
 
 
+def among(figures_: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """``figures_`` for the players ``names`` only (a phone's table): their rows, their head-to-head with
+    each other, the games one of them played, their lines over time."""
+    keep = set(names)
+    players = [{**p, "head_to_head": {o: h for o, h in p["head_to_head"].items() if o in keep}}
+               for p in figures_["players"] if p["name"] in keep]
+    tl = figures_["timeline"]
+    timeline = {**tl, "scores": {n: v for n, v in tl["scores"].items() if n in keep}}
+    return {**figures_, "players": players, "timeline": timeline,
+            "games": [g for g in figures_["games"] if keep & set(g["players"])]}
+
+
 def timeline_course(figures_: dict[str, Any], lang: str = "en") -> dict[str, Any]:
     """The scores over time as a course (:mod:`companion.engine.course`): x is the n-th finished game."""
     from companion.engine import course

@@ -12,7 +12,7 @@ import secrets
 import sqlite3
 from pathlib import Path
 
-from companion.table.backups import _fsync, backups, backups_dir
+from companion.table.backups import _fsync, backup_counter, backups, backups_dir
 from companion.table.journal_base import JournalBase
 from companion.table.rows import (
     JournalUnavailable,
@@ -25,6 +25,9 @@ KEEP_BACKUPS = 5
 
 class JournalBackups(JournalBase):
     """The journal's backups (see :class:`companion.table.journal.Journal`)."""
+
+    #: (counter, this connection's total changes) at this process's last backup
+    _backed_up: tuple[tuple[int, int], int] | None = None
 
     def counter(self) -> tuple[int, int]:
         """The journal's own position: (generation, last change). Backups are ordered by it, not by a clock.
@@ -53,6 +56,29 @@ class JournalBackups(JournalBase):
         with self.transaction() as db:
             db.execute("CREATE TABLE IF NOT EXISTS journal_meta (key TEXT PRIMARY KEY, value INTEGER)")
             db.execute("INSERT OR REPLACE INTO journal_meta (key, value) VALUES ('generation', ?)", (generation,))
+
+    def backup_if_changed(self, keep: int = KEEP_BACKUPS) -> Path | None:
+        """A backup only when the journal changed since the last one (None when nothing did).
+
+        An hourly backup of a journal nobody played on rewrites the whole file on the SD card for
+        nothing. Changed means: another counter than the newest backup's (a new action, undo or
+        edit moves it), or a write through this connection since this process last backed up (a
+        deleted game does not move the counter, it does change the file).
+        """
+        with self._lock:
+            written = self._db.total_changes
+        counter = self.counter()
+        last = self._backed_up
+        if last is None:  # first time in this process: compare with the newest backup on disk
+            existing = backups(self.path)
+            if existing and backup_counter(existing[-1], self.path) == counter:
+                self._backed_up = (counter, written)
+                return None
+        elif last == (counter, written):
+            return None
+        dest = self.backup(keep)
+        self._backed_up = (counter, written)
+        return dest
 
     def backup(self, keep: int = KEEP_BACKUPS) -> Path:
         """A consistent copy of the whole journal in ``<db>.backups/``; the newest ``keep`` stay.

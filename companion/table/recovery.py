@@ -216,7 +216,8 @@ def open_checked(path: Path, keep: int = KEEP_BACKUPS) -> tuple[Journal, list[st
       ``integrity_check`` and a replay of every game) put back, newest by the journal's own
       counter (:meth:`Journal.counter`), never by the clock;
     * a read-only card opens read-only (the notice says nothing new is recorded);
-    * a backup is made with ``VACUUM INTO`` (the last ``keep`` are kept).
+    * a backup is made with ``VACUUM INTO`` (the last ``keep`` are kept) unless the newest one
+      already holds this journal.
     """
     notices: list[str] = []
     path = Path(path)
@@ -255,8 +256,8 @@ def open_checked(path: Path, keep: int = KEEP_BACKUPS) -> tuple[Journal, list[st
     if journal.readonly:
         notices.append("The card is full or read-only: the games can be seen, but nothing new is recorded.")
     elif journal.games():
-        try:
-            journal.backup(keep)
+        try:  # a journal repaired or restored just now is backed up; an unchanged one is not copied again
+            journal.backup(keep) if notices else journal.backup_if_changed(keep)
         except (JournalUnavailable, sqlite3.Error, OSError) as exc:
             log.warning("no backup of %s: %s", path, exc)
     for notice in notices:

@@ -109,7 +109,8 @@ class Corrections:
                                                                   hidden, _note)
                 told = {"before": self.rules.public_state(self.state, None), "after": self.rules.public_state(after, None),
                         "old": pkg.redact(entries[index].action, None),
-                        "new": pkg.redact(action, None) if action is not None else None}  # public views only
+                        "new": pkg.redact(action, None) if action is not None else None,
+                        "aside": [pkg.redact(e.action, None) for e, _ in aside]}  # public views only
                 self.journal.rewrite(db, self.id, entries[index], action, kept, aside, dropped,
                                      entries[index].author.again("edit", by), note=told)
                 entries = self.journal.active(self.id, db)

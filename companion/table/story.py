@@ -114,17 +114,19 @@ def recent(session: Any, lang: str = "en", viewer: str | None = None, limit: int
 
 # -- corrections: an edit or a removal told, from the public views before and after it -------------
 
-_said: dict[tuple[str, int, str], dict[str, Any]] = {}
+_said: dict[tuple[str, int, str, str | None], dict[str, Any]] = {}
 
 
-def corrections(session: Any, lang: str = "en") -> list[dict[str, Any]]:
-    """Every edit or removal of an earlier action, oldest first: ``{"id", "at", "text", "players"}``.
+def corrections(session: Any, lang: str = "en", viewer: str | None = None) -> list[dict[str, Any]]:
+    """Every edit or removal of an earlier action, oldest first: ``{"id", "at", "text", "players", "seats"}``.
 
-    ``text``: « Correction: Ann: 2 education steps → Ann: 1 education step. Ann's education: 5 → 3; … »,
-    the figures that changed from the public view before the correction to the one after (never a
-    secret: both are the table's view, the actions are redacted); ``players``: whose figures changed.
+    ``text``: the correction told as a story (:mod:`companion.table.correction_story`): « Correction:
+    “Bob collects wood” removed from the history. Dan's move “Dan searches the wreck” no longer
+    counts: the correction came before it; Dan may act again now. », from the public views before and
+    after it and the actions it set aside (never a secret: all are the table's view); ``players``: the
+    seats it touched; ``viewer``: the seat reading it (its own sentence says « you »).
     """
-    from companion.table import amend
+    from companion.table import correction_story
 
     try:
         rows = session.journal.corrections(session.id)
@@ -133,37 +135,19 @@ def corrections(session: Any, lang: str = "en") -> list[dict[str, Any]]:
     pkg = games.package(session.game)
     out = []
     for row in rows:
-        key = (session.id, row["id"], lang)
+        key = (session.id, row["id"], lang, viewer)
         with _lock:
             hit = _said.get(key)
         if hit is None:
-            note = row["note"]
-            t = texts.translator(lang)
-            old = amend.describe(pkg, note.get("old") or {}, None, lang)
-            head = (t("Correction: {old} → {new}.", old=old, new=amend.describe(pkg, note["new"], None, lang))
-                    if note.get("new") else t("Correction: {old} removed.", old=old))
-            figures = amend.changes(session.game, note.get("before") or {}, note.get("after") or {}, lang)
-            hit = {"id": row["id"], "at": row["at"], "text": head + (" " + "; ".join(figures) + "." if figures else ""),
-                   "players": _changed(note.get("before") or {}, note.get("after") or {})}
+            said = correction_story.told(pkg, row["note"], lang, viewer)
+            hit = {"id": row["id"], "at": row["at"], "text": said["text"], "lines": said["lines"], "players": said["players"],
+                   "seats": said["seats"], "head": said["head"], "table": said["table"]}
             with _lock:
                 if len(_said) > 512:
                     _said.clear()
                 _said[key] = hit
         out.append(hit)
     return out
-
-
-def _changed(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
-    """The players one of whose public figures differs between the two views."""
-    then = {p.get("name"): p for p in before.get("players", []) if isinstance(p, dict)}
-    names = [str(p.get("name")) for p in after.get("players", []) if isinstance(p, dict)]
-    out = []
-    for p in after.get("players", []):
-        name = p.get("name") if isinstance(p, dict) else None
-        maps = [k for k, v in after.items() if isinstance(v, dict) and name in v and isinstance(before.get(k), dict)]
-        if then.get(name) != p or any(before[k].get(name) != after[k][name] for k in maps):
-            out.append(name)
-    return [n for n in names if n in out]
 
 
 def _with_corrections(session: Any, lines: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from hw.events import StatusEvent, TagEvent
@@ -41,6 +42,17 @@ class Reader:
     #: failed reads in a row after which the reader is reported and re-opened
     reopen_after: ClassVar[int] = 5
 
+    @property
+    def poll_group(self) -> tuple[Any, ...]:
+        """Readers with the same group are polled in turn by one thread (see :class:`ReaderGroup`).
+
+        By default a reader gets a thread of its own: a chip library that blocks (a PN532
+        waiting out its timeouts) must not hold up the others. Backends whose polls are
+        short and take turns on a bus anyway (the MFRC522s of one SPI bus, the simulated
+        readers) share one.
+        """
+        return ("own", self.point)
+
     def __init__(
         self,
         point: str,
@@ -55,6 +67,7 @@ class Reader:
         self.errors = 0  # failed reads since the start
         self.failures = 0  # failed reads in a row
         self.reopened = 0  # successful re-opens after repeated failures
+        self.reopen_failures = 0  # failed re-opens since the reader went down (logged once, counted after)
         self.listener_errors = 0
         self.healthy = True
         self.last_error: str | None = None
@@ -143,13 +156,27 @@ class Reader:
             return self._emit(self.debouncer.observe(None))
 
     def recover(self) -> bool:
-        """Re-open the hardware after repeated errors; True when it opened."""
+        """Re-open the hardware after repeated errors; True when it opened.
+
+        A dead reader is tried again every few seconds for as long as the table runs: the first
+        failed re-open is logged, the next ones are only counted (``reopen_failures``, in
+        :meth:`ReaderGroup.health`), and the re-open that works says how many failed before it.
+        """
         try:
             self.reopen()
         except Exception as exc:
             self.last_error = _describe(exc)
-            log.warning("reader %s: re-open failed: %s", self.point, self.last_error)
+            self.reopen_failures += 1
+            if self.reopen_failures == 1:
+                log.warning("reader %s: re-open failed: %s; retrying (further failures are counted, not logged)",
+                            self.point, self.last_error)
+            else:
+                log.debug("reader %s: re-open failed again (%d): %s", self.point, self.reopen_failures,
+                          self.last_error)
             return False
+        if self.reopen_failures:
+            log.info("reader %s: re-opened after %d failed attempts", self.point, self.reopen_failures)
+            self.reopen_failures = 0
         self.reopened += 1
         return True
 
@@ -157,7 +184,7 @@ class Reader:
         self.errors += 1
         self.failures += 1
         self.last_error = _describe(exc)
-        if self.failures == 1:
+        if self.failures == 1 and self.healthy:
             log.warning("reader %s: %s", self.point, self.last_error)
         else:
             log.debug("reader %s: %s", self.point, self.last_error)
@@ -174,10 +201,7 @@ class Reader:
         self.healthy = True
 
     def _status(self, ok: bool, message: str) -> None:
-        if ok:
-            log.info("%s", message)
-        else:
-            log.warning("%s", message)
+        """Tell the status listeners (the table logs each change once: :class:`hw.health.HealthLog`)."""
         event = StatusEvent(self.device, ok, message)
         for fn in list(self._status_listeners):
             _call(fn, event, self)
@@ -204,16 +228,27 @@ def _call(fn: Callable[[Any], None], event: Any, reader: Reader) -> None:
         log.exception("reader %s: a listener failed on %r", reader.point, event)
 
 
-class ReaderGroup:
-    """All reader points of the table, each polled in its own guarded thread.
+@dataclass
+class _Slot:
+    """One reader's place in its poller: whether it is open, its back-off, when it is due."""
 
-    One thread per polled reader, as Phoniebox's reader threads: a chip that
-    blocks (a PN532 waiting on a dead UART) or fails cannot starve the others.
-    Each loop logs and counts errors, re-opens its reader after
-    :attr:`Reader.reopen_after` failures in a row (backing off to
-    ``retry_max`` seconds between attempts) and reports it through the status
-    listeners. Push readers (the bridge) are ticked from one extra thread.
-    Readers that share a bus take the same lock (``bus_lock``).
+    reader: Reader
+    opened: bool
+    pause: float
+    due: float
+
+
+class ReaderGroup:
+    """All reader points of the table, polled by a few guarded threads.
+
+    Readers of one :attr:`Reader.poll_group` share a poller thread that polls each in turn
+    (the MFRC522s of an SPI bus take turns on the bus anyway; the simulated readers cost
+    nothing); a reader in a group of its own (the PN532, whose library blocks for its
+    timeouts) gets a thread of its own, as Phoniebox's reader threads. Each reader's errors
+    are logged and counted, it is re-opened after :attr:`Reader.reopen_after` failures in a
+    row (backing off to ``retry_max`` seconds between attempts, without holding up the others
+    of its group) and reported through the status listeners. Push readers (the bridge) are
+    ticked from one extra thread. Readers that share a bus take the same lock (``bus_lock``).
     """
 
     def __init__(self, readers: Iterable[Reader], interval: float = 0.1, *, retry_max: float = 5.0) -> None:
@@ -242,15 +277,24 @@ class ReaderGroup:
     def start(self) -> None:
         """Open every reader and start polling; a reader that fails to open is retried in its loop."""
         self._stop.clear()
-        polled = [r for r in self.readers.values() if r.polled]
         pushed = [r for r in self.readers.values() if not r.polled]
+        for reader in pushed:
+            reader.open()  # a push reader needs its hub; that is a configuration mistake, raise it
+        self._start_polling()
+        if pushed:
+            thread = threading.Thread(target=self._tick, args=(pushed,), name="rfid-push", daemon=True)
+            self._threads.append(thread)
+            thread.start()
+
+    def _start_polling(self) -> None:
+        polled = [r for r in self.readers.values() if r.polled]
         kinds: dict[type[Reader], list[Reader]] = {}
-        for reader in self.readers.values():
+        for reader in polled:
             kinds.setdefault(type(reader), []).append(reader)
         for kind, members in kinds.items():
             kind.prepare(members)
-        for reader in pushed:
-            reader.open()  # a push reader needs its hub; that is a configuration mistake, raise it
+        groups: dict[tuple[Any, ...], list[_Slot]] = {}
+        first = time.monotonic() + self.interval
         for reader in polled:
             try:
                 reader.open()
@@ -261,30 +305,40 @@ class ReaderGroup:
                 reader.healthy = False
                 reader.failures = reader.reopen_after
                 reader._status(False, f"{reader.device}: {str(exc).rstrip('.')}; retrying")
-            thread = threading.Thread(target=self._run, args=(reader, opened), name=f"rfid-{reader.point}", daemon=True)
+            groups.setdefault(reader.poll_group, []).append(_Slot(reader, opened, self.interval, first))
+        for key, slots in groups.items():
+            name = "rfid-" + (slots[0].reader.point if len(slots) == 1 else "-".join(str(k) for k in key))
+            thread = threading.Thread(target=self._run, args=(slots,), name=name, daemon=True)
             self._threads.append(thread)
-        if pushed:
-            self._threads.append(threading.Thread(target=self._tick, args=(pushed,), name="rfid-push", daemon=True))
-        for thread in self._threads:
             thread.start()
 
-    def _run(self, reader: Reader, opened: bool) -> None:
-        """One reader's loop: poll, and after repeated failures re-open with a growing pause."""
-        pause = self.interval
-        while not self._stop.wait(self.interval if opened else pause):
-            try:
-                if not opened:
-                    opened = reader.recover()
-                    if not opened:
-                        pause = min(max(pause * 2, self.interval), self.retry_max)
-                        reader.miss()
-                        continue
-                    pause = self.interval
-                reader.poll()
-                if reader.failures and reader.failures % reader.reopen_after == 0:
-                    opened = False  # re-open before the next poll
-            except Exception:  # a bug in the loop itself: log it and keep polling
-                log.exception("reader %s: poll loop", reader.point)
+    def _run(self, slots: list[_Slot]) -> None:
+        """One poller: each reader of its group in turn, when due."""
+        while not self._stop.is_set():
+            now = time.monotonic()
+            for slot in slots:
+                if slot.due <= now and not self._stop.is_set():
+                    self._turn(slot)
+            self._stop.wait(max(0.0, min(slot.due for slot in slots) - time.monotonic()))
+
+    def _turn(self, slot: _Slot) -> None:
+        """Poll one reader, or after repeated failures re-open it with a growing pause."""
+        reader = slot.reader
+        try:
+            if not slot.opened:
+                slot.opened = reader.recover()
+                if not slot.opened:
+                    slot.pause = min(max(slot.pause * 2, self.interval), self.retry_max)
+                    reader.miss()
+                    slot.due = time.monotonic() + slot.pause
+                    return
+                slot.pause = self.interval
+            reader.poll()
+            if reader.failures and reader.failures % reader.reopen_after == 0:
+                slot.opened = False  # re-open before the next poll
+        except Exception:  # a bug in the loop itself: log it and keep polling
+            log.exception("reader %s: poll loop", reader.point)
+        slot.due = time.monotonic() + (self.interval if slot.opened else slot.pause)
 
     def _tick(self, readers: list[Reader]) -> None:
         while not self._stop.wait(self.interval):
@@ -293,6 +347,35 @@ class ReaderGroup:
                     reader.tick()
                 except Exception:
                     log.exception("reader %s: tick", reader.point)
+
+    def reopen_all(self) -> None:
+        """Close and open every polled reader afresh, on the pin factory in use now.
+
+        After the table fell back to mock pins (the GPIO chip could not be opened at start)
+        and the real factory starts later, the readers' chip-select and reset lines are still
+        devices of the closed mock factory: the transfers select no chip. Closing releases
+        them; opening claims them on the new factory.
+        """
+        pushed = [t for t in self._threads if t.name == "rfid-push"]
+        self._stop.set()
+        for thread in self._threads:
+            if thread not in pushed:
+                thread.join(timeout=2)
+        for reader in self.readers.values():
+            if reader.polled:
+                try:
+                    reader.close()
+                except Exception:  # noqa: BLE001 - its lines belonged to the closed factory
+                    log.debug("reader %s: close before re-opening on the new pin factory", reader.point)
+        self._stop = threading.Event()
+        self._threads = []
+        self.unopened = {}
+        self._start_polling()
+        if pushed:
+            readers = [r for r in self.readers.values() if not r.polled]
+            thread = threading.Thread(target=self._tick, args=(readers,), name="rfid-push", daemon=True)
+            self._threads.append(thread)
+            thread.start()
 
     def stop(self) -> None:
         self._stop.set()
@@ -307,7 +390,8 @@ class ReaderGroup:
 
     def health(self) -> dict[str, dict[str, Any]]:
         """Each point's state for the dashboard: healthy, error counts, the last error."""
-        return {p: {"ok": r.healthy, "errors": r.errors, "reopened": r.reopened, "last_error": r.last_error}
+        return {p: {"ok": r.healthy, "errors": r.errors, "reopened": r.reopened, "reopen_failures": r.reopen_failures,
+                    "last_error": r.last_error}
                 for p, r in self.readers.items()}
 
 

@@ -24,7 +24,12 @@ def test_every_bench_file_imports() -> None:
         importlib.import_module(name)
 
 
-@pytest.mark.parametrize("module", MODULES)
+#: benchmarks that start a Mosquitto of their own: broker tests (``make check`` leaves them to ``make test``)
+ON_A_BROKER = {"bench.club"}
+
+
+@pytest.mark.parametrize("module", [pytest.param(m, marks=pytest.mark.broker) if m in ON_A_BROKER else m
+                                    for m in MODULES])
 def test_every_benchmark_runs_on_tiny_inputs(module: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BENCH_SMOKE", "1")
     figures, error = run_module(module)

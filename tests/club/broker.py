@@ -3,7 +3,7 @@
 Started on a free port of 127.0.0.1 only (never another address), with a config file of its own in the
 test's folder; :meth:`Broker.stop` and :meth:`Broker.start` again on the same port model an outage.
 Optional: a password file made with ``mosquitto_passwd -b``, and TLS with a CA and a server certificate
-made in the test with the ``openssl`` command.
+made with the ``openssl`` command (once per test session by the ``club_certs`` fixture, or here).
 """
 
 from __future__ import annotations
@@ -45,12 +45,12 @@ class Broker:
     """One mosquitto process; ``url`` is what a table's ``[mqtt] url`` names."""
 
     def __init__(self, folder: Path, *, users: dict[str, str] | None = None, tls: bool = False,
-                 acl: str | None = None) -> None:
+                 acl: str | None = None, certs: dict[str, Path] | None = None) -> None:
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
         self.tls = tls
-        self.certs = make_certs(folder / "certs") if tls else {}
+        self.certs = (certs or make_certs(folder / "certs")) if tls else {}
         lines = [f"listener {self.port} {HOST}", "persistence true", f"persistence_location {folder}/",
                  # saved after every change, as docs/club.md advises: a broker killed keeps what it acknowledged
                  "autosave_on_changes true", "autosave_interval 1",

@@ -137,7 +137,7 @@ BAD = [  # (topic's table, body, the sentence's words)
     ("t1", json.dumps(_valid("bb22", rev="4")).encode(), "its rev is not a whole number"),
     ("t1", b'{"id": "bb22", "table": "t1", "rev": 1, "players": ["Ann"], "finished": NaN}',
      "NaN is not a number JSON allows"),
-    ("t2", json.dumps(_valid("aa11", table="t2", rev=9)).encode(), "claims game aa11, which is table t1's"),
+    ("t1", json.dumps(_valid("bb22", players=["Ann", "Ann"], winners=[])).encode(), "its players name Ann more than once"),
     ("t2", json.dumps(_valid("cc33", table="t1")).encode(), "it names table t1 but came on table t2's topic"),
     ("t1", json.dumps(_valid("aa11", winners=["Bob"])).encode(), "a different result for game aa11 under the same"),
     ("t1", json.dumps(_valid("dd44", pad="x" * (300 * 1024))).encode(), "over the league's 256 KiB"),

@@ -184,6 +184,7 @@ topic read #
 """
 
 
+@pytest.mark.broker  # a Mosquitto of its own, with the ACL
 def test_the_clubs_acl_lets_a_table_publish_under_its_own_name_only(tmp_path: Path) -> None:
     """docs/club.md's ACL on a real Mosquitto: t1 publishes as t1; t1 claiming to be table t2 reaches nobody."""
     broker = Broker(tmp_path / "acl", users={"t1": "a", "watcher": "w"}, acl=ACL).start()

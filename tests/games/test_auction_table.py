@@ -1,24 +1,17 @@
-"""galapagos-auction table inputs: tags on the squares and readers, and whole games through the table.
+"""galapagos-auction table inputs: tags on the squares and readers.
 
 "one tile is placed face up on each of the square fields in the directions North, East,
 South and West around the volcano": a tagged species tile laid on a square is the ``tile``
-action; an animal token fills the animal of the move being dialled. Every scenario is
-then played through the simulated table only (buttons, encoder, tags) and must end in
-the state ``companion script`` prints.
+action; an animal token fills the animal of the move being dialled. That every scenario
+plays through the simulated table only (buttons, encoder, tags) is checked once for every
+game, in tests/test_interfaces_contract.py.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
-from companion.board.replay import replay_via_table
 from companion.games.auction import GAME
 from hw.tags import Component
 from tests.support.auction import new
-
-SCENARIOS = sorted((Path(__file__).parents[1] / "scenarios").glob("auction*.jsonl"))
 
 
 def test_a_tile_laid_on_a_square_is_the_tile_action() -> None:
@@ -44,9 +37,3 @@ def test_table_tags_say_how_a_table_enters_an_action() -> None:
     assert GAME.table_tags({"type": "bid", "player": "Ann", "direction": "N", "amount": 300}) is None
     assert set(GAME.component_kinds()) == {"tile", "animal"}
     assert GAME.die_face(4) == 4 and GAME.lane_action("Ann", [], new()) is None
-
-
-@pytest.mark.parametrize("script", SCENARIOS, ids=[p.stem for p in SCENARIOS])
-def test_every_scenario_plays_through_the_table_alone(script: Path) -> None:
-    result = replay_via_table(script.read_text().splitlines())
-    assert result.get("ok"), result

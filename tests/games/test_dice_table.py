@@ -3,9 +3,10 @@
 The rulebook's table: "Each player receives 5 dice" and sorts them "from left to
 right on their segment of the board" (the seat's lane slots); "All turtles are
 placed in the cloth bag" and are drawn from it (the bag reader). Every dice
-scenario is then played through the simulated table only (``replay --via
-table``): buttons, encoder and tags, first as the replay calls the package
-today (plans dialled), then with the dice laid in the lanes.
+scenario is played through the simulated table only (``replay --via table``:
+buttons, encoder and tags) as the replay calls the package today, plans
+dialled, in tests/test_interfaces_contract.py (once for every game); here the
+full games are played again with the dice laid in the lanes.
 """
 
 from __future__ import annotations
@@ -163,12 +164,6 @@ def header_accepted(script: Path) -> bool:
 
 
 PLAYABLE = [p for p in SCENARIOS if header_accepted(p)]
-
-
-@pytest.mark.parametrize("script", PLAYABLE, ids=[p.stem for p in PLAYABLE])
-def test_every_scenario_plays_through_the_table(script):
-    report = replay.replay_via_table(script.read_text().splitlines())
-    assert report["ok"], report
 
 
 def test_a_scenario_whose_header_is_refused_is_reported_not_entered():

@@ -16,6 +16,7 @@ from companion.engine.moves import STEPS
 from companion.games.galerapagos import narrate as gnarrate
 from tests.games.test_galerapagos_gifts import water_vote_round_three
 from tests.games.test_galerapagos_show_cards import hurricane_round_three
+from tests.support.cli import run as companion_cli
 from tests.support.galerapagos import (
     FIVE,
     RULES,
@@ -203,12 +204,9 @@ def test_pocket_plays_cards_then_ends_the_turn_and_abilities_are_also_allowed() 
 
 
 def test_companion_moves_lists_next_also_override(tmp_path) -> None:
-    import subprocess
-    import sys
-
     script = tmp_path / "s.jsonl"
     script.write_text("\n".join(DICE[:6]) + "\n")
-    out = subprocess.run([sys.executable, "-m", "companion", "moves", str(script)], capture_output=True, text=True)
+    out = companion_cli("moves", str(script))
     forms = json.loads(out.stdout)["moves"]
     steps = [f["step"] for f in forms]
     assert steps == sorted(steps, key=STEPS.index) and steps[-1] == "override"

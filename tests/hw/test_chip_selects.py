@@ -8,6 +8,8 @@ a controller that rejects SPI_NO_CS (EINVAL, the Pi 5's RP1) gets a sentence wit
 
 from __future__ import annotations
 
+import errno
+import os
 import tomllib
 
 import pytest
@@ -29,7 +31,7 @@ def test_a_gpio_select_on_a_ce_readers_node_stops_that_reader(wiring) -> None:  
     gpio_reader.open()  # sets SPI_NO_CS on /dev/spidev0.0 ...
     try:
         assert gpio_reader.read_uid() == UID7
-        assert wiring.opened[0].no_cs  # ... for the CE reader's handle too
+        assert wiring.kernel.no_cs(0, 0)  # ... on the node, so for the CE reader too
         with pytest.raises(Exception):  # noqa: B017,PT011 - CE0 no longer selects its chip: it is gone
             for _ in range(6):
                 ce_reader.read_uid()
@@ -80,7 +82,8 @@ def test_config_refuses_the_mix_in_one_sentence() -> None:
 
 def test_a_pn532_on_spi_beside_mfrc522s_is_refused() -> None:
     text = MIX.replace("cs_pin = 22", "spi_device = 1") + '\n[[readers]]\npoint = "N"\nbackend = "pn532"\ninterface = "spi"\ncs_pin = 5\n'
-    with pytest.raises(ConfigError, match="Blinka toggles CE0"):
+    with pytest.raises(ConfigError, match="'N' is a PN532 on SPI on /dev/spidev0.0, the node of MFRC522 reader 'scan' on CE0: "
+                                          "SPI_NO_CS belongs to the node"):
         loads(text)
 
 
@@ -106,8 +109,8 @@ cs_pin = 4
 
 
 def test_a_pn532_on_spi_beside_mfrc522s_off_ce0_is_accepted() -> None:
-    """Blinka toggles CE0 only, and the PN532 takes turns under SPI0's lock: GPIO-selected readers
-    on /dev/spidev0.1 never hear it (before, any MFRC522 on SPI0 was refused beside it)."""
+    """The PN532 sets SPI_NO_CS on its own node only, and takes turns under SPI0's lock: readers on
+    another node, or on GPIO selects, are fine beside it; a CE reader on its node is not."""
     assert [r.point for r in loads(OFF_CE0).readers] == ["scan", "bag", "N"]
     ce0 = OFF_CE0.replace("spi_device = 1\ncs_pin = 25\n", "", 1)  # "scan" back on CE0
     with pytest.raises(ConfigError, match="'scan' on CE0"):
@@ -122,3 +125,54 @@ def test_einval_on_spi_no_cs_says_what_to_do(wiring) -> None:  # noqa: F811
         r.open()
     assert wiring.factory.pin(22).state == 1  # the select stays driven inactive
     r.close()
+
+
+def test_a_ce_reader_clears_the_spi_no_cs_a_gpio_select_left_on_its_node(wiring) -> None:  # noqa: F811
+    """Linux keeps a node's mode after the last close and py-spidev reads it back at open: a
+    configuration that used GPIO chip selects on /dev/spidev0.0 leaves SPI_NO_CS there, and a
+    reader moved to CE0 must clear it or it never drives CE and looks unwired until a reboot."""
+    wiring.chip(("gpio", 22), Tag(UID7))
+    before = reader("bag", cs_pin=22)
+    load_backend("mfrc522").prepare([before])
+    before.open()
+    assert before.read_uid() == UID7
+    before.close()  # the table stops; the node keeps SPI_NO_CS
+    assert wiring.kernel.no_cs(0, 0)
+    del wiring.chips[("gpio", 22)]
+    wiring.chip(("ce", 0), Tag(UID4))  # rewired to CE0, config without cs_pin
+    after = reader("bag")
+    after.open()
+    try:
+        assert after.read_uid() == UID4
+        assert not wiring.kernel.no_cs(0, 0)
+    finally:
+        after.close()
+
+
+@pytest.mark.parametrize("fault", [errno.ESHUTDOWN, errno.ETIMEDOUT, errno.EIO])
+def test_what_xfer2_raises_is_a_failed_poll_and_the_reader_comes_back(wiring, fault) -> None:  # noqa: F811
+    """py-spidev raises the OSError of its SPI_IOC_MESSAGE ioctl (a controller unbound, a DMA
+    timeout, an I/O error): one failed poll each, never the end of the reader."""
+    wiring.chip(("ce", 0), Tag(UID4))
+    r = reader("scan")
+    r.open()
+    try:
+        assert r.poll()[0].uid == UID4.hex().upper()
+        wiring.kernel.faults[(0, 0)] = fault
+        r.poll()
+        assert r.errors == 1 and fault_name(fault) in (r.last_error or "")
+        del wiring.kernel.faults[(0, 0)]
+        r.reopen()
+        assert r.read_uid() == UID4
+    finally:
+        r.close()
+
+
+def fault_name(code: int) -> str:
+    return os.strerror(code)
+
+
+def test_a_pn532_on_spi_device_1_beside_a_ce0_reader_is_accepted() -> None:
+    text = MIX.replace("cs_pin = 22", "spi_device = 1\ncs_pin = 22") + (
+        '\n[[readers]]\npoint = "N"\nbackend = "pn532"\ninterface = "spi"\nspi_device = 1\ncs_pin = 4\n')
+    assert [r.point for r in loads(text).readers] == ["scan", "bag", "N"]

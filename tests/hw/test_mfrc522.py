@@ -8,31 +8,47 @@ transfer, the GPIO (and not CE) when ``cs_pin`` is set.
 
 from __future__ import annotations
 
-import errno
-import threading
+import sys
 
 import pytest
 
 import hw.rfid.mfrc522 as backend_module
 from firmware_bridge.chip import MFRC522Chip, RealClock, Tag
 from hw.rfid import DebounceSettings, ReaderError, ReaderGroup, load_backend
+from tests.hw.kernel_spi import SPI_NO_CS, SpiKernel
 
 UID7 = bytes.fromhex("04A1B2C3D4E5F6")
 UID4 = bytes.fromhex("DEADBEEF")
 
 
 class Wiring:
-    """Chips on one SPI bus, each selected by a CE line of spidev or by a GPIO."""
+    """Chips on the SPI buses, each selected by a CE line of spidev or by a GPIO.
 
-    def __init__(self, factory) -> None:
+    The spidev nodes are :class:`~tests.hw.kernel_spi.SpiKernel`'s (the mode is the node's, as
+    in Linux); a transfer reaches the chip on the node's CE line unless the node is in
+    SPI_NO_CS, and every chip whose GPIO select is low.
+    """
+
+    def __init__(self, factory, dev) -> None:
         self.factory = factory
         self.clock = RealClock()
         self.chips: dict[tuple[str, int], MFRC522Chip] = {}
-        self.opened: list[EmulatedSpidev] = []
-        self.lock = threading.Lock()
         self.strays = 0  # transfers that reached no chip
-        self.node_no_cs: dict[int, bool] = {}  # spidev.c: the mode is the node's
-        self.refuse_no_cs = False
+        self.kernel = SpiKernel(dev, self.transfer)
+        for bus, device in ((0, 0), (0, 1), (1, 0), (1, 1), (1, 2)):
+            self.kernel.add_node(bus, device)
+
+    @property
+    def opened(self) -> list:
+        return self.kernel.handles
+
+    @property
+    def refuse_no_cs(self) -> bool:
+        return self.kernel.refuse_no_cs
+
+    @refuse_no_cs.setter
+    def refuse_no_cs(self, value: bool) -> None:
+        self.kernel.refuse_no_cs = value
 
     def chip(self, select: tuple[str, int], *tags: Tag, **kwargs) -> MFRC522Chip:
         chip = MFRC522Chip(list(tags), clock=self.clock, **kwargs)
@@ -44,56 +60,20 @@ class Wiring:
         out += [c for (kind, n), c in self.chips.items() if kind == "gpio" and self.factory.pin(n).state == 0]
         return out
 
-    def open_spi(self, bus: int, device: int, speed: int, point: str) -> EmulatedSpidev:
-        spi = EmulatedSpidev(self, device)
-        spi.max_speed_hz = speed
-        self.opened.append(spi)
-        return spi
-
-
-class EmulatedSpidev:
-    """spidev.SpiDev's surface: xfer2, no_cs, mode, max_speed_hz, close.
-
-    As Linux spidev.c: the mode (SPI_NO_CS among its bits) belongs to the device node, not to
-    the open file, so setting ``no_cs`` on one handle of /dev/spidev0.0 stops CE0 for every
-    handle of that node. ``wiring.refuse_no_cs`` models a controller driver that rejects the
-    flag with EINVAL (the Pi 5's RP1 may).
-    """
-
-    def __init__(self, wiring: Wiring, device: int) -> None:
-        self.wiring, self.device = wiring, device
-        self.mode = 0
-        self.max_speed_hz = 0
-        self.closed = False
-
-    @property
-    def no_cs(self) -> bool:
-        return self.wiring.node_no_cs.get(self.device, False)
-
-    @no_cs.setter
-    def no_cs(self, value: bool) -> None:
-        if value and self.wiring.refuse_no_cs:
-            raise OSError(errno.EINVAL, "Invalid argument")
-        self.wiring.node_no_cs[self.device] = bool(value)
-
-    def xfer2(self, data: list[int]) -> list[int]:
-        assert not self.closed
-        with self.wiring.lock:  # the kernel serialises transfers on a bus
-            chips = self.wiring.selected(self.device, self.no_cs)
-            assert len(chips) <= 1, "two chips selected at once"
-            if not chips:
-                self.wiring.strays += 1
-                return [0] * len(data)
-            return list(chips[0].transaction(bytes(data)))
-
-    def close(self) -> None:
-        self.closed = True
+    def transfer(self, node: tuple[int, int], mode: int, data: bytes) -> bytes:
+        chips = self.selected(node[1], bool(mode & SPI_NO_CS))
+        assert len(chips) <= 1, "two chips selected at once"
+        if not chips:
+            self.strays += 1
+            return bytes(len(data))
+        return chips[0].transaction(data)
 
 
 @pytest.fixture
-def wiring(mock_factory, monkeypatch):
-    w = Wiring(mock_factory)
-    monkeypatch.setattr(backend_module, "open_spi", w.open_spi)
+def wiring(mock_factory, monkeypatch, tmp_path):
+    w = Wiring(mock_factory, tmp_path / "dev")
+    monkeypatch.setitem(sys.modules, "spidev", w.kernel.module())
+    monkeypatch.setattr(backend_module, "SPIDEV_DIR", str(tmp_path / "dev"))
     return w
 
 

@@ -1,8 +1,8 @@
 """The PN532 backend: bounded retries, "no tag" told from a bad frame, errors that name the fix.
 
-adafruit-circuitpython-pn532 needs Blinka, which only installs on a Pi, so the polls here run
-against a stand-in with the library's two calls the backend uses (``send_command``,
-``process_response``) answering as the PN532 user manual says: InListPassiveTarget answers
+The backend's own logic, against a stand-in for the library's two calls it uses
+(``send_command``, ``process_response``) answering as the PN532 user manual says (the real
+driver, constructor and all, runs in test_pn532_real.py): InListPassiveTarget answers
 NbTg = 0 once its bounded retries are spent, and never answers while the retries are unbounded
 (the default, 0xFF). Opening runs pyserial on real pseudo-terminals.
 """
@@ -121,39 +121,6 @@ def test_a_free_uart_with_nothing_on_it_names_the_package_or_the_wiring():
     finally:
         os.close(master)
         os.close(slave)
-
-
-def test_a_pn532_on_spi_takes_turns_with_the_mfrc522s_under_their_bus_lock(monkeypatch):
-    """Blinka drives it on /dev/spidev0.0: each of its transactions holds SPI0's lock, as an MFRC522 poll does."""
-    from hw.rfid.mfrc522 import bus_lock
-
-    model = PN532Model()
-    held: list[tuple[str, bool]] = []
-    send, process = model.send_command, model.process_response
-
-    def send_command(*args, **kwargs):
-        held.append(("send", bus_lock(0).locked()))
-        return send(*args, **kwargs)
-
-    def process_response(*args, **kwargs):
-        held.append(("process", bus_lock(0).locked()))
-        return process(*args, **kwargs)
-
-    model.send_command, model.process_response = send_command, process_response
-    opened: list[bool] = []
-
-    def open_spi(self):
-        opened.append(bus_lock(0).locked())
-        return model
-
-    monkeypatch.setitem(__import__("hw.rfid.pn532", fromlist=["_OPENERS"])._OPENERS, "spi", open_spi)
-    reader = load_backend("pn532")("bag", {"interface": "spi", "cs_pin": 5})
-    reader.open()
-    model.tag = UID7
-    assert reader.read_uid() == UID7
-    assert held and all(locked for _, locked in held), held
-    assert not bus_lock(0).locked()  # released after the poll
-    reader.close()
 
 
 def test_a_pn532_on_the_uart_takes_no_spi_lock(pn532):

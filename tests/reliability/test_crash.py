@@ -24,6 +24,8 @@ from companion import games
 from companion.table.journal import Journal
 from companion.table.session import Session
 
+pytestmark = pytest.mark.crash
+
 KILLS = 30  # make test; make soak kills 500 times
 SOAK_KILLS = 500
 
@@ -99,6 +101,7 @@ def crash_run(tmp_path: Path, kills_wanted: int) -> int:
     return total_acknowledged
 
 
+@pytest.mark.slow(reason="30 kill -9 of a real `companion act` process, each journal reopened and checked")
 def test_sigkill_at_random_moments_loses_no_acknowledged_action(tmp_path: Path) -> None:
     crash_run(tmp_path, KILLS)
 

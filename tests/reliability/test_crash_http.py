@@ -22,6 +22,8 @@ from companion.table.journal import Journal
 from companion.table.session import Session
 from tests.reliability.test_crash import planned_game
 
+pytestmark = pytest.mark.crash
+
 
 class Driver(threading.Thread):
     """Posts plan[k], plan[k+1], ... until the server dies; remembers what was acknowledged."""
@@ -85,6 +87,7 @@ def crash_run(tmp_path: Path, kills_wanted: int) -> int:
     return acknowledged_total
 
 
+@pytest.mark.slow(reason="a real `companion run` killed and started again at random moments while actions are posted")
 def test_server_killed_at_random_moments_loses_no_acknowledged_action(tmp_path: Path) -> None:
     crash_run(tmp_path, 15)
 

@@ -24,6 +24,8 @@ from companion.table.journal import Journal
 from companion.table.session import Session
 from tests.test_session_timer import until_timer_runs
 
+pytestmark = pytest.mark.crash
+
 KILLS = 25
 SOAK_KILLS = 300
 
@@ -94,6 +96,7 @@ def crash_run(tmp_path: Path, kills: int) -> int:
     return undone_seen
 
 
+@pytest.mark.slow(reason="25 kill -9 of a real process inside the dice undo, each journal reopened and checked")
 def test_sigkill_inside_the_dice_undo_never_reopens_planning(tmp_path: Path) -> None:
     crash_run(tmp_path, KILLS)
 

@@ -20,8 +20,6 @@ import http.client
 import json
 import random
 import socket
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -31,6 +29,7 @@ import pytest
 from bench.harness import Server
 from companion import games
 from companion.engine.script import run_lines
+from tests.support.cli import run as companion_cli
 
 REQUESTS = 800
 SOAK_REQUESTS = 20_000
@@ -43,7 +42,7 @@ ROUTES = [
     ("GET", "/api/games/<game_id>/events"), ("POST", "/api/games/<game_id>/current"),
     ("POST", "/api/games/<game_id>/seats/<path:seat>/release"), ("POST", "/api/games/<game_id>/join-code"), ("POST", "/api/join"), ("GET", "/"),
     ("POST", "/games"), ("GET", "/g/<game_id>/table"), ("GET", "/g/<game_id>"), ("GET", "/g/<game_id>/seat/<path:seat>"),
-    ("GET", "/g/<game_id>/qr.svg"), ("GET", "/join"), ("POST", "/join"), ("GET", "/lang/<code>"), ("GET", "/setup"),
+    ("GET", "/g/<game_id>/qr.svg"), ("GET", "/wifi.svg"), ("GET", "/join"), ("POST", "/join"), ("GET", "/lang/<code>"), ("GET", "/setup"),
     ("GET", "/history.csv"), ("GET", "/history.json"), ("GET", "/sim"), ("GET", "/sim/oled.png"), ("GET", "/sim/state"),
     ("GET", "/sim/events"), ("POST", "/sim/press"), ("POST", "/sim/turn"), ("POST", "/sim/tag"),
     ("POST", "/tags/enroll"), ("POST", "/tags/forget"), ("GET", "/tags/last"), ("GET", "/tags.json"),
@@ -328,8 +327,7 @@ def test_fuzzed_scripts_always_give_the_contract_s_shape(seed: int) -> None:
 def test_companion_script_refuses_hostile_files_with_the_json_error_and_exit_2(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "hostile.jsonl"
     path.write_bytes(content)
-    proc = subprocess.run([sys.executable, "-m", "companion", "script", str(path)], capture_output=True, text=True,
-                          timeout=60)
+    proc = companion_cli("script", str(path))  # main(argv) with a process's UTF-8 stdout: tests/support/cli.py
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
     out = json.loads(proc.stdout)

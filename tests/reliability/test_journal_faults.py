@@ -15,7 +15,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from companion.table.journal import Journal
 from companion.table.recovery import open_checked
 from companion.table.rows import NOT_RECORDED, JournalUnavailable
 from companion.table.session import Session
+from tests.support.cli import run as companion_cli
 
 
 def played(db: Path, games: int = 3, actions: int = 30) -> list[str]:
@@ -164,7 +164,7 @@ def test_a_missing_journal_where_games_existed_is_reported(tmp_path: Path) -> No
 def test_a_damaged_journal_is_one_sentence_for_the_shell(tmp_path: Path) -> None:
     db = tmp_path / "companion.db"
     db.write_bytes(b"this is not a database at all" * 200)
-    proc = subprocess.run([sys.executable, "-m", "companion", "--db", str(db), "list"], capture_output=True, text=True)
+    proc = companion_cli("--db", str(db), "list")
     assert proc.returncode == 2
     assert "damaged" in proc.stderr and "Traceback" not in proc.stderr and "internal error" not in proc.stderr
 
@@ -233,12 +233,10 @@ def test_a_read_only_card_still_shows_the_games_and_refuses_writes(card: Path) -
     assert session.version == 5
     with pytest.raises(JournalUnavailable):
         session.act({"type": "end_turn"})
-    show = subprocess.run([sys.executable, "-m", "companion", "--db", str(db), "show", ids[0]],
-                          capture_output=True, text=True)
+    show = companion_cli("--db", str(db), "show", ids[0])
     assert show.returncode == 0, show.stderr
     assert json.loads(show.stdout)["version"] == 5
-    act = subprocess.run([sys.executable, "-m", "companion", "--db", str(db), "act", ids[0], '{"type":"end_turn"}'],
-                         capture_output=True, text=True)
+    act = companion_cli("--db", str(db), "act", ids[0], '{"type":"end_turn"}')
     assert act.returncode == 2 and NOT_RECORDED in act.stderr and "Traceback" not in act.stderr
 
 
@@ -312,7 +310,10 @@ def test_companion_run_on_a_full_card_starts_reads_and_refuses_each_write_with_t
         server.kill()
 
 
-def test_companion_run_on_a_read_only_card_shows_the_games_and_refuses_writes(card: Path) -> None:
+def test_companion_run_on_a_read_only_card_plays_on_a_copy_in_memory_and_says_so(card: Path) -> None:
+    """A card gone read-only (worn SD cards do) still gives an evening's play: the journal is copied to
+    the runtime folder in memory, its games shown and played on, the card never written, and every
+    screen says that games will be lost at power-off (docs/appliance.md)."""
     from bench.harness import Server
 
     db = card / "companion.db"
@@ -321,15 +322,24 @@ def test_companion_run_on_a_read_only_card_shows_the_games_and_refuses_writes(ca
     first.start()  # a normal start first: the secret, the seats, the tags, a backup
     first.kill(signal.SIGTERM)
     subprocess.run(["mount", "-o", "remount,ro", str(card)], check=True)
-    server = Server(db)
+    runtime = card.parent / "run"
+    runtime.mkdir()
+    server = Server(db, env=dict(os.environ, PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1",
+                                 RUNTIME_DIRECTORY=str(runtime)))
     server.start()
     try:
         status, body = server.api("GET", "/api/games")
-        assert status == 200 and body["journal"]["readonly"]
-        assert any("read-only" in n for n in body["journal"]["notices"])
+        assert status == 200 and not body["journal"]["readonly"]
+        assert any("read-only" in n and "games will be lost at power-off" in n for n in body["journal"]["notices"])
         status, body = server.api("GET", f"/api/games/{ids[0]}")
         assert status == 200 and body["state"]["version"] == 3
         status, body = server.api("POST", f"/api/games/{ids[0]}/actions", {"type": "end_turn"})
-        assert status == 503 and body["error"]["message"] == NOT_RECORDED
+        assert status == 200 and body["state"]["version"] == 4  # recorded, in memory
     finally:
         server.kill()
+    with Journal(db) as on_card:  # read-only: opened read-only, and the card still ends at version 3
+        assert Session.open(on_card, ids[0]).version == 3
+    copies = list(runtime.rglob("companion.db"))
+    assert len(copies) == 1
+    with Journal(copies[0]) as in_memory:
+        assert Session.open(in_memory, ids[0]).version == 4

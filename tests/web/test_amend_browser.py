@@ -11,12 +11,11 @@ dialog says what moves back. Screenshots: docs/screenshots/amend-*.png.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.web.runner import Server, start_server
+from tests.web.runner import Server
 from tests.web.test_phone_moves import SHOTS, TABLET
 
 pytestmark = pytest.mark.browser
@@ -25,10 +24,9 @@ SCRIPT = Path(__file__).parents[1] / "scenarios" / "auction_full_game.jsonl"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[Server]:
-    srv = start_server(tmp_path_factory.mktemp("amend") / "journal.db", 0)
-    yield srv
-    srv.stop()
+def server(sim_server: Server) -> Server:
+    """The session's ``companion run --sim`` (tests/web/conftest.py); each test makes its own game."""
+    return sim_server
 
 
 def view(page, name: str) -> None:
@@ -74,8 +72,9 @@ def test_the_tablet_edits_an_action_five_back(browser, server: Server) -> None:
     # Bob's « done » removed: Cid's two moves after it are no longer his to play now, and are set aside
     done = after["entries"][-3]
     assert done["text"] == "Bob is done"
-    page.on("dialog", lambda d: d.accept())  # « Remove this action? »
     page.click(f"dialog#amend button[data-amend-remove='{done['seq']}']")
+    page.wait_for_selector("dialog#confirm[open]")  # « Remove this action? », in the page's own dialog
+    page.click("dialog#confirm button[value='ok']")
     page.wait_for_selector("dialog#amend .amend-aside li")
     aside = page.locator("dialog#amend .amend-aside li")
     assert aside.count() == 2 and "Cid takes an iguana" in aside.first.inner_text()

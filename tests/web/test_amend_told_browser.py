@@ -1,10 +1,10 @@
-"""A correction told (issue 21.5), in Debian's Chromium against ``companion run``.
+"""A correction told, in Debian's Chromium against ``companion run``.
 
 The auction's first round, typed in on the tablet; Bob then joins on his phone. The tablet
-corrects Bob's two education steps into one: the table's story gets one line naming what
-changed (« Correction: Bob advances 2 education steps → Bob advances 1 education step. Bob's
-education: … »), Bob's phone (his figures changed) shows it once, Ann's phone (hers did not)
-does not, and the next move puts it away. Screenshots: docs/screenshots/amend-correction-*.png.
+corrects Bob's two education steps into one: the table's story gets one line telling it
+(« Correction: “Bob advances 2 education steps” became “Bob advances 1 education step”. …
+Bob's figures: education 2 → 1, … »), every phone shows it once (Bob's own line said to
+« you »), and the next move puts it away. Screenshots: docs/screenshots/amend-correction-*.png.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import json
 import pytest
 
 from tests.web.runner import Server
-from tests.web.test_amend_browser import SCRIPT, server  # noqa: F401,F811 - the same server fixture, one per module
+from tests.web.test_amend_browser import SCRIPT, server  # noqa: F401,F811 - the same server fixture (the session's)
 from tests.web.test_phone_moves import SHOTS, TABLET, join_phone
 
 pytestmark = pytest.mark.browser
@@ -39,18 +39,19 @@ def test_a_correction_is_told_on_the_table_and_once_on_the_phone_it_changed(brow
     line = table.locator(".story .log li", has_text="Correction:")
     line.wait_for()
     text = line.inner_text()
-    assert "Bob advances 2 education steps → Bob advances 1 education step." in text
-    assert "Bob's education:" in text and "— at the table" in text
+    assert "“Bob advances 2 education steps” became “Bob advances 1 education step”." in text
+    assert "Bob's figures: education 2 → 1" in text and "— at the table" in text
     line.scroll_into_view_if_needed()
     SHOTS.mkdir(parents=True, exist_ok=True)
     table.screenshot(path=str(SHOTS / "amend-correction-table.png"))
 
     notice = bob.locator(".banner.yours", has_text="Correction:")
     notice.wait_for()
-    assert "Bob's education:" in notice.inner_text()
+    assert "Your figures: education 2 → 1" in notice.inner_text()
     bob.screenshot(path=str(SHOTS / "amend-correction-phone.png"))
-    ann.wait_for_function("document.body.textContent.includes('Correction:')")  # in her log (folded), a story line ...
-    assert ann.locator(".banner.yours", has_text="Correction:").count() == 0  # ... but no banner: not her figures
+    told_ann = ann.locator(".banner.yours", has_text="Correction:")  # every phone is told, in the third person
+    told_ann.wait_for()
+    assert "Bob's figures: education 2 → 1" in told_ann.inner_text()
 
     from companion.table.journal import Journal
     from companion.table.session import Session

@@ -1,14 +1,16 @@
-"""Issue 21.5 on the pages: the phones whose figures a correction changed show it once."""
+"""A correction on the pages: every phone shows it once, its own seat's sentence said to « you »."""
 
 from __future__ import annotations
 
+import html
 import json
+import re
 
 from tests.support.dashboard import Table
 from tests.test_amend_undo_back import SCENARIOS
 
 
-def test_a_phone_whose_figures_changed_shows_the_correction_once(table: Table) -> None:
+def test_every_phone_shows_the_correction_once_in_the_second_person_for_its_own_seat(table: Table) -> None:
     gid = table.new_game("galapagos-auction", ["Ann", "Bob", "Cid"])
     for line in (SCENARIOS / "auction_full_game.jsonl").read_text().splitlines()[1:13]:
         assert table.act(gid, json.loads(line)).status_code == 200
@@ -19,11 +21,15 @@ def test_a_phone_whose_figures_changed_shows_the_correction_once(table: Table) -
                             json={"action": {"type": "education", "player": "Bob", "steps": 1}}, headers=table.auth())
     assert r.status_code == 200, r.json
 
-    def banner(seat: str) -> bool:
+    def said(seat: str) -> str:
         page = table.client().get(f"/g/{gid}/seat/{seat}", headers={"Authorization": f"Bearer {tokens[seat]}"})
-        html = page.get_data(as_text=True)
-        return 'class="banner yours" role="status">Correction:' in html
+        found = re.search(r'class="banner yours notice" role="status">(Correction:[^<]*)<', page.get_data(as_text=True))
+        return html.unescape(found.group(1)) if found else ""
 
-    assert banner("Bob") and not banner("Ann")
+    def banner(seat: str) -> bool:
+        return bool(said(seat))
+
+    assert "Your figures: education 2 → 1, money £700 → £900." in said("Bob") and "Bob's figures" not in said("Bob")
+    assert "Bob's figures: education 2 → 1" in said("Ann")  # every phone, in the third person
     assert table.act(gid, session.rules.candidates(session.state)[0]).status_code == 200
     assert not banner("Bob")  # once: the next move puts it away (the story keeps the line)

@@ -158,8 +158,10 @@ def test_joins_are_rate_limited_per_address(table: Table, monkeypatch) -> None:
     assert int(r.headers["Retry-After"]) >= 1
 
 
-def test_only_wrong_codes_count_towards_the_join_limit(table: Table, monkeypatch) -> None:
-    """A table of phones behind one address (or one tester with many tabs) is never held up."""
+def test_a_join_that_took_its_seat_is_given_back_to_the_join_limit(table: Table, monkeypatch) -> None:
+    """A table of phones behind one address (or one tester with many tabs) is never held up: the join page that
+    lists the seats and the join that takes one say openly that the code was right, and are given back (every
+    other request counts, right code or not: tests/web/test_join_flood.py)."""
     from web import joining
 
     monkeypatch.setattr(joining, "GUESSES", 1000)  # the address's own limit, apart from the table-wide budget

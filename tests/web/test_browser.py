@@ -1,6 +1,7 @@
 """The dashboard in a real browser: Debian's Chromium driven by Playwright, against `companion run --sim`.
 
-One server and one browser per module keep these fast. Moves are entered
+A server of its own for the module (one test restarts a server; Home's games are counted in
+test_island_browser.py) and the session's Chromium. Moves are entered
 through the game package's move forms only (test_phone_moves.py's helpers:
 choose in the selects, fill a range, Send, answer the question); the API only
 sets a game up. Screenshots of the main pages go to docs/screenshots/ (the

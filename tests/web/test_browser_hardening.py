@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from collections.abc import Iterator
 
 import pytest
 
-from tests.web.runner import Server, start_server
+from tests.web.runner import Server
 
 pytestmark = pytest.mark.browser
 
@@ -17,10 +16,9 @@ PLAYERS = ["Jo #2", "A/B", "Cleo"]
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[Server]:
-    srv = start_server(tmp_path_factory.mktemp("run") / "journal.db", 0)
-    yield srv
-    srv.stop()
+def server(sim_server: Server) -> Server:
+    """The session's ``companion run --sim`` (tests/web/conftest.py); each test makes its own game."""
+    return sim_server
 
 
 def claim(server: Server, code: str, seat: str) -> str:

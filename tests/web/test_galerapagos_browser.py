@@ -7,12 +7,10 @@ package's hooks (``undo_refusal``, ``undo_span``, ``table_may_act``), wired in t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from tests.support.dashboard import TO_THE_VOTE
-from tests.web.runner import Server, start_server
+from tests.web.runner import Server
 from tests.web.test_phone_moves import PHONE, TABLET, move_form, play, synced
 
 pytestmark = pytest.mark.browser
@@ -33,10 +31,9 @@ WATER_ON_ZERO = [
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[Server]:
-    srv = start_server(tmp_path_factory.mktemp("run") / "journal.db", 0)
-    yield srv
-    srv.stop()
+def server(sim_server: Server) -> Server:
+    """The session's ``companion run --sim`` (tests/web/conftest.py); each test makes its own game."""
+    return sim_server
 
 
 def phone(browser, server: Server, code: str, seat: str, gid: str):

@@ -13,7 +13,7 @@ from tests.web.test_browser import shot
 from tests.web.test_phone_moves import TABLET
 
 pytestmark = pytest.mark.browser
-server = test_browser.server  # one `companion run --sim` for this module, as the other browser modules
+server = test_browser.server  # a `companion run --sim` of its own: Home counts the games on it
 
 
 def status_is(page, text: str) -> None:

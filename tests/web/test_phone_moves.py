@@ -18,19 +18,22 @@ Screenshots go to docs/screenshots/ (phone 390×844, tablet 1280×800).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.runner import Server, start_server
+from tests.web.runner import Server
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "docs" / "screenshots"
+#: where the browser tests leave their screenshots: a temporary folder, unless ``SCREENSHOTS`` names
+#: one (``make screenshots`` sets it to docs/screenshots to renew the documentation's pictures)
+SHOTS = Path(os.environ.get("SCREENSHOTS") or tempfile.mkdtemp(prefix="galapagos-screenshots-"))
 # bypass_csp: Playwright's wait_for_function evaluates strings, which the dashboard's CSP forbids
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1,
          "bypass_csp": True}
@@ -228,10 +231,9 @@ class Round:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[Server]:
-    srv = start_server(tmp_path_factory.mktemp("moves") / "journal.db", 0)
-    yield srv
-    srv.stop()
+def server(sim_server: Server) -> Server:
+    """The session's ``companion run --sim`` (tests/web/conftest.py); each test makes its own game."""
+    return sim_server
 
 
 def join_phone(browser, server: Server, code: str, seat: str, init_script: str | None = None):

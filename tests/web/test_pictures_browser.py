@@ -6,11 +6,9 @@ tablet 1280×800, phone 390×844, and the island in greyscale (CSS filter), as a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from tests.web.runner import Server, start_server
+from tests.web.runner import Server
 from tests.web.test_phone_moves import PHONE, SHOTS, TABLET, Round, close, shot, synced
 
 pytestmark = pytest.mark.browser
@@ -19,10 +17,9 @@ LISTEN = "window.__picks = []; document.addEventListener('companion:pick', e => 
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[Server]:
-    srv = start_server(tmp_path_factory.mktemp("pictures") / "journal.db", 0)
-    yield srv
-    srv.stop()
+def server(sim_server: Server) -> Server:
+    """The session's ``companion run --sim`` (tests/web/conftest.py); each test makes its own game."""
+    return sim_server
 
 
 def begin(browser, server: Server, game: str, players: list[str], phone: str, options: dict | None = None):

@@ -1,6 +1,6 @@
 """Issue 21 in Debian's Chromium: a seat played on the tablet leads its page and casts its secret vote
 behind a privacy screen; an override asks its question first; a phone's plan laid but not sent counts
-at the sand's end, and the phone says so at 5 s. One ``companion run --sim`` for the module;
+at the sand's end, and the phone says so at 5 s. The session's ``companion run --sim``;
 screenshots in docs/screenshots/next-*.png (looked at)."""
 
 from __future__ import annotations
@@ -91,6 +91,7 @@ def test_a_tablet_seat_leads_the_page_and_votes_behind_the_privacy_screen(browse
         p.context.close()
 
 
+@pytest.mark.slow(reason="the dice game's 14 s sand timer runs out in real time on the server, as a phone's laid plan must count then")
 def test_an_override_asks_first_and_a_laid_plan_counts_at_the_sand_with_a_warning(browser, server: Server) -> None:
     gid, code = server.new_game("galapagos-dice", ["Ann", "Bob"], {"layout_seed": 7, "timer_seconds": 14})
     ann = join_phone(browser, server, code, "Ann")

@@ -1,6 +1,6 @@
 """The tablet's turn ribbon, story and results screen in Debian's Chromium (issue 16), 1280×800.
 
-One ``companion run --sim`` for the module; the moves a test needs before it looks are sent through
+The session's ``companion run --sim`` (a new game per test); the moves a test needs before it looks are sent through
 the API (the phones' own forms are tested in test_phone_moves.py). Screenshots go to
 docs/screenshots/table-*.png and are looked at.
 """
@@ -8,12 +8,11 @@ docs/screenshots/table-*.png and are looked at.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.web.runner import Server, start_server
+from tests.web.runner import Server
 from tests.web.test_phone_moves import PHONE, SHOTS, TABLET, synced
 
 pytestmark = pytest.mark.browser
@@ -23,10 +22,9 @@ TILES = [("N", ["sea_lion", "iguana"]), ("E", ["tortoise", "booby"]), ("S", ["pe
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[Server]:
-    srv = start_server(tmp_path_factory.mktemp("table") / "journal.db", 0)
-    yield srv
-    srv.stop()
+def server(sim_server: Server) -> Server:
+    """The session's ``companion run --sim`` (tests/web/conftest.py); each test makes its own game."""
+    return sim_server
 
 
 def scenario(name: str) -> tuple[dict, list[dict]]:

@@ -11,12 +11,10 @@ Screenshots: docs/screenshots/phone-turn-*.png (looked at).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from tests.support.dashboard import TO_THE_VOTE
-from tests.web.runner import Server, start_server
+from tests.web.runner import Server
 from tests.web.test_phone_moves import (
     TABLET,
     field,
@@ -47,10 +45,9 @@ window.AudioContext = function () {
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[Server]:
-    srv = start_server(tmp_path_factory.mktemp("your-move") / "journal.db", 0)
-    yield srv
-    srv.stop()
+def server(sim_server: Server) -> Server:
+    """The session's ``companion run --sim`` (tests/web/conftest.py); each test makes its own game."""
+    return sim_server
 
 
 def phone(browser, server: Server, code: str, seat: str, alarms: bool = False):

@@ -121,7 +121,8 @@
 
   function done(j) {
     var text = words.done || "Corrected.";
-    if (j.aside && j.aside.length) text += " " + j.aside.map(function (a) { return a.text + ": " + a.why; }).join(" · ");
+    var colon = document.documentElement.lang === "fr" ? " : " : ": ";  /* as the catalogs write it */
+    if (j.aside && j.aside.length) text += " " + j.aside.map(function (a) { return a.text + colon + a.why; }).join(" · ");
     say(text, !!(j.aside && j.aside.length));
     return list().then(function () {  /* said inside the dialog too: the toast is behind it */
       var p = document.createElement("p");
@@ -162,8 +163,11 @@
     else if (d.amendDrop) url = base + "/aside/" + d.amendDrop + "/drop";
     if (!url) return;
     ev.preventDefault();
-    if (ask && !window.confirm(ask)) return;
-    b.disabled = true;
-    window.companionPost(url, {}).then(done).catch(function (e) { say(e.message, true); b.disabled = false; });
+    function send() {
+      b.disabled = true;
+      window.companionPost(url, {}).then(done).catch(function (e) { say(e.message, true); b.disabled = false; });
+    }
+    if (ask && window.companionConfirm) window.companionConfirm(ask, send);  /* the page's own dialog, over this one */
+    else send();
   }, true);
 })();

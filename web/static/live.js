@@ -32,6 +32,20 @@
   }
   window.companionToast = toast;
 
+  /* a button's or a move's name alone, its words kept apart: the preview under it (« water 3→6 »), the
+     override mark and the chips' dice left out, so a toast reads « ✓ Collect water », never « Collect waterwater 3→6 » */
+  function plainLabel(el) {
+    if (!el) return "";
+    var label = el.querySelector && el.querySelector(".act-label");
+    var copy = (label || el).cloneNode(true);
+    copy.querySelectorAll("small, .act-preview, .ov-mark, .hint-dice").forEach(function (x) { x.remove(); });
+    return (copy.textContent || "").replace(/\s+/g, " ").trim();
+  }
+  window.companionLabel = plainLabel;
+
+  /* « Amount: £300 » in English, « Montant : 300 £ » in French (a space before the colon) */
+  function colon() { return document.documentElement.lang === "fr" ? " : " : ": "; }
+
   function headers() {
     var h = {"Content-Type": "application/json", "X-CSRF-Token": csrf};
     if (role) h["X-Companion-Role"] = role;
@@ -314,7 +328,7 @@
     var missing = window.companionCheck ? window.companionCheck(form) : "";
     if (missing) { toast(missing, true); return; }  /* a chip still to choose: nothing is sent */
     var action = readForm(form), button = form.querySelector("button.send, button.primary") || form.querySelector("button");
-    var label = (form.querySelector(".act-name") || button).textContent.trim();
+    var label = plainLabel(form.querySelector(".act-name") || button);
     var send = function () {
       /* sent: the next live update brings this move's form afresh, with nothing carried over
          (the form on the page now: an update may have redrawn it while the question was open) */
@@ -371,7 +385,7 @@
         var pv = l.querySelector(".range-preview");
         if (shown && pv && pv.dataset.previews && pv.textContent.trim()) shown += " — " + pv.textContent.trim();
       }
-      if (shown) parts.push((name ? name + ": " : "") + shown);
+      if (shown) parts.push((name ? name + colon() : "") + shown);
     });
     var pv = form.querySelector(".act-preview");  /* what the move would bring (the end of a turn) */
     if (pv && pv.textContent.trim()) parts.push(pv.textContent.trim());
@@ -381,7 +395,7 @@
   document.addEventListener("click", function (ev) {
     var b = ev.target.closest("button");
     if (!b || !game) return;
-    if (b.dataset.json) { ev.preventDefault(); act(JSON.parse(b.dataset.json), b, b.textContent.trim()); return; }
+    if (b.dataset.json) { ev.preventDefault(); act(JSON.parse(b.dataset.json), b, plainLabel(b)); return; }
     if (b.dataset.draw) {
       /* a digital draw fills the move of the form it sits in: that move's question first (an override's) */
       ev.preventDefault();
@@ -390,13 +404,13 @@
       var drawn = function () {
         b.disabled = true;
         post("/api/games/" + encodeURIComponent(game) + "/draw", what)
-          .then(function () { toast("✓ " + b.textContent.trim(), false); if (view === "table") window.scrollTo(0, 0); })
+          .then(function () { toast("✓ " + plainLabel(b), false); if (view === "table") window.scrollTo(0, 0); })
           .catch(function (e) { toast(e.message, true); })
           .finally(function () { b.disabled = false; });
       };
       var owner = b.closest("form.act");
       var asked = owner && owner.dataset.ask;
-      if (asked) confirmThen((owner.hasAttribute("data-ask-time") ? withTime(asked) : asked) + "\n" + b.textContent.trim(), drawn);
+      if (asked) confirmThen((owner.hasAttribute("data-ask-time") ? withTime(asked) : asked) + "\n" + plainLabel(b), drawn);
       else drawn();
       return;
     }
@@ -404,7 +418,7 @@
       ev.preventDefault();
       confirmThen(b.dataset.confirm || b.dataset.move + "?", function () {
         post("/api/games/" + encodeURIComponent(game) + "/" + b.dataset.move)
-          .then(function () { toast("✓ " + b.textContent.trim(), false); })
+          .then(function () { toast("✓ " + plainLabel(b), false); })
           .catch(function (e) { toast(e.message, true); });
       });
       return;
@@ -416,7 +430,7 @@
     }
     if (b.dataset.release) {
       ev.preventDefault();
-      confirmThen(b.textContent.trim() + " — " + b.dataset.release + "?", function () {
+      confirmThen(plainLabel(b) + " — " + b.dataset.release + "?", function () {
         var seg = window.companionSeatSegment ? window.companionSeatSegment(b.dataset.release) : encodeURIComponent(b.dataset.release);
         post("/api/games/" + encodeURIComponent(game) + "/seats/" + seg + "/release")  /* « .. » is ~2 (seats.js) */
           .catch(function (e) { toast(e.message, true); });

@@ -14,7 +14,7 @@ from typing import Any
 
 from PIL import Image
 
-from companion.board.screens import common, course, lobby
+from companion.board.screens import common, course, lobby, network, walk
 from companion.board.screens.common import reading_seconds
 from companion.drawing.canvas import Canvas
 from companion.drawing.common import scores
@@ -31,6 +31,8 @@ SCREENS: dict[str, Screen] = {
     "confirm": common.confirm,
     "lobby": lobby.lobby,
     "course": course.course,
+    network.WIFI_SCREEN: network.wifi,
+    walk.WALK_SCREEN: walk.walk,
 }
 
 

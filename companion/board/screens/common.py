@@ -82,8 +82,16 @@ def reading_seconds(text: str, screen: str = "prompt") -> float:
 def qr(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
     """A QR code of the dashboard address (dark modules on a lit square, as phones expect)."""
     url = ctx.url or DEFAULT_URL
+    left = draw_qr(c, url) + 4
+    c.text(left, 0, texts.gettext_("Phone", ctx.lang), "medium")
+    for i, line in enumerate(address_lines(c, url, WIDTH - left)[:4]):
+        c.text(left, 18 + 11 * i, line)
+
+
+def draw_qr(c: Canvas, payload: str) -> int:
+    """``payload`` as a QR code at the left, as large as the height allows; its width in pixels."""
     code = qrcode.QRCode(border=1, error_correction=qrcode.constants.ERROR_CORRECT_L)
-    code.add_data(url)
+    code.add_data(payload)
     code.make(fit=True)
     matrix = code.get_matrix()
     n = len(matrix)
@@ -95,10 +103,7 @@ def qr(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
         for x, dark in enumerate(row):
             if dark:
                 c.draw.rectangle((x * scale, top + y * scale, x * scale + scale - 1, top + y * scale + scale - 1), fill=0)
-    left = size + 4
-    c.text(left, 0, texts.gettext_("Phone", ctx.lang), "medium")
-    for i, line in enumerate(address_lines(c, url, WIDTH - left)[:4]):
-        c.text(left, 18 + 11 * i, line)
+    return size
 
 
 def address_lines(c: Canvas, url: str, width: int) -> list[str]:

@@ -15,6 +15,8 @@ from companion.games.auction.rules import SHARED_FIELD, AuctionRules, costs
 
 class Package(GamePackage):
     order = 1
+    #: twelve rounds; a chart per figure and the education track, a line per player (five at most) or animal (six)
+    limits = {"rounds": 12, "charts": 4, "lines": 6, "score": (-10_000, 10_000), "value": (-10_000, 10_000)}
     cycle = ("prompt", "costs", "scores", "qr")
     example_players = ("Ann", "Bob", "Cleo")
 

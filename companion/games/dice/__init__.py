@@ -20,6 +20,9 @@ TIMER_RANGE = (10, 300)
 
 class Package(GamePackage):
     order = 2
+    #: the island empties in far fewer rounds; sets and turtles, then a chart per player (four at most)
+    #: with a line per colour (six)
+    limits = {"rounds": 200, "charts": 6, "lines": 6, "score": (0, 1000), "value": (0, 1000)}
     cycle = ("prompt", "timer", "scores", "qr")
     example_players = ("Ann", "Bob")
     automatic = ("timer_expired",)
@@ -83,6 +86,7 @@ class Package(GamePackage):
         import json
 
         from companion.games.dice import pictures
+        from companion.games.dice.moves import points_gained
         from companion.games.dice.narrate import colours
 
         out: dict[str, Any] = {"island": pictures.of_public(public, lang)}
@@ -94,8 +98,8 @@ class Package(GamePackage):
                 best = None
             if best is not None:
                 plan = {"type": "plan", "player": me, "dice": best["order"]}
-                text = self.t("Best: {order} (+{points})", lang, order=colours(best["order"], lang) or self.t("no dice", lang),
-                              points=best["points"])
+                text = self.t("Best: {order} ({gain})", lang, order=colours(best["order"], lang) or self.t("no dice", lang),
+                              gain=points_gained(best["points"], lang))
                 out["hint"] = {**best, "json": json.dumps(plan), "text": text}
         return out
 

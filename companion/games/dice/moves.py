@@ -54,7 +54,7 @@ PROMPT_FOR_YOU = {
     "Place the pawns and the first turtles.": "You must place your pawn on the field of the turtle you drew.",
     "Roll and plan your dice.": "You must roll your five dice and plan them.",
     "{player} turned the sand timer: plan your dice and say done before it runs out.":
-        "{player} turned the sand timer: plan your dice and say done before it runs out.",
+        "the sand timer is running ({player} turned it): plan your dice and say done before it runs out.",
     "{player} moves with no dice (no plan): only the turtle under the pawn.":
         "You move with no dice (no plan): you take only the turtle under your pawn.",
     "{player} moves.": "You must move your pawn along your dice.",
@@ -70,6 +70,11 @@ PROMPT_FOR_TABLE = {
 def t(msgid: str, lang: str, **params: Any) -> str:
     """A text of the dice game in ``lang`` (colours and other words as :class:`texts.Term`)."""
     return texts.render(msgid, params, lang, DOMAIN)
+
+
+def points_gained(n: int, lang: str) -> str:
+    """« +1 point », « +3 points »: what a plan or a walk adds to the score, said with its unit."""
+    return texts.render_n("+{n} point", "+{n} points", n, None, lang, DOMAIN)
 
 
 def word(term: str, lang: str) -> str:
@@ -176,15 +181,27 @@ def _plan(s: DiceState, i: int, lang: str) -> m.Form:
     extra: dict[str, Any] = {}
     if rolled is not None:
         best = best_path(s, who, list(rolled))
-        extra["hint"] = {
-            **best,
-            "text": t("Best: {order} (+{points})", lang, order=colour_list(best["order"], lang), points=best["points"]),
-            "label": t("Plan the suggestion: +{points}", lang, points=best["points"]),
-            "path_text": t("path {path}", lang, path=" → ".join(map(str, best["path"]))),
-        }
-        extra["first"] = True  # the suggested plan is the phone's first move
+        if best["order"]:  # a suggestion that gains nothing would send an empty plan: none then
+            gain = points_gained(best["points"], lang)
+            extra["hint"] = {
+                **best,
+                "text": t("Best: {order} ({gain})", lang, order=colour_list(best["order"], lang), gain=gain),
+                "label": t("Plan the suggestion ({gain} for the turtles it takes)", lang, gain=gain),
+                "path_text": t("path {path}", lang, path=" → ".join(map(str, best["path"]))),
+            }
+            extra["first"] = True  # the suggested plan is the phone's first move
+        elif best["points"]:  # the turtle under the pawn, whatever the plan
+            gain = points_gained(best["points"], lang)
+            extra["preview"] = m.preview(t("No die takes another turtle; the one under your pawn is yours anyway ({gain}): "
+                                           "plan any dice you like, or none", lang, gain=gain))
+        else:
+            extra["preview"] = m.preview(t("No path with these dice takes a turtle: plan any dice you like, or none",
+                                           lang))
     if s.first is None:
-        extra["preview"] = m.preview(t("Finished first: turns the sand timer; this plan is final", lang), turns_timer=True)
+        final = t("Finished first: turns the sand timer; this plan is final", lang)
+        if "preview" in extra:  # no suggestion, and the first plan turns the sand: both said
+            final = t("{a}. {b}", lang, a=extra["preview"]["text"], b=final)
+        extra["preview"] = m.preview(final, turns_timer=True)
     return m.form("plan", who, t("Plan", lang), [_dice_field(s, i, lang)], confirm=s.first is None, **extra)
 
 
@@ -257,10 +274,11 @@ def _walk_text(s: DiceState, w: dict[str, Any], lang: str) -> str:
         parts = [t("no turtle", lang)]
     else:
         numbers = ", ".join(map(str, taken))
+        gain = points_gained(w["points"], lang)  # « +2 points »: a bare « +2 » said nothing
         if len(taken) == 1:
-            parts = [t("turtle {numbers} (+{points})", lang, numbers=numbers, points=w["points"])]
+            parts = [t("turtle {numbers} ({gain})", lang, numbers=numbers, gain=gain)]
         else:
-            parts = [t("turtles {numbers} (+{points})", lang, numbers=numbers, points=w["points"])]
+            parts = [t("turtles {numbers} ({gain})", lang, numbers=numbers, gain=gain)]
     if w["wins"]:
         parts.append(t("wins at once", lang))
     elif w["ends"]:

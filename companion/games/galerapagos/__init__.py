@@ -23,6 +23,9 @@ from companion.games.galerapagos.rules import (
 
 class Package(GamePackage):
     order = 4
+    #: a round per weather card; rations and raft (three lines each), and a tournament's chart (a point per manche,
+    #: ten at most, and a line per castaway, twelve at most)
+    limits = {"rounds": 60, "charts": 3, "lines": 12, "score": (-1000, 1000), "value": (-1000, 1000)}
     cycle = ("rations", "prompt", "scores", "qr")
     example_players = ("Ann", "Bob", "Cleo", "Dan")
     secret_fields = {"vote": ("target",)}

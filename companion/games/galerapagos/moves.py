@@ -40,32 +40,6 @@ CARD_LABELS = {
 }
 
 
-#: the rules' prompts (message ids) as the phone of a castaway who must act says them (same parameters)
-PROMPT_FOR_YOU = {
-    "{p}: fish, collect water or wood, or search the wreck.": "You must fish, collect water or wood, or search the wreck.",
-    "Water is short by {n}: play water cards, then {f} ends the debate and everyone votes.":
-        "Water is short by {n}: a water card may save a ration; then the vote.",
-    "Food is short by {n}: play food cards, then {f} ends the debate and everyone votes.":
-        "Food is short by {n}: a food card may save a ration; then the vote.",
-    "The raft lacks {n}: play cards, then {f} ends the debate and everyone votes.":
-        "The raft lacks {n}: a card may give it a place; then the vote.",
-    "{p} has no card: someone may give him one ({q} holds {cards}).":
-        "{p} has no card: you may give him one.",
-    "Everyone has acted: {p}, go to survival?": "Everyone has acted: you may start the survival step.",
-    "{p} breaks the tie.": "You must break the tie.",
-    "Vote ({phase}): {names}.": "You must vote, in secret ({phase}).",
-    "Water is on 0: each castaway who holds a water card shows it now.":
-        "Water is on 0: show a water card now if you hold one.",
-    "Food is on 0: each castaway who holds a food card shows it now.":
-        "Food is on 0: show a food card now if you hold one.",
-}
-#: the rules' prompts for the table's own move, as a phone waiting for the tablet says them
-PROMPT_FOR_TABLE = {
-    "Turn the next weather card.": "Waiting for the tablet to turn the next weather card.",
-    "The raft can leave now: embark?": "You can leave now: embark? (at the tablet)",
-}
-
-
 def _t(lang: str, msgid: str, **params: Any) -> str:
     return texts.render(msgid, params, lang, DOMAIN)
 

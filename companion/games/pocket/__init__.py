@@ -15,6 +15,8 @@ from companion.games.pocket.rules import PocketRules
 
 class Package(GamePackage):
     order = 3
+    #: a turn per card of the deck; populations, spaces and the invasive spaces, three lines each
+    limits = {"rounds": 100, "charts": 3, "lines": 3, "score": (-1000, 1000), "value": (-1000, 1000)}
     cycle = ("populations", "prompt", "qr")
     example_players = ("Ann",)
 

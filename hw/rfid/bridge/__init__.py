@@ -113,7 +113,7 @@ class BridgeHub:
                 return
             self.reported_down = True
         detail = f" ({self.link.last_error})" if self.link.last_error else ""
-        log.warning("bridge not found%s", detail)
+        log.debug("bridge not found%s", detail)  # the table logs the status event (hw.health)
         self._emit(StatusEvent("bridge", False, "bridge not found; retrying"))
 
     def _emit(self, event: DeviceEvent) -> None:

@@ -52,12 +52,23 @@ def bus_lock(bus: int) -> threading.Lock:
         return _BUS_LOCKS.setdefault(bus, threading.Lock())
 
 
-def open_spi(bus: int, device: int, speed: int, point: str) -> Any:
-    """Open /dev/spidev<bus>.<device> (mode 0, ``speed`` Hz) with the spidev package."""
-    path = f"/dev/spidev{bus}.{device}"
+#: where the spidev nodes are (tests point it at a temporary folder of emulated nodes)
+SPIDEV_DIR = "/dev"
+
+
+def open_spi(bus: int, device: int, speed: int, point: str, *, no_cs: bool = False) -> Any:
+    """Open /dev/spidev<bus>.<device> (mode 0, ``speed`` Hz) with the spidev package.
+
+    The whole mode is set on every open, chip select included: Linux keeps a spidev node's mode
+    after its last close and py-spidev reads it back at open, so a node another configuration
+    left in SPI_NO_CS (GPIO chip selects) would never drive CE for a reader on the kernel's
+    chip select, which then looks unwired until a reboot. ``no_cs``: the reader has a GPIO chip
+    select, and the kernel must leave CE alone.
+    """
+    path = f"{SPIDEV_DIR}/spidev{bus}.{device}"
     if not os.path.exists(path):
         fix = "sudo raspi-config nonint do_spi 0" if bus == 0 else f"dtoverlay=spi{bus}-{device + 1}cs in config.txt"
-        raise ReaderError(f"Reader {point}: {path} is missing: enable SPI ({fix}), then reboot.")
+        raise ReaderError(f"Reader {point}: /dev/spidev{bus}.{device} is missing: enable SPI ({fix}), then reboot.")
     try:
         import spidev
     except ImportError:
@@ -67,10 +78,23 @@ def open_spi(bus: int, device: int, speed: int, point: str) -> Any:
     try:
         spi.open(bus, device)
     except PermissionError:
-        raise ReaderError(f"Reader {point}: no permission on {path}: add the user to group spi "
+        raise ReaderError(f"Reader {point}: no permission on /dev/spidev{bus}.{device}: add the user to group spi "
                           "(sudo usermod -aG spi $USER), then log in again.") from None
-    spi.mode = 0
-    spi.max_speed_hz = speed
+    try:
+        spi.mode = 0
+        spi.cshigh = False
+        spi.lsbfirst = False
+        spi.no_cs = no_cs
+        spi.max_speed_hz = speed
+    except OSError as exc:
+        spi.close()
+        if no_cs and exc.errno == errno.EINVAL:
+            raise ReaderError(
+                "This Pi's SPI driver refuses SPI_NO_CS (the Pi 5's RP1 may): load dtoverlay=spi0-0cs "
+                "(a spidev node that drives no chip select at all) in /boot/firmware/config.txt, reboot, and "
+                "keep every reader of that node on a cs_pin (docs/hardware.md).") from None
+        raise ReaderError(f"Reader {point}: /dev/spidev{bus}.{device} refuses its settings "
+                          f"({exc.strerror or exc}).") from None
     return spi
 
 
@@ -88,16 +112,6 @@ class SpidevLink:
         self.spi = spi
         self.cs_pin = cs_pin  # a gpiozero DigitalOutputDevice, active low
         self._pending = bytearray()
-        if cs_pin is not None:
-            try:
-                spi.no_cs = True
-            except OSError as exc:
-                if exc.errno != errno.EINVAL:
-                    raise
-                raise ReaderError(
-                    "This Pi's SPI driver refuses SPI_NO_CS (the Pi 5's RP1 may): load dtoverlay=spi0-0cs "
-                    "(a spidev node that drives no chip select at all) in /boot/firmware/config.txt, reboot, and "
-                    "keep every reader of that node on a cs_pin (docs/hardware.md).") from None
 
     def cs(self, value: int) -> None:
         if value:
@@ -130,6 +144,11 @@ class Backend(Reader):
     _warned = False
 
     @property
+    def poll_group(self) -> tuple[str, int]:
+        """The MFRC522s of one SPI bus take turns under its lock anyway: one poller per bus."""
+        return ("spi", int(self.options.get("spi_bus", 0)))
+
+    @property
     def cs_pin(self) -> int:
         return int(self.options.get("cs_pin", self.options.get("ce_pin", 0)) or 0)
 
@@ -152,12 +171,12 @@ class Backend(Reader):
         cs_pin = self.cs_pin
         rst_pin = int(self.options.get("rst_pin", 0) or 0)
         self.bus = bus
-        self._spi = open_spi(bus, dev, int(self.options.get("speed", 1_000_000)), self.point)
         try:
             if rst_pin and self._rst_pin is None:
                 self._claim_reset(rst_pin)
-            if cs_pin and self._cs is None:
+            if cs_pin and self._cs is None:  # driven inactive before the node is touched
                 self._cs = DigitalOutputDevice(cs_pin, initial_value=True)
+            self._spi = open_spi(bus, dev, int(self.options.get("speed", 1_000_000)), self.point, no_cs=bool(cs_pin))
             link = SpidevLink(self._spi, self._cs)
             driver = MFRC522(link, link.cs, poll_pause_us=POLL_PAUSE_US)
             with bus_lock(bus):

@@ -4,12 +4,19 @@ Options (``[[readers]]`` entries with ``backend = "pn532"``):
 
 * ``interface``: ``"uart"`` (default; ``port`` "auto" = the header UART on
   GPIO 14/15, ``/dev/serial0`` on a Pi 3/4/Zero 2 W and ``/dev/ttyAMA0`` on a
-  Pi 5; ``baudrate`` 115200; plain pyserial), ``"i2c"`` (``address`` 0x24
-  through Blinka) or ``"spi"`` (``cs_pin``: a free GPIO as chip select, not
-  CE0/CE1, which the kernel's spidev holds; SPI0, taking turns with the MFRC522s there
-  under their bus lock);
+  Pi 5; ``baudrate`` 115200; pyserial, held exclusively), ``"i2c"`` (``address`` 0x24 on
+  ``/dev/i2c-<i2c_port>``, 1 by default; ``req_pin``: the BCM pin wired to the PN532's
+  P32/H_REQ, which Adafruit's driver wants on a Pi) or ``"spi"`` (``cs_pin``: a free GPIO as
+  chip select, not CE0/CE1, which the kernel's spidev holds; /dev/spidev0.<spi_device> in
+  SPI_NO_CS, taking turns with the MFRC522s there under their bus lock);
+* ``reset_pin``: the BCM pin wired to RSTPD_N (optional, any interface);
 * ``timeout``: seconds one poll waits for the PN532's answer (0.05);
 * ``retries``: passive-activation retries per poll (1).
+
+The library's classes are used with three changes (:mod:`hw.rfid.pn532.drivers`): short
+timeouts while opening, the SPI bus taken per status read instead of for a whole wait, and a
+pause after a failed I2C status read; its buses are the kernel's own
+(:mod:`hw.rfid.pn532.buses`), not Blinka's.
 
 What the library does not handle, handled here (its source read against the
 PN532 user manual):
@@ -31,8 +38,7 @@ PN532 user manual):
   dialout group, ENOENT a UART that is not enabled, EBUSY/EAGAIN another
   program holding the port.
 
-The library needs Blinka (``digitalio``), so it is Pi-only in practice and
-lives in the ``pi`` extra.
+The library imports Blinka (``digitalio``, ``micropython``); it lives in the ``pi`` extra.
 """
 
 from __future__ import annotations
@@ -67,6 +73,12 @@ class Backend(Reader):
 
     pn532: Any = None
     _port: Any = None
+    _i2c: Any = None
+    _spi_bus: Any = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._lines: list[Any] = []  # the gpiozero outputs this reader claimed (chip select, reset, request)
 
     def open(self) -> None:
         interface = self.options.get("interface", "uart")
@@ -96,6 +108,10 @@ class Backend(Reader):
             group = "dialout" if interface == "uart" else ("i2c" if interface == "i2c" else "spi and gpio")
             return (f"{where}: no permission on {name or interface}: add the user to group {group} "
                     f"(sudo usermod -aG {group.split()[0]} $USER), then log in again.")
+        if interface == "i2c" and code == errno.ENOENT:
+            port = int(self.options.get("i2c_port", 1))
+            return (f"{where}: /dev/i2c-{port} does not exist: enable I2C (sudo raspi-config nonint do_i2c 0), "
+                    "then reboot.")
         if interface == "uart" and (code == errno.ENOENT or "No such file" in text):
             from hw.board import uart_fix
 
@@ -106,57 +122,78 @@ class Backend(Reader):
                 f"wiring, its power and its mode switches ({_MODE_SWITCHES[interface]}).")
 
     def _bus(self) -> Any:
-        """The SPI0 bus lock on SPI (the MFRC522s' own), else nothing to share.
+        """The whole of a poll on SPI0's bus lock (the MFRC52s' own), else nothing to share.
 
-        Blinka drives the PN532 on /dev/spidev0.0 (board.SCK/MOSI/MISO), so it takes turns with
-        the MFRC522s on SPI0 as they take turns with each other: one chip select low and one
-        field on at a time. (Blinka also toggles CE0 on every transfer: config refuses a reader
-        selected by CE0 beside it.)
+        The PN532 on SPI takes turns with the MFRC522s on SPI0 as they take turns with each
+        other: one chip select low and one field on at a time. Opening it (the library's wake-up,
+        SAMConfiguration and firmware version, a PN532 that is not there waiting out each
+        timeout) takes the lock transfer by transfer only (:class:`~hw.rfid.pn532.buses.SpidevBus`),
+        so the MFRC522s keep reading while it is tried.
         """
-        if self.options.get("interface", "uart") != "spi":
-            return contextlib.nullcontext()
-        from hw.rfid.mfrc522 import bus_lock
-
-        return bus_lock(0)
+        bus = self._spi_bus
+        return bus.hold() if bus is not None else contextlib.nullcontext()
 
     def configure(self) -> None:
-        """SAM in normal mode, then bounded passive-activation retries."""
+        """SAM in normal mode, then bounded passive-activation retries (short timeouts: see drivers)."""
+        from hw.rfid.pn532.drivers import OPEN_TIMEOUT
+
         pn = self.pn532
         retries = int(self.options.get("retries", 1))
-        with self._bus():
-            pn.SAM_configuration()
-            pn.call_function(RFCONFIGURATION, params=[MAX_RETRIES_ITEM, 0xFF, 0x01, retries], timeout=0.5)
+        pn.SAM_configuration()
+        answer = pn.call_function(RFCONFIGURATION, params=[MAX_RETRIES_ITEM, 0xFF, 0x01, retries],
+                                  timeout=OPEN_TIMEOUT)
+        if answer is None:
+            raise NoAnswer("the PN532 did not answer RFConfiguration")
+
+    def _pins(self) -> dict[str, Any]:
+        """The optional reset (RSTPD_N) and request (P32/H_REQ) lines, as gpiozero outputs.
+
+        On a Pi, Adafruit's I2C driver wants the request line: it wakes the PN532 with it instead
+        of relying on clock stretching, which the Pi's I2C controller mishandles.
+        """
+        from hw.rfid.pn532.buses import GpioLine
+
+        pins: dict[str, Any] = {}
+        for option, name in (("reset_pin", "reset"), ("req_pin", "req")):
+            pin = int(self.options.get(option, 0) or 0)
+            if pin:
+                line = GpioLine(pin)
+                self._lines.append(line)
+                pins[name] = line
+        return pins
 
     def _open_uart(self) -> Any:
-        import serial
+        from firmware_bridge.exclusive import ExclusiveSerial
+        from hw.rfid.pn532.drivers import driver
 
         port = uart_port(self.options.get("port", "auto"))
-        self._port = serial.Serial(port, baudrate=int(self.options.get("baudrate", 115200)), timeout=0.1,
-                                   exclusive=True)
-        from adafruit_pn532.uart import PN532_UART
-
-        return PN532_UART(self._port, debug=False)
+        self._port = ExclusiveSerial(port, baudrate=int(self.options.get("baudrate", 115200)), timeout=0.1)
+        pins = self._pins()
+        return driver("uart", self._port, reset=pins.get("reset"), debug=False)
 
     def _open_i2c(self) -> Any:
-        import board
-        import busio
-        from adafruit_pn532.i2c import PN532_I2C
+        from hw.rfid.pn532.buses import SMBusI2C
+        from hw.rfid.pn532.drivers import driver
 
-        return PN532_I2C(busio.I2C(board.SCL, board.SDA), address=int(self.options.get("address", 0x24)), debug=False)
+        self._i2c = SMBusI2C(int(self.options.get("i2c_port", 1)))
+        pins = self._pins()
+        return driver("i2c", self._i2c, address=int(self.options.get("address", 0x24)), debug=False, **pins)
 
     def _open_spi(self) -> Any:
-        import board
-        import busio
-        import digitalio
-        from adafruit_pn532.spi import PN532_SPI
+        from hw.rfid.mfrc522 import bus_lock, open_spi
+        from hw.rfid.pn532.buses import GpioLine, SpidevBus
+        from hw.rfid.pn532.drivers import driver
 
         pin = int(self.options.get("cs_pin", 0))
         if pin in (0, 7, 8):
             raise ReaderError(f"Reader {self.point}: a PN532 on SPI needs cs_pin = a free GPIO (CE0 and CE1, GPIO 8 "
                               "and 7, belong to the kernel's spidev).")
-        cs = digitalio.DigitalInOut(getattr(board, f"D{pin}"))
-        with self._bus():  # the library wakes the chip and configures it as it is made
-            return PN532_SPI(busio.SPI(board.SCK, board.MOSI, board.MISO), cs, debug=False)
+        cs = GpioLine(pin)
+        self._lines.append(cs)
+        spi = open_spi(0, int(self.options.get("spi_device", 0)), int(self.options.get("speed", 1_000_000)),
+                       self.point, no_cs=True)
+        self._spi_bus = SpidevBus(spi, bus_lock(0))
+        return driver("spi", self._spi_bus, cs, reset=self._pins().get("reset"), debug=False)
 
     def read_uid(self) -> bytes | None:
         """One InListPassiveTarget for one ISO 14443-A tag; its exceptions are the poll loop's."""
@@ -192,12 +229,16 @@ class Backend(Reader):
             port.reset_input_buffer()
 
     def close(self) -> None:
-        if self._port is not None:
-            try:
-                self._port.close()
-            finally:
-                self._port = None
         self.pn532 = None
+        for part in (self._port, self._i2c, self._spi_bus, *self._lines):
+            if part is None:
+                continue
+            try:
+                part.close() if part is self._port else part.deinit()
+            except Exception:  # noqa: BLE001 - closing what is already in a bad way
+                pass
+        self._port = self._i2c = self._spi_bus = None
+        self._lines = []
 
 
 _OPENERS = {"uart": Backend._open_uart, "i2c": Backend._open_i2c, "spi": Backend._open_spi}
