@@ -137,6 +137,7 @@ def check(page, expected: dict[str, Any] | None, name: str) -> list[dict[str, An
 def asks_first(page, name: str) -> None:
     """Press every override (a digital draw inside one included) as completely as a player would: each asks
     its question in the page's own dialog; answered « no », nothing was sent."""
+    page.wait_for_function("() => document.body.dataset.version !== undefined", timeout=5000)
     version = page.evaluate("document.body.dataset.version")
     count = page.locator("form.act[data-step='override']").count()
     for i in range(count):
