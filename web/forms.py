@@ -140,9 +140,27 @@ def needs_send(form: dict[str, Any]) -> bool:
     """Whether the form needs a Send button: a range or a list to fill, or a field that may be left out.
 
     Any other form is sent by the tap that completes it (a chip whose choice is the
-    last one missing), so a move with one natural choice is one tap.
+    last one missing), so a move with one natural choice is one tap. A field of the form itself that
+    may be left out and has a default (how many cards a gift gives) sits beside the move's name, set
+    before that tap: it needs no Send of its own.
     """
-    return any(_needs_send(f) for f in form.get("fields") or [])
+    return any(_needs_send(f) for f in form.get("fields") or [] if not beside_name(f))
+
+
+def beside_name(f: dict[str, Any]) -> bool:
+    """A small option of the move, shown beside its name on a phone: optional, with a default, not a list."""
+    return bool(f.get("optional")) and "default" in f and moves.kind_of(f) != "items"
+
+
+def full_sends(form: dict[str, Any]) -> bool:
+    """Whether a full list sends the form: its only field is a list, and once it holds as many values as it
+    may (a throw's five dice, a plan of every die rolled) nothing is left to choose, so the tap that lays
+    the last one sends it (the form's question, if it asks one, comes then): one tap a die. A shorter list
+    is sent with the Send button."""
+    fields = form.get("fields") or []
+    if len(fields) != 1 or moves.kind_of(fields[0]) != "items":
+        return False
+    return fields[0]["items"]["max"] > 0 and not fields[0].get("optional")
 
 
 def _needs_send(f: dict[str, Any]) -> bool:
@@ -194,6 +212,7 @@ def value_format(f: dict[str, Any]) -> str:
 def helpers() -> dict[str, Any]:
     """What the form macros call."""
     return {"value_json": value_json, "field_kind": field_kind, "is_bare": is_bare, "needs_send": needs_send,
+            "full_sends": full_sends,
             "chip_colour": chip_colour, "shown_choices": shown_choices, "limits_json": limits_json,
             "value_format": value_format}
 

@@ -41,10 +41,10 @@ def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: s
     me = ctx.get("me")
     exp = pkg.rules.expected(session.state)
     if me is not None and out_of_game(ctx.get("pub") or {}, me) and not (ctx.get("pub") or {}).get("over"):
-        # the dead are offered nothing: no move, no draw, no undo; the game goes on on their screen
+        # the dead are offered nothing: no move (nor the draw inside one), no undo; the game goes on on their screen
         ctx["you_sentence"] = translator(language)("You are out of the game: you can follow it here.")
         ctx["waiting_table"] = False
-        ctx["your_moves"], ctx["any_time"], ctx["overrides"], ctx["draws"] = [], [], [], []
+        ctx["your_moves"], ctx["any_time"], ctx["overrides"] = [], [], []
         ctx["can_undo"] = ctx["my_turn"] = False
         return
     now, later = split(ctx.get("forms_now") or [], ctx.get("forms_more") or [])

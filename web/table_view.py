@@ -9,8 +9,11 @@
   ``play_again``: the form fields of a new game with the same players and options.
 - ``seat_turns``: the seats played on the tablet that the rulebook expects now, each
   ``{"name", "sentence", "forms", "secret"}`` (« Dan, you must … » and his chips, at the top of
-  the page; ``secret``: his forms cast behind the privacy screen, see ``static/privacy.js``).
-- ``table_next`` / ``table_also`` / ``table_overrides``: the rest of the tablet's forms by step.
+  the side column; ``secret``: his forms cast behind the privacy screen, see ``static/privacy.js``).
+- ``table_next``: the table's own moves the rulebook expects now; the first is the side column's one
+  big button when no seat's banner leads. ``table_also``: the table's other moves (« More actions »).
+- ``seat_more``: each seat the tablet plays with its moves not expected now, folded under its name
+  (``{"name", "forms", "secret"}``). ``table_overrides``: the table correcting the flow, each asking first.
 - ``waiting_line``: whom the table waits for (the seats with a phone), or the prompt alone.
 - ``hand_off``: what the table must do by hand after the last action (« Deal Dan's 4 cards: 2 to
   Ann, 2 to Cleo »), from the game's narration (``narrate.hand_off(event, lang)``).
@@ -62,11 +65,13 @@ def extend(ctx: dict[str, Any], session: Session, who: Principal | None, view: s
 
 
 def _steps(ctx: dict[str, Any], pkg: Any, session: Session, lang: str) -> None:
-    """The tablet's forms by step: the seats it plays first (their banner), then the table's own.
+    """The tablet's forms by step, the next step first: the seats it plays that the rulebook awaits (their
+    banner, at the top of the side column), or the table's own next move as the one big button.
 
-    A secret move of a seat the tablet plays (a vote) is never drawn on the page, whatever its
-    step: it waits behind « Pass the tablet to … » (in the seat's banner, or in the side column
-    when the rulebook does not expect it yet), cast on the privacy screen.
+    A secret move of a seat the tablet plays (a vote) is never drawn on the page: it waits behind
+    « Pass the tablet to … », cast on the privacy screen, and only while that seat may make it now
+    (``next``, or ``also`` folded under the seat's name): a secret override (a vote that would skip the
+    survival step's pause) is not offered on the tablet at all.
     """
     claimed = set(ctx.get("claimed") or [])
     now, more = list(ctx.get("forms_now") or []), list(ctx.get("forms_more") or [])
@@ -75,29 +80,35 @@ def _steps(ctx: dict[str, Any], pkg: Any, session: Session, lang: str) -> None:
     def hidden(f: dict[str, Any]) -> bool:
         return bool(f.get("secret")) and f.get("player") is not None and f.get("player") not in claimed
 
-    private = {name: [seat_view.asking(f) for f in now + more if hidden(f) and f.get("player") == name]
-               for name in session.players}
     turns = []
-    for name in session.players:
+    for name in dict.fromkeys(f.get("player") for f in now if f.get("player") in session.players):  # the moves' order
         mine = [seat_view.asking(f) for f in now if f.get("player") == name and name not in claimed]
         if not mine or name not in exp.players:
             continue
         mine, _ = seat_view.split(mine, [])
-        turns.append({"name": name, "sentence": addressed(name, seat_view.sentence(pkg, exp, name, lang, mine), lang),
-                      "forms": [f for f in mine if not hidden(f)], "secret": private[name]})
+        turns.append({"name": name, "sentence": addressed(name, seat_view.sentence(pkg, exp, name, lang, mine), lang,
+                                                        session.players),
+                      "forms": [f for f in mine if not hidden(f)], "secret": [f for f in mine if hidden(f)]})
     ctx["seat_turns"] = turns
     banner = {t["name"] for t in turns}
-    ctx["private_seats"] = [{"name": n, "forms": fs} for n, fs in private.items() if fs and n not in banner]
+    rest = by_step([seat_view.asking(f) for f in more])  # a seat's move that ends his turn asks
+    # the table's own moves, and what the rulebook expects of a seat it plays but that has no banner
     ctx["table_next"] = [seat_view.asking(f) for f in now if f.get("player") not in banner and not hidden(f)]
-    rest = by_step([seat_view.asking(f) for f in more if not hidden(f)])  # a seat's move that ends his turn asks
-    ctx["table_also"], ctx["table_overrides"] = rest["also"] + rest["next"], rest["override"]
+    ctx["table_also"] = [f for f in rest["also"] + rest["next"] if f.get("player") is None]
+    ctx["seat_more"] = [
+        {"name": name, "forms": [f for f in forms if not hidden(f)], "secret": [f for f in forms if hidden(f)]}
+        for name in session.players if name not in claimed
+        for forms in [[f for f in rest["also"] + rest["next"] if f.get("player") == name]] if forms]
+    ctx["table_overrides"] = [f for f in rest["override"] if not hidden(f)]
     ctx["waiting_line"] = waiting_line(exp, ctx.get("prompt") or "", claimed, banner, lang)
 
 
-def addressed(name: str, sentence: str, lang: str) -> str:
-    """« You must bid or pass » said to Dan at the tablet: « Dan, you must bid or pass »."""
+def addressed(name: str, sentence: str, lang: str, names: list[str] | tuple[str, ...] = ()) -> str:
+    """« You must bid or pass » said to Dan at the tablet: « Dan, you must bid or pass »; a sentence that
+    starts with a name (« Ann turned the sand timer ») keeps its capital."""
     acronym = len(sentence) > 1 and sentence[1].isupper()  # « OK … » stays as it is
-    body = sentence if acronym else sentence[:1].lower() + sentence[1:]
+    named = any(sentence.startswith(n) and sentence[len(n):len(n) + 1] in ("", " ", ",", ":", "'", "’") for n in names if n)
+    body = sentence if acronym or named else sentence[:1].lower() + sentence[1:]
     return translator(lang)("{p}, {sentence}", p=name, sentence=body)
 
 

@@ -79,7 +79,6 @@ def context(session: Session, who: Principal | None, view: str, language: str, s
     ctx["notice"] = extras.notice(session, language)
     ctx.update(pkg.page(state, pub, me if view == "seat" else None, language) or {})
     ctx["failing"] = _failing(d)
-    ctx["draws"] = _draws(pkg, pub, me, view)
     ctx["form_csrf"] = csrf_for(who) if who is not None else ""
     ctx["next_manche"] = None
     if pub.get("over") and is_table:  # a tournament goes on at the same table with the same players
@@ -106,23 +105,6 @@ def _failing(d: Any) -> list[str]:
         return list((d.health() or {}).get("failing") or []) if d.health else []
     except Exception:  # the health report must never take a page down
         return []
-
-
-def _draws(pkg: Any, pub: dict[str, Any], me: str | None, view: str) -> list[dict[str, Any]]:
-    """The digital draws offered now: a phone draws only its own (dice), never the table's cards."""
-    exp = pub.get("expected") or {}
-    out = []
-    for what, spec in (pkg.draws() or {}).items():
-        action_type, needs = spec.get("action", what), spec.get("player", False)
-        if action_type not in (exp.get("actions") or []):
-            continue
-        for p in ((exp.get("players") or []) if needs else [None]):
-            if view == "seat" and (not needs or p != me):
-                continue
-            if spec.get("done") and spec["done"](pub, p):
-                continue
-            out.append({"what": what, "player": p, "label": spec.get("label", what)})
-    return out
 
 
 def fragments(session: Session, who: Principal, view: str, language: str, seat: str | None = None) -> dict[str, str]:

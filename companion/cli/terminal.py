@@ -168,11 +168,21 @@ def choose_move(session: Session, number: int, read: Callable[[str], str], out: 
     if form.get("player") is not None:
         action["player"] = form["player"]
     pending = list(form["fields"])
+    draw = form.get("draw")
+    if draw:  # a digital draw fills this move (its step and question stay this move's)
+        out(f"  d: {draw['label']}")
     while pending:
         f = pending.pop(0)
-        value = _ask_field(f, read, out)
+        value = _ask_field(f, read, out, drawable=bool(draw) and f is form["fields"][0])
         if value is _ABANDON:
             return None
+        if value is _DRAW and draw:
+            try:
+                action = extras.draw(session, draw["what"], form.get("player"))[0]
+            except RuleError as err:
+                out(f"  {err.text()}")
+                return None
+            break
         if value is _SKIP:
             continue
         action[f["name"]] = value
@@ -186,10 +196,11 @@ def choose_move(session: Session, number: int, read: Callable[[str], str], out: 
     return action
 
 
-_ABANDON, _SKIP = object(), object()
+_ABANDON, _SKIP, _DRAW = object(), object(), object()
 
 
-def _ask_field(f: dict, read: Callable[[str], str], out: Callable[[str], None]) -> object:
+def _ask_field(f: dict, read: Callable[[str], str], out: Callable[[str], None], drawable: bool = False) -> object:
+    """The value typed for ``f`` among its legal ones; ``drawable``: « d » draws the move digitally instead."""
     kind = moves.kind_of(f)
     extra = " (Enter to leave it out)" if f.get("optional") else ""
     while True:
@@ -211,6 +222,8 @@ def _ask_field(f: dict, read: Callable[[str], str], out: Callable[[str], None]) 
             answer = _ask(f"  {f['label']}: {spec['min']}–{spec['max']} values, comma-separated{extra}: ", read)
         if answer in ("q", "quit", "back"):
             return _ABANDON
+        if drawable and answer == "d":
+            return _DRAW
         if not answer and f.get("optional"):
             return _SKIP
         value = _read_value(f, kind, answer)

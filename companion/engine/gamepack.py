@@ -144,7 +144,8 @@ class GamePackage:
 
         See :mod:`companion.engine.moves` for the shape. Interfaces filter it by seat
         with :func:`companion.engine.moves.for_seat`. Every form carries its ``step`` and the
-        list is in step order (next, also, override), which every interface follows.
+        list is in step order (next, also, override), which every interface follows. A digital draw
+        (:meth:`draws`) is carried by the form it fills (``draw``), with that form's step.
         """
         from companion.engine import moves as m
 
@@ -156,7 +157,7 @@ class GamePackage:
             expected = self.rules.expected(state)
             for f in forms:
                 f.setdefault("step", _expected_step(f, expected.players, expected.actions))
-        return m.ordered(forms)
+        return m.with_draws(m.ordered(forms), self.draws() or {}, lambda msgid: self.t(msgid, lang))
 
     def narrate(self, before: Any, action: Action, events: list[Event], after: Any, lang: str = "en") -> list[str]:
         """The sentences that tell what ``action`` did (one or more), in ``lang``."""
@@ -263,12 +264,12 @@ class GamePackage:
     def draws(self) -> dict[str, dict[str, Any]]:
         """What the companion may draw digitally when a component is missing.
 
-        ``what → {"fn": fn, "player": bool, "action": type, "label": msgid, "done": fn2}``:
+        ``what → {"fn": fn, "player": bool, "action": type, "label": msgid}``:
         ``fn(state, rng, player)`` returns the action to journal (``player`` None when the
         draw is the table's); ``player``: whether a draw is for one player; ``action``: the
-        action type it produces (offered only while that type is expected); ``label``: the
-        button's text (a message id of the game's catalog); ``done(public, player)``
-        (optional): True when that player has drawn already this round.
+        action type it produces; ``label``: the button's text (a message id of the game's catalog).
+        A draw is not a move of its own: :meth:`moves` puts it on the form of its ``action``
+        (``draw``), so it is offered exactly when that move is, with that move's step and question.
         """
         return {}
 

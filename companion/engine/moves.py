@@ -166,6 +166,36 @@ def ordered(forms: list[Form]) -> list[Form]:
     return sorted(forms, key=lambda f: STEPS.index(f["step"]))
 
 
+# -- digital draws: a way of filling a move ----------------------------------------------
+
+def with_draws(forms: list[Form], draws: dict[str, dict[str, Any]], label: Callable[[str], str]) -> list[Form]:
+    """Each digital draw put on the move it fills: ``draw`` ``{"what", "label"}`` on the first form of its
+    action type (one a player for a player's draw, the table's for the table's).
+
+    A draw is never a move of its own: it enters that form's fields (the weather card's drops, a
+    throw's dice), so it has that form's step and asks that form's question. Drawing the next weather
+    card while the survival step is due is as much an override as entering it by hand. ``draws`` is
+    :meth:`GamePackage.draws`; ``label`` renders a draw's message id in the reader's language.
+    """
+    seen: set[tuple[str, str | None]] = set()
+    for f in forms:
+        if f.get("alias"):
+            continue
+        for what, spec in draws.items():
+            if f["type"] != spec.get("action", what) or bool(spec.get("player")) != (f.get("player") is not None):
+                continue
+            if (what, f.get("player")) not in seen:
+                seen.add((what, f.get("player")))
+                f["draw"] = {"what": what, "label": label(str(spec.get("label") or what))}
+    return forms
+
+
+def draw_form(forms: list[Form], what: str, player: str | None) -> Form | None:
+    """The form the draw ``what`` (for ``player``, None: the table's) fills among ``forms``; None when that
+    move is not offered there now."""
+    return next((f for f in forms if (f.get("draw") or {}).get("what") == what and f.get("player") == player), None)
+
+
 # -- which forms a seat sees -------------------------------------------------------
 
 def visible(forms: list[Form]) -> list[Form]:
@@ -432,7 +462,8 @@ def audit_step(forms: list[Form], accepts: Callable[[Action], bool], limit: int 
 
 
 __all__ = [
-    "STEPS", "Action", "Choice", "Field", "Form", "audit_step", "choice", "count", "disabled_moves", "enabled",
+    "STEPS", "Action", "Choice", "Field", "Form", "audit_step", "choice", "count", "disabled_moves", "draw_form",
+    "enabled",
     "expand", "expected_first", "for_seat", "form", "items", "kind_of", "match", "number", "ordered",
-    "override", "pick", "preview", "range_values", "same", "step_of", "visible",
+    "override", "pick", "preview", "range_values", "same", "step_of", "visible", "with_draws",
 ]

@@ -74,6 +74,15 @@ class Field(TypedDict, total=False):
     optional: bool
 
 
+class Draw(TypedDict):
+    """A digital draw that fills a move's fields (dice thrown, the next weather card turned) when a
+    component is missing: the package's ``draws()`` key and the button's words. It has no step of
+    its own: it is a way of entering the form that carries it."""
+
+    what: str
+    label: str
+
+
 class Form(TypedDict, total=False):
     """One action a seat may submit now, as its fields to fill (``companion.engine.moves``)."""
 
@@ -95,3 +104,5 @@ class Form(TypedDict, total=False):
     first: bool
     player_optional: bool
     round: int
+    #: a digital draw fills this move's fields (its step and question are this form's)
+    draw: Draw

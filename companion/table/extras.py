@@ -269,6 +269,10 @@ def draws(game: str) -> dict[str, bool]:
 def draw(session: Session, what: str, player: str | None = None, seed: int | None = None) -> tuple[Action, int]:
     """A digital draw (dice thrown, weather card turned): the action to journal and its seed.
 
+    A draw fills the fields of a move offered now (:func:`companion.engine.moves.with_draws`):
+    when that move is not offered, nothing is drawn (RuleError). Its step is that move's: a
+    screen asks that move's question (an override's) before it calls this.
+
     The game's own randomiser takes an explicit ``random.Random`` (the rules stay
     pure); the result is journaled like an observed throw, so replay needs no seed.
     The seed goes into the journal entry's author all the same (its ``seed``),
@@ -280,13 +284,21 @@ def draw(session: Session, what: str, player: str | None = None, seed: int | Non
         known = ", ".join(specs) or "nothing"
         raise RuleError("{game} cannot draw {what!r} digitally; it can draw {known}.",
                         game=session.rules.name, what=what, known=known)
+    if spec.get("player") and player not in session.players:
+        raise RuleError("Say whose {what} to draw: one of {players}.", what=what, players=", ".join(session.players))
+    whose = player if spec.get("player") else None
+    if draw_move(session, what, whose) is None:  # a draw fills a move: only while that move is offered
+        raise RuleError("Nothing to draw now: the move the {what} would fill is not offered.", what=what)
     seed = random.SystemRandom().getrandbits(63) if seed is None else seed
-    rng = random.Random(seed)
-    if spec.get("player"):
-        if player not in session.players:
-            raise RuleError("Say whose {what} to draw: one of {players}.", what=what, players=", ".join(session.players))
-        return spec["fn"](session.state, rng, player), seed
-    return spec["fn"](session.state, rng, None), seed
+    return spec["fn"](session.state, random.Random(seed), whose), seed
+
+
+def draw_move(session: Session, what: str, player: str | None, lang: str = "en") -> Any:
+    """The move the draw ``what`` (``player``'s; None: the table's) fills now, with its step and ``ask``;
+    None when that move is not offered now."""
+    from companion.engine import moves
+
+    return moves.draw_form(_package(session.game).moves(session.state, lang), what, player)
 
 
 def game_names(lang: str = "en") -> list[dict[str, Any]]:

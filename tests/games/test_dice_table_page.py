@@ -72,7 +72,10 @@ def test_the_digital_dice_roll_five_for_a_player_once_a_round():
     assert action["type"] == "roll" and action["player"] == "Bob" and len(action["dice"]) == 5
     after, _ = RULES.apply(state, action)
     assert spec["player"] and spec["action"] == "roll"
-    assert not spec["done"](public(state), "Bob") and spec["done"](public(after), "Bob")
+    # the draw fills Bob's « roll » move: offered with it, gone once Bob's dice are in
+    rolls = [f for f in GAME.moves(state) if f["type"] == "roll" and f["player"] == "Bob"]
+    assert rolls and rolls[0]["draw"] == {"what": "dice", "label": "Roll the dice"}
+    assert not [f for f in GAME.moves(after) if f.get("draw") and f["player"] == "Bob"]
 
 
 def test_a_new_island_to_build_is_the_same_for_the_same_seed():

@@ -118,12 +118,15 @@ def test_a_gift_is_next_when_the_one_at_risk_holds_no_card() -> None:
 
 def test_when_the_raft_can_leave_embark_is_next_and_every_screen_says_so() -> None:
     """« Scénario 1 : tous les survivants quittent l'île » once there are as many raft places, water
-    and food as survivors: the next weather card is still legal, but embarking is the step."""
+    and food as survivors: the next weather card is still legal, but embarking is the step and another
+    card an override that asks first."""
     pkg, s = script_state((SCENARIOS / "galerapagos_review_5p.jsonl").read_text().splitlines()[:-1])
     forms = forms_of(pkg, s)
     assert forms[0]["type"] == "embark" and forms[0]["step"] == "next"
     plain = [f for f in of_type(forms, "weather") if "correct the deck" not in (f.get("ask") or "")]
-    assert plain and {f["step"] for f in plain} == {"also"}
+    assert plain and {f["step"] for f in plain} == {"override"}  # staying a round more is the table's choice: asked
+    assert {f["ask"] for f in plain} == {"The raft can leave now: stay on the island and turn another weather card?"}
+    assert plain[0]["draw"]["what"] == "weather"  # the digital draw fills that move: an override too
     assert pkg.prompt(s) == "The raft can leave now: embark?"
     assert pkg.prompt(s, "fr") == "Le radeau peut partir maintenant : embarquer ?"
 

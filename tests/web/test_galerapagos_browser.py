@@ -85,7 +85,7 @@ def test_water_on_zero_the_phones_show_their_cards_or_say_none_and_nobody_dies_b
 def test_the_tablet_offers_no_vote_for_a_seat_held_by_a_phone(browser, server):
     """Issue 13: « The tablet acts only for seats without a phone ... and never for a vote »."""
     gid, code = server.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
-    for action in TO_THE_VOTE:
+    for action in [*TO_THE_VOTE, {"type": "survival"}, {"type": "debate"}]:  # the survival step, then the vote
         server.act(gid, action)
     ann = phone(browser, server, code, "Ann", gid)
     table = tablet(browser, server, gid)

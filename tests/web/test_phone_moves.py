@@ -179,6 +179,10 @@ def play(page, action: str, values: dict[str, Any] | None = None, *, player: str
     form = move_form(page, action, player, table)
     if form.get_attribute("data-tap") is not None and values:  # the tap that completes it sends it
         return send(page, form, good, answer, press=lambda: fill(form, values, sending=True))
+    if form.get_attribute("data-full-sends") is not None and values:  # a full list sends itself, a shorter one Send
+        (name, value), = values.items()
+        if len(value) == int(field(form, name).get_attribute("data-max")):
+            return send(page, form, good, answer, press=lambda: fill(form, values, sending=True))
     fill(form, values or {})
     return send(page, form, good, answer)
 

@@ -62,6 +62,9 @@ def test_a_tablet_seat_leads_the_page_and_votes_behind_the_privacy_screen(browse
     assert tab.evaluate("window.scrollY") == 0  # back at the top for the next seat
     for a in TO_THE_VOTE[3:]:
         (server.act_for if a.get("player") == "Ann" else server.act)(gid, a)
+    assert tab.locator("[data-private-open]").count() == 0  # everyone acted: no vote before the survival step
+    for a in ({"type": "survival"}, {"type": "debate"}):  # the survival step, no card played: the vote
+        server.act(gid, a)
     synced(server, gid, tab, ann)
     # the vote: Bob's choice is made behind the screen, and nothing of it stays
     assert tab.locator(".seat-turn[data-seat='Bob'] form.act[data-action='vote']").count() == 0

@@ -142,17 +142,20 @@ def test_a_tablet_seat_has_its_banner_and_chips_at_the_top_not_waiting_for_him(t
     assert table.client().post(f"/api/games/{gid}/actions?act_for=Ann", json=TO_THE_VOTE[1],
                                headers=table.auth()).status_code == 200
     html = page(table, gid)
-    state = html[html.index('data-part="state"'):html.index('data-part="actions"')]
-    banner = re.search(r'<section class="card seat-turn[^"]*" data-seat="Bob".*?</section>', state, re.S)
+    side = html[html.index('data-part="actions"'):]
+    banner = re.search(r'<section class="seat-turn[^"]*" data-seat="Bob".*?</section>', side, re.S)
     assert banner and "Bob, you must" in banner.group(0) and 'data-action="search"' in banner.group(0)
-    assert "Waiting for" not in state and "Waiting for Bob" not in html
-    assert state.index("seat-turn") < state.index('class="cols')  # above the picture and the scores
+    assert "Waiting for" not in side and "Waiting for Bob" not in html
+    assert side.index("seat-turn") < side.index('data-move="undo"')  # the top of the side column
 
 
 def test_a_tablet_seats_secret_vote_is_behind_the_privacy_screen(table: Table) -> None:
     gid = table.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
     for a in TO_THE_VOTE:
         assert table.act(gid, a).status_code == 200
+    html = page(table, gid)  # everyone has acted: the survival step is due, nobody votes yet
+    assert "data-private-open=" not in html and 'data-action="vote"' not in html
+    assert table.act(gid, {"type": "survival"}).status_code == 200
     html = page(table, gid)
     assert html.count("data-private-open=") == 3 and "Pass the tablet to Bob" in html  # one per seat, wherever
     outside = re.sub(r"<template.*?</template>", "", html, flags=re.S)
@@ -216,8 +219,8 @@ def test_the_tablet_names_whom_it_waits_for_once(table: Table) -> None:
     gid = table.new_game("galapagos-auction", ["Ann", "Bob"])
     table.join(table.client(), gid, "Ann")
     lay_tiles(table, gid)
-    state = page(table, gid).split('data-part="actions"')[0]
-    line = re.search(r'<p class="banner prompt">(.*?)</p>', state, re.S).group(1)
+    side = page(table, gid).split('data-part="actions"')[1]
+    line = re.search(r'<p class="banner prompt[^"]*"[^>]*>(.*?)</p>', side, re.S).group(1)
     assert line.count("Ann") == 1, line
 
 
@@ -235,6 +238,7 @@ def test_a_tablet_seat_is_addressed_by_name_in_french_too() -> None:
     assert addressed("Bob", "À vous de pêcher.", "fr") == "Bob, à vous de pêcher."
     assert addressed("Dan", "You must bid or pass.", "en") == "Dan, you must bid or pass."
     assert addressed("Dan", "OK to go on?", "en") == "Dan, OK to go on?"
+    assert addressed("Cid", "Ann turned the sand timer: plan.", "en", ["Ann", "Cid"]) == "Cid, Ann turned the sand timer: plan."
 
 
 def test_a_tablet_seats_secret_move_not_yet_expected_is_still_behind_the_screen(table: Table, monkeypatch) -> None:

@@ -31,11 +31,9 @@ from tests.web.test_phone_moves import (
     chip_texts,
     done_if_asked,
     field,
-    fill,
     move_form,
     offered,
     play,
-    send,
     synced,
 )
 
@@ -92,7 +90,10 @@ def join(browser, server: Server, code: str, seat: str, lang: str | None = None)
 
 
 def values(select) -> list:
-    """The values a select offers (each choice's JSON, decoded), without its "choose" placeholder."""
+    """The values a select (or a row of chips: the tablet's next step) offers, each choice's JSON decoded,
+    without its "choose" placeholder."""
+    if select.evaluate("e => e.tagName") != "SELECT":
+        return offered(select.locator("xpath=ancestor::form[1]"), select.get_attribute("data-field"))
     return [json.loads(v) for v in select.locator("option:not([disabled])").evaluate_all("os => os.map(o => o.value)")
             if v]
 
@@ -130,8 +131,7 @@ def test_galapagos_auction_two_phones_bid_play_cards_and_undo(run, browser) -> N
                                      ["sea_lion", "crab"]), strict=True):
         tile = move_form(table, "tile", table=True)
         assert square in values(field(tile, "direction"))  # the empty squares are offered
-        fill(tile, {"direction": square, "animals": pair})
-        send(table, tile)
+        play(table, "tile", {"direction": square, "animals": pair}, table=True)
     synced(server, gid, table)
     tiles = table.locator(".tile").all_inner_texts()
     for text, square, animals in zip(tiles, "NESW", (("sea lion", "iguana"), ("tortoise", "booby"),

@@ -62,14 +62,22 @@ def test_the_phone_says_in_one_sentence_what_its_player_must_do(game, players, l
 
 
 def test_a_prompt_naming_another_player_is_said_by_the_seats_own_move() -> None:
-    """After everyone acted, Cleo (the first player) may go to survival; Bob's phone asks for his vote."""
+    """After everyone acted, only the first player is awaited (the survival step): another phone says the
+    prompt as it is, never « your move: vote » before the survival step has started; once a vote is asked of
+    everyone, a phone says its own move."""
     pkg = games.package("galerapagos")
     state = pkg.rules.setup(["Ann", "Bob", "Cleo"], {})
     for line in TO_THE_VOTE:
         state, _ = pkg.rules.apply(state, line)
     exp = pkg.rules.expected(state)
+    first = exp.params["p"]
+    assert exp.players == (first,)
+    other = next(p for p in ("Ann", "Bob", "Cleo") if p != first)
     vote = [{"type": "vote", "label": pkg.t("Vote: who goes without food?", "fr"), "fields": [{}]}]
-    assert seat_view.sentence(pkg, exp, "Bob", "fr", vote) == "À vous : Vote : qui sera privé de nourriture ?"
+    said = seat_view.sentence(pkg, exp, other, "fr", vote)
+    assert said.startswith("Tout le monde a agi") and "Vote" not in said
+    named = exp.__class__(("Ann", "Bob", "Cleo"), ("vote",), exp.prompt, exp.params)
+    assert seat_view.sentence(pkg, named, other, "fr", vote) == "À vous : Vote : qui sera privé de nourriture ?"
 
 
 def test_only_the_moves_of_the_turn_come_first_and_an_exchange_waits_folded() -> None:

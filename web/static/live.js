@@ -397,14 +397,21 @@
     if (!b || !game) return;
     if (b.dataset.json) { ev.preventDefault(); act(JSON.parse(b.dataset.json), b, plainLabel(b)); return; }
     if (b.dataset.draw) {
+      /* a digital draw fills the move of the form it sits in: that move's question first (an override's) */
       ev.preventDefault();
       var what = {what: b.dataset.draw};
       if (b.dataset.player) what.player = b.dataset.player;
-      b.disabled = true;
-      post("/api/games/" + encodeURIComponent(game) + "/draw", what)
-        .then(function () { toast("✓ " + plainLabel(b), false); })
-        .catch(function (e) { toast(e.message, true); })
-        .finally(function () { b.disabled = false; });
+      var drawn = function () {
+        b.disabled = true;
+        post("/api/games/" + encodeURIComponent(game) + "/draw", what)
+          .then(function () { toast("✓ " + plainLabel(b), false); if (view === "table") window.scrollTo(0, 0); })
+          .catch(function (e) { toast(e.message, true); })
+          .finally(function () { b.disabled = false; });
+      };
+      var owner = b.closest("form.act");
+      var asked = owner && owner.dataset.ask;
+      if (asked) confirmThen((owner.hasAttribute("data-ask-time") ? withTime(asked) : asked) + "\n" + plainLabel(b), drawn);
+      else drawn();
       return;
     }
     if (b.dataset.move) {

@@ -167,7 +167,14 @@
     if (b.classList.contains("chip") && b.closest(".fld-chips")) { ev.preventDefault(); choose(b, true); return; }
     var items = b.closest("[data-kind=items]");
     if (items && b.classList.contains("picked-chip")) { ev.preventDefault(); b.remove(); items.dataset.touched = "1"; refreshItems(items); return; }
-    if (items && b.classList.contains("add")) { ev.preventDefault(); add(items, b.dataset.value); refreshItems(items); return; }
+    if (items && b.classList.contains("add")) {
+      ev.preventDefault();
+      add(items, b.dataset.value);
+      refreshItems(items);
+      /* a list of a fixed length (five dice thrown): the die that completes it sends it, one tap a die */
+      if (form && form.hasAttribute("data-full-sends") && picked(items).length === parseInt(items.dataset.max || "0", 10) && !check(form)) form.requestSubmit();
+      return;
+    }
     if (b.classList.contains("step")) { ev.preventDefault(); step(b); return; }
     if (b.dataset.fill !== undefined && form) {  /* a suggestion: its list into the field, then sent */
       ev.preventDefault();

@@ -59,9 +59,16 @@
   document.addEventListener("companion:state", mark);
 })();
 
-/* The join QR is for a game still being played: hidden once it is over, back if an undo reopens it. */
+/* The join QR is for a game still being played: hidden once it is over, back if an undo reopens it; and
+   its QR, code and link go as soon as joining is closed (the actions fragment then offers to open it again
+   with a new code, which the page shows after its reload). */
 document.addEventListener("companion:state", function (ev) {
   var box = document.querySelector(".joinbox");
   var state = ev.detail && ev.detail.state;
   if (box && state) box.hidden = !!state.over;
+  if (!box) return;
+  var closed = !!document.querySelector("form.joining button[name='open'][value='1']");
+  var open = box.querySelector(".join-open"), said = box.querySelector(".join-closed");
+  if (closed && open) open.hidden = true;
+  if (said) said.hidden = !closed;
 });

@@ -104,11 +104,10 @@ class Package(GamePackage):
         return out
 
     def draws(self) -> dict[str, dict[str, Any]]:
-        """Five dice thrown for a player whose dice are missing (once a round, before the plan)."""
+        """Five dice thrown for a player whose dice are missing: it fills his « roll » move while it is offered."""
         return {"dice": {
             "fn": lambda state, rng, player=None: roll_dice(rng, player),
             "player": True, "action": "roll", "label": "Roll the dice",
-            "done": lambda public, player: player in (public.get("rolls") or {}),
         }}
 
     def setup_helpers(self, seed: int) -> dict[str, Any]:

@@ -336,9 +336,11 @@ def _give_form(s: R.State, i: int, lang: str) -> Form | None:
         q = s.names[t]
         text = (_t(lang, "a last chance for {q}", q=q) if s.show and t in asked
                 else _t(lang, "{q} has {cards}", q=q, cards=texts.Plural("{n} card", "{n} cards", s.cards[t])))
-        count = number("count", _t(lang, "Cards"), 1, s.cards[i], default=1, optional=True)
-        choices.append(choice(q, q, preview(text, cards=s.cards[t]), fields=[count]))
-    return form("give", p, _t(lang, "Give cards"), [pick("target", _t(lang, "To"), choices)])
+        choices.append(choice(q, q, preview(text, cards=s.cards[t])))
+    # how many cards is the same whoever receives them (1 unless told): beside the move's name, so a
+    # gift is one tap on whom it goes to
+    count = number("count", _t(lang, "Cards"), 1, s.cards[i], default=1, optional=True)
+    return form("give", p, _t(lang, "Give cards"), [pick("target", _t(lang, "To"), choices), count])
 
 
 def _by_field(s: R.State, lang: str, player: int) -> Field | None:

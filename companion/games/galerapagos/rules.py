@@ -1263,10 +1263,11 @@ class GalerapagosRules(Rules):
             who = s.names[_actor(s)]
             return Expected((who,), ACTS, "{p}: fish, collect water or wood, or search the wreck.", {"p": who})
         if s.phase == ACTED:
+            # the first player runs the survival step: he alone is awaited (a line of that step, a vote
+            # or a card, is still accepted and implies it, but nobody else is asked for anything yet)
             nxt = self.expected(_begin(s, [], implied=True))
-            players = tuple(dict.fromkeys([first, *nxt.players]))
             acts = ("survival",) + tuple(a for a in nxt.actions if a in IMPLIED)
-            return Expected(players, acts, "Everyone has acted: {p}, go to survival?", {"p": first})
+            return Expected((first,), acts, "Everyone has acted: {p}, go to survival?", {"p": first})
         if s.tie:
             return Expected((first,), ("tiebreak",), "{p} breaks the tie.", {"p": first})
         waiting = self.waiting(s)

@@ -21,6 +21,7 @@ def _t(lang: str, msgid: str) -> str:
 #: the question an override asks first (a line that skips a pause or a moment of the rulebook)
 SKIPS_PAUSE = "Everyone has acted: skip the survival step's pause (cards and debate) and go on?"
 SKIPS_MOMENT = "Cards may still be shown or given: close this moment and go on?"
+SKIPS_DEPARTURE = "The raft can leave now: stay on the island and turn another weather card?"
 SKIPS_RAFT = "Cards may still be played before the raft leaves: close this moment and vote for the places?"
 
 
@@ -56,7 +57,9 @@ def _step(s: R.State, f: Form, lang: str) -> tuple[str, str | None]:
         if s.show:
             return "override", _t(lang, SKIPS_MOMENT)
         if s.phase == R.END and not s.hurricane and R.embark_problem(s) is None:
-            return "also", None  # the raft can leave: embarking is the step, another card a choice
+            # the raft can leave: embarking is the step; another card keeps everyone on the island a round
+            # more, which the table must mean (the companion asks, as for any line that skips a step)
+            return "override", _t(lang, SKIPS_DEPARTURE)
         return "next", None
     if kind == "embark":
         ready = s.phase == R.END and not s.hurricane and R.embark_problem(s) is None
