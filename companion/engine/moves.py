@@ -193,7 +193,11 @@ def with_draws(forms: list[Form], draws: dict[str, dict[str, Any]], label: Calla
 def draw_form(forms: list[Form], what: str, player: str | None) -> Form | None:
     """The form the draw ``what`` (for ``player``, None: the table's) fills among ``forms``; None when that
     move is not offered there now."""
-    return next((f for f in forms if (f.get("draw") or {}).get("what") == what and f.get("player") == player), None)
+    for form in forms:
+        draw = form.get("draw")
+        if draw is not None and draw["what"] == what and form.get("player") == player:
+            return form
+    return None
 
 
 # -- which forms a seat sees -------------------------------------------------------
