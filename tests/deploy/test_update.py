@@ -63,13 +63,18 @@ def site_paths() -> str:
 
 
 def installed_release(home: Path, wheel: Path) -> Path:
-    """``home/.venv`` as the install makes it, with ``wheel`` in it (and this run's libraries)."""
+    """``home/.venv`` as the install makes it, with ``wheel`` in it (and this run's libraries).
+
+    Made without a pip of its own (``--without-pip``) and filled by this run's pip (``pip --python``):
+    seeding pip into a virtual environment is most of its cost, and an update never uses the running
+    release's pip (it makes the new release's environment, pip included, with ``python -m venv``), so
+    an update that came to rely on it fails here."""
     venv = home / ".venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     for site in venv.glob("lib/python3*/site-packages"):
         (site / "galapagos-reused.pth").write_text(site_paths(), encoding="utf-8")
-    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
-                    "--disable-pip-version-check", str(wheel)], check=True, timeout=300)
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--quiet",
+                    "--no-deps", "--no-index", "--disable-pip-version-check", str(wheel)], check=True, timeout=300)
     return venv
 
 
@@ -103,6 +108,8 @@ def wheels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     }
 
 
+@pytest.mark.slow(reason="three real updates, each making a virtual environment with pip and installing a release into it, "
+                         "then that release's doctor and replay run as processes")
 def test_an_update_switches_a_broken_one_stays_and_a_rollback_returns(tmp_path: Path, wheels: dict[str, Path]) -> None:
     home = tmp_path / "table"
     home.mkdir()

@@ -137,6 +137,8 @@ def stop(companion, thread) -> None:
         Device.pin_factory.reset()
 
 
+@pytest.mark.slow(reason="the watchdog's timing is real: 10 s of 2 s intervals watched while the table is quiet, "
+                         "busy and hung")
 def test_a_hung_table_stops_pinging_and_a_busy_one_keeps_pinging(tmp_path: Path, monkeypatch, systemd) -> None:
     name, manager = systemd
     companion, thread = serving(tmp_path, monkeypatch, name, interval_s=2.0)

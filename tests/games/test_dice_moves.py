@@ -122,6 +122,7 @@ def check_state(state: Any, rng: random.Random, wild_tries: int = 6) -> int:
 
 
 @pytest.mark.parametrize("seed", [0, 1, *(pytest.param(s, marks=pytest.mark.soak) for s in range(2, 6))])
+@pytest.mark.slow(reason="random dice playouts, every move offered tried against the rules at every state")
 def test_random_playouts_offer_exactly_what_the_rules_accept(seed):
     """Two seeds in ``make test``; ``make soak`` plays all six (about 30 s each on two busy cores)."""
     rng = random.Random(seed)

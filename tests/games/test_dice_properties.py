@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -73,6 +74,8 @@ def wild_action(data, state) -> dict:
 FEW_TURTLES = st.dictionaries(st.integers(1, 36).map(str), st.sampled_from(COLOURS), min_size=1, max_size=14)
 
 
+@pytest.mark.slow(reason="60 random dice games (hypothesis) of up to 120 actions, "
+                         "the paths and the turtles' count checked after each")
 @SETTINGS
 @given(st.data(), st.integers(2, 4), st.booleans(), st.none() | FEW_TURTLES)
 def test_random_games_accept_only_legal_paths_and_conserve_turtles(data, count, variant, turtles):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -85,6 +86,8 @@ def may_act(state, action) -> bool:
     return True
 
 
+@pytest.mark.slow(reason="250 random Galèrapagos games (hypothesis) of up to 200 actions, "
+                         "the state compared before and after each refusal")
 @settings(max_examples=250, deadline=None)
 @given(st.integers(min_value=3, max_value=8), st.booleans(), steps)
 def test_random_actions_never_crash_and_refusals_change_nothing(count, dead_vote, sequence) -> None:

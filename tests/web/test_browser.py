@@ -137,6 +137,7 @@ def test_a_refused_action_is_kept_and_the_plan_offers_only_the_dice_rolled(brows
     phone.context.close()
 
 
+@pytest.mark.slow(reason="two phones vote in Chromium, each page read before and after the reveal")
 def test_two_phones_vote_and_neither_sees_the_other_vote_before_the_reveal(browser, server: Server) -> None:
     gid, code = server.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
     ann = phone_joins(browser, server, code, "Ann")  # the phones hold their seats before the tablet acts for them

@@ -27,6 +27,8 @@ def tap_hex(page, q: int, r: int, colour: str, number: int) -> None:
     page.click(f"button[data-number='{number}']")
 
 
+@pytest.mark.slow(reason="36 hexes of a hand-built island tapped in Chromium "
+                         "(over a hundred taps and a reload), then Home")
 def test_a_hand_built_island_is_tapped_in_and_the_game_starts_on_it(browser, server: Server) -> None:
     page = browser.new_context(**TABLET).new_page()
     page.goto(f"{server.base}/setup/galapagos-dice/island?token={server.token}")

@@ -266,6 +266,8 @@ def close(*pages) -> None:
 
 
 # -- the four games -------------------------------------------------------------------------------
+@pytest.mark.slow(reason="a whole auction round entered through the move forms of two phones "
+                         "and the tablet in Chromium, each step read back from the API")
 def test_an_auction_round_on_two_phones(browser, server: Server) -> None:
     g, tablet, ph = begin(browser, server, "galapagos-auction", ["Ann", "Bob"])
     ann, bob = ph["Ann"], ph["Bob"]
@@ -324,6 +326,8 @@ def test_an_auction_round_on_two_phones(browser, server: Server) -> None:
     close(tablet, ann, bob)
 
 
+@pytest.mark.slow(reason="a whole dice round entered through the move forms of two phones "
+                         "and the tablet in Chromium, each step read back from the API")
 def test_a_dice_round_on_two_phones(browser, server: Server) -> None:
     g, tablet, ph = begin(browser, server, "galapagos-dice", ["Ann", "Bob"], {"layout_seed": 7, "timer_seconds": 120})
     ann, bob = ph["Ann"], ph["Bob"]
@@ -382,6 +386,8 @@ def done_if_asked(server: Server, gid: str, page, player: str) -> bool:
     return True
 
 
+@pytest.mark.slow(reason="a whole Galèrapagos round with a secret vote entered through "
+                         "the forms of three phones and the tablet in Chromium")
 def test_a_galerapagos_round_with_a_secret_vote_on_three_phones(browser, server: Server) -> None:
     g, tablet, ph = begin(browser, server, "galerapagos", ["Ann", "Bob", "Cleo"])
     ann, bob, cleo = ph["Ann"], ph["Bob"], ph["Cleo"]
@@ -441,6 +447,7 @@ def test_a_galerapagos_round_with_a_secret_vote_on_three_phones(browser, server:
     close(tablet, ann, bob, cleo)
 
 
+@pytest.mark.slow(reason="a tablet and three phones opened in Chromium, the survival step sent from the first phone")
 def test_the_first_player_starts_the_survival_step_from_her_phone(browser, server: Server) -> None:
     """Everyone has acted: the first player's phone offers to go to survival, and sending it is accepted."""
     g, tablet, ph = begin(browser, server, "galerapagos", ["Ann", "Bob", "Cleo"])
@@ -454,6 +461,7 @@ def test_the_first_player_starts_the_survival_step_from_her_phone(browser, serve
     close(tablet, *ph.values())
 
 
+@pytest.mark.slow(reason="a Pocket Galapagos turn entered through the phone's forms in Chromium, the tablet watching")
 def test_a_pocket_galapagos_turn_on_the_phone(browser, server: Server) -> None:
     g, tablet, ph = begin(browser, server, "pocket-galapagos", ["Ann"])
     ann = ph["Ann"]

@@ -122,6 +122,8 @@ def wait_text(page, selector: str, text: str, timeout: float = 3000) -> None:
 
 
 # -- the four games ------------------------------------------------------------------------
+@pytest.mark.slow(reason="the auction walkthrough: started from Home, two phones join "
+                         "by code, bid, play cards and undo in Chromium")
 def test_galapagos_auction_two_phones_bid_play_cards_and_undo(run, browser) -> None:
     server = run["server"]
     table = tablet(browser, server)
@@ -169,6 +171,8 @@ def test_galapagos_auction_two_phones_bid_play_cards_and_undo(run, browser) -> N
         p.context.close()
 
 
+@pytest.mark.slow(reason="the simulation panel in Chromium: a tile laid "
+                         "and buttons pressed, the OLED mirror watched after each")
 def test_the_simulation_panel_lays_a_tile_and_presses_buttons_watching_the_oled(run, browser) -> None:
     server = run["server"]
     table = tablet(browser, server)
@@ -205,6 +209,7 @@ def test_the_simulation_panel_lays_a_tile_and_presses_buttons_watching_the_oled(
         p.context.close()
 
 
+@pytest.mark.slow(reason="the dice walkthrough: two phones start, roll and plan in Chromium")
 def test_galapagos_dice_two_phones_start_roll_and_plan(run, browser) -> None:
     server = run["server"]
     table = tablet(browser, server)
@@ -261,6 +266,8 @@ def test_pocket_galapagos_a_turn_from_the_phone_while_a_second_phone_watches_the
         p.context.close()
 
 
+@pytest.mark.slow(reason="the Galèrapagos walkthrough: a secret vote on two phones, "
+                         "one in French, up to the reveal in Chromium")
 def test_galerapagos_two_phones_vote_in_secret_one_in_french_and_see_the_reveal(run, browser) -> None:
     server = run["server"]
     table = tablet(browser, server)

@@ -56,6 +56,7 @@ def _two_rounds(server: Server, gid: str) -> None:
     server.act(gid, {"type": "survival", "player": _state(server, gid)["first_player"]})
 
 
+@pytest.mark.slow(reason="a removal asked in the page's dialog and told as a story on a French phone in Chromium")
 def test_a_removal_is_asked_in_the_page_dialog_and_told_as_a_story_on_a_french_phone(browser, sim_server: Server) -> None:
     gid, code = sim_server.new_game("galerapagos", ["Ann", "Bob", "Cleo", "Dan"])
     _two_rounds(sim_server, gid)

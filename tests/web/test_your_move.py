@@ -68,6 +68,7 @@ def fits(server: Server, gid: str, page, name: str) -> int:
     return h
 
 
+@pytest.mark.slow(reason="a turn of each of the four games laid out on a phone in Chromium, measured and photographed")
 def test_every_games_turn_fits_in_one_and_a_half_screens(browser, server: Server) -> None:
     # the auction: bidding, then the cards of a player who holds an animal (every card move offered)
     gid, code = server.new_game("galapagos-auction", ["Ann", "Bob"])
@@ -129,6 +130,7 @@ def test_every_games_turn_fits_in_one_and_a_half_screens(browser, server: Server
     ann.context.close()
 
 
+@pytest.mark.slow(reason="chips, steppers and a tap on the picture, each tried on a phone in Chromium")
 def test_chips_steppers_and_a_tap_on_the_picture(browser, server: Server) -> None:
     gid, code = server.new_game("galapagos-dice", ["Ann", "Bob"], {"layout_seed": 7, "timer_seconds": 120})
     ann = phone(browser, server, code, "Ann")
@@ -193,6 +195,8 @@ def test_chips_steppers_and_a_tap_on_the_picture(browser, server: Server) -> Non
     ann.context.close()
 
 
+@pytest.mark.slow(reason="a 7 s sand timer runs out in real time on two "
+                         "phones in Chromium (the rings at 5 s and at the end)")
 def test_the_sand_timer_stays_in_view_and_rings_at_five_seconds_and_at_the_end(browser, server: Server) -> None:
     gid, code = server.new_game("galapagos-dice", ["Ann", "Bob"], {"layout_seed": 7, "timer_seconds": 7})
     ann = phone(browser, server, code, "Ann", alarms=True)
