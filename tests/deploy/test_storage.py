@@ -134,10 +134,16 @@ def test_a_read_only_folder_and_nowhere_to_write_is_one_sentence(tmp_path: Path)
     card.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("RUNTIME_DIRECTORY", "XDG_RUNTIME_DIR", "TMPDIR")}
     # in the test's own mount namespace: the card read-only at /mnt/card, the temporary folders
-    # empty and read-only, the working directory the card
-    script = (f"mount -t tmpfs tmpfs /mnt && mkdir /mnt/card && mount --bind -o ro {card} /mnt/card && "
+    # empty and read-only, the working directory the card; the checkout (and its .venv) is bound at
+    # /mnt/checkout first, since a clone that lives under /tmp is hidden with it
+    python = Path(sys.executable)
+    if python.is_relative_to(ROOT):
+        python = Path("/mnt/checkout") / python.relative_to(ROOT)
+    env["PYTHONPATH"] = "/mnt/checkout"
+    script = (f"mount -t tmpfs tmpfs /mnt && mkdir /mnt/card /mnt/checkout && mount --bind -o ro {card} /mnt/card && "
+              f"mount --rbind {ROOT} /mnt/checkout && "
               "mount -t tmpfs -o ro tmpfs /tmp && mount -t tmpfs -o ro tmpfs /var/tmp && cd /mnt/card && "
-              f"exec {sys.executable} -m companion --db /mnt/card/journal.db run --sim --port 0")
+              f"exec {python} -m companion --db /mnt/card/journal.db run --sim --port 0")
     done = subprocess.run(["unshare", "-rm", "sh", "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=60)
     assert "Traceback" not in done.stderr
