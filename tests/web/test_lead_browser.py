@@ -5,13 +5,14 @@ At each moment (everyone acted with the first player a sick seat the tablet play
 cards, the raft that can leave, the sand running, the end of the bidding, Pocket's turn) the test lists
 every enabled button the tablet and each phone show, unfolding what is folded, and compares the page with
 the moves the game offers that reader now (``web.forms.page_forms``: the one description). Each game is a
-fresh one on the module's ``companion run --sim``. Screenshots go to /tmp (looked at while writing this).
+fresh one on the module's ``companion run --sim``. Screenshots go where the other browser tests leave theirs (``SHOTS``).
+Galèrapagos' moments are in test_lead_browser_galerapagos.py and the dice game's in
+test_lead_browser_dice.py, so that xdist can hand the three modules to different workers.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -20,14 +21,13 @@ import pytest
 from companion.table.journal import Journal
 from companion.table.session import Session
 from tests.web.runner import Server
-from tests.web.test_phone_moves import TABLET, join_phone, play, synced
+from tests.web.test_phone_moves import SHOTS, TABLET, join_phone, play, synced
 from web import seat_view
 from web.forms import page_forms
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = Path(os.environ.get("LEAD_SHOTS", "/tmp/lead-shots"))
 
 #: every enabled button a reader can see, with what it belongs to (folded ones are opened first)
 BUTTONS = r"""() => Array.from(document.querySelectorAll('button')).filter(b =>
@@ -199,83 +199,9 @@ def close(*pages) -> None:
         p.context.close()
 
 
-# -- Galèrapagos: everyone acted, a shortage, a death's cards, the raft that can leave ------------------------
-def test_galerapagos_hidden_moments_lead_with_the_rulebooks_next_step(browser, server: Server) -> None:
-    head, lines = script("galerapagos_full_game.jsonl")
-    players = head["players"]  # Ann, Bob, Cid, Dan: Ann and Cid on phones, Bob and Dan played on the tablet
-    phones = {"Ann", "Cid"}
-    gid, code = server.new_game("galerapagos", players)
-    tab = tablet(browser, server, gid)
-    pages = {None: tab, **{p: join_phone(browser, server, code, p) for p in sorted(phones)}}
-    try:
-        # round 2, everyone acted: Dan, sick since the snake, holds the first-player card and plays on the tablet
-        enter(server, gid, phones, lines[:10])
-        seen = look(server, gid, pages, phones, "acted")
-        strip = tab.locator(".ribbon .rb.now").all_inner_texts()
-        assert len(strip) == 1 and "Dan" in strip[0], strip  # one « plays now », as the rules' Expected
-        side = tab.inner_text(".side-col")
-        assert "Dan, everyone has acted" in side and "Waiting for" not in side
-        assert tab.locator("[data-private-open]").count() == 0  # no vote before the survival step
-        weather = [b for b in seen[None] if b["action"] == "weather"]
-        assert weather and all(b["step"] == "override" for b in weather)
-        assert [b for b in weather if b["draw"]], "the weather draw sits in the weather move, as an override"
-        # round 4: the survival step finds food short; the debate (cards, then the vote)
-        enter(server, gid, phones, lines[10:23])
-        look(server, gid, pages, phones, "shortage")
-        # the vote: each tablet seat's ballot behind its own hand-over, the first of them leading
-        enter(server, gid, phones, lines[23:24])
-        look(server, gid, pages, phones, "vote")
-        enter(server, gid, phones, lines[24:30], pages)  # the votes, the tie broken, the moment closed: Dan dies
-        seen = look(server, gid, pages, phones, "death")
-        assert tab.locator(".banner.hand-off").count() >= 1
-        # the raft can leave: « Embark » leads, another weather card is an override that asks
-        enter(server, gid, phones, lines[30:37])
-        seen = look(server, gid, pages, phones, "raft")
-        lead = tab.locator(".lead-step")
-        assert "The raft can leave now" in lead.inner_text()
-        assert lead.locator("form.act.lead[data-action='embark'] button.big").count() == 1
-        weather = [b for b in seen[None] if b["action"] == "weather"]
-        assert weather and all(b["step"] == "override" for b in weather)
-        to_the_end(server, gid, pages, phones, lines[37:], "galerapagos")  # « Embark » on the tablet
-    finally:
-        close(*pages.values())
-
-
-# -- the dice game: the sand running --------------------------------------------------------------------
-def test_dice_sand_running_leads_each_phone_with_its_plan(browser, server: Server) -> None:
-    gid, code = server.new_game("galapagos-dice", ["Ann", "Bob", "Cid"], {"layout_seed": 7, "timer_seconds": 60})
-    phones = {"Ann", "Bob"}
-    tab = tablet(browser, server, gid)
-    pages = {None: tab, **{p: join_phone(browser, server, code, p) for p in sorted(phones)}}
-    try:
-        for p, field in (("Ann", 1), ("Bob", 19), ("Cid", 36)):
-            enter(server, gid, phones, [{"type": "start", "player": p, "field": field}])
-        enter(server, gid, phones, [{"type": "place_turtles", "numbers": [2, 3, 8, 20, 30, 35]}])
-        look(server, gid, pages, phones, "dice-roll")  # each rolls: the draw fills the roll, never the big button
-        enter(server, gid, phones, [{"type": "plan", "player": "Ann", "dice": ["red"]}])  # the sand turns
-        seen = look(server, gid, pages, phones, "sand")
-        assert any(b["action"] == "timer_expired" and b["step"] == "override" for b in seen[None])
-    finally:
-        close(*pages.values())
-
-
-def test_dice_full_game_to_its_end_on_the_tablet(browser, server: Server) -> None:
-    head, lines = script("dice_full_game.jsonl")
-    phones = {"Bob"}  # Ann is played on the tablet
-    gid, code = server.new_game("galapagos-dice", head["players"], {**head["options"], "timer_seconds": 900})
-    tab = tablet(browser, server, gid)
-    pages = {None: tab, "Bob": join_phone(browser, server, code, "Bob")}
-    try:
-        enter(server, gid, phones, lines[:10])  # round 2: Ann has planned, the sand runs for Bob
-        look(server, gid, pages, phones, "dice-sand")
-        enter(server, gid, phones, lines[10:11])  # Bob's plan laid, not yet done
-        look(server, gid, pages, phones, "dice-planned")
-        to_the_end(server, gid, pages, phones, lines[11:], "dice")
-    finally:
-        close(*pages.values())
-
-
 # -- the auction: the end of the bidding ----------------------------------------------------------------
+@pytest.mark.slow(reason="an auction played to its end on the tablet and a phone, every enabled button of both "
+                         "listed and compared with the moves at the tiles, the bidding and its end")
 def test_auction_end_of_the_bidding_leads_with_the_direction(browser, server: Server) -> None:
     head, lines = script("auction_review_two_players.jsonl")
     phones = {"Fay"}
