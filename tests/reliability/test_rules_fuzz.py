@@ -96,3 +96,30 @@ def test_apply_never_crashes_and_rejections_change_nothing(game_id: str, data: s
 @given(data=st.data())
 def test_soak_apply_fuzzed_at_length(game_id: str, data: st.DataObject) -> None:
     check_game(game_id, data)
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_a_list_or_an_object_in_any_field_is_refused_in_one_sentence(game_id: str) -> None:
+    """Every field of every action type, given a list or an object where a name or number belongs
+    (a Galèrapagos card given as ``[]`` once raised TypeError), from the first state and after a few
+    legal moves: accepted or refused with a RuleError, never another exception, the state unchanged."""
+    rules = games.get(game_id)
+    count = max(rules.min_players, min(4, rules.max_players))
+    states = [rules.setup(PLAYERS[:count], {})]
+    for _ in range(6):
+        candidates = rules.candidates(states[-1])
+        if not candidates:
+            break
+        states.append(rules.apply(states[-1], candidates[0])[0])
+    player = PLAYERS[0]
+    for state in states:
+        for kind, fields in sorted(rules.actions.items()):
+            for name in sorted(fields):
+                for junk in ([], {}, [player], {"a": 1}):
+                    action = {"type": kind, **{f: player if f == "player" else 1 for f in fields}, name: junk}
+                    before = rules.fingerprint(state)
+                    try:
+                        rules.apply(state, action)
+                    except RuleError as err:
+                        assert err.message and "\n" not in err.message
+                    assert rules.fingerprint(state) == before, f"{action!r} changed the state"

@@ -1020,7 +1020,7 @@ def _effect(s: State, a: Action, ev: list[Event]) -> State:
     """A permanent card's effect on its track: « À placer, face visible, devant le joueur » -- it stays there."""
     i = _seat(s, a)
     card = a.get("card")
-    if card not in EFFECTS:
+    if not isinstance(card, str) or card not in EFFECTS:
         raise _err("{card} has no effect on a track; those that do are {known}.", card=_show(card),
                    known=", ".join(EFFECTS))
     if not s.alive[i]:
