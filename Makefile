@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test check lint bench soak screenshots clean browser node catalogs mosquitto postgres pi-install-check
+.PHONY: run test check lint bench soak screenshots clean browser node catalogs mosquitto postgres shellcheck pi-install-check
 
 # Browser tests drive Debian's Chromium through Playwright (Playwright's own
 # browser download cannot work on the Pi or in CI). Installed once, as root.
@@ -22,6 +22,14 @@ mosquitto:
 	@test -x $(MOSQUITTO) || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto >/dev/null; \
 	  else echo "The club tests need Debian's mosquitto: sudo apt-get install mosquitto"; exit 1; fi; }
+
+# The install scripts are checked by Debian's shellcheck (tests/deploy/test_install_steps.py).
+# Installed once, as root.
+SHELLCHECK := /usr/bin/shellcheck
+shellcheck:
+	@test -x $(SHELLCHECK) || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck >/dev/null; \
+	  else echo "The install scripts' check needs Debian's shellcheck: sudo apt-get install shellcheck"; exit 1; fi; }
 
 # The league's PostgreSQL store is tested on a throw-away cluster (initdb, pg_ctl) when Debian's
 # postgresql is there; installed once, as root (without it that test is skipped and says why).
@@ -62,7 +70,7 @@ PYTEST := env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/p
 	$(PY) -m pytest
 WORKERS ?= 3
 XDIST = -n $(WORKERS) --dist loadscope --no-loadscope-reorder
-test: $(STAMP) browser node mosquitto postgres
+test: $(STAMP) browser node mosquitto postgres shellcheck
 	$(PYTEST) -m "not soak" $(XDIST) --durations=10
 
 # The inner loop: everything but the browser, broker and crash suites (and the soak), under 90 s.
