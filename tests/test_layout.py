@@ -193,7 +193,8 @@ def test_no_module_imports_itself_back_through_others() -> None:
     under ``TYPE_CHECKING``: a piece two modules share gets a home of its own."""
     graph = import_graph()
     assert len(graph) > 150 and sum(map(len, graph.values())) > 300  # the walk really reads the product
-    assert import_loops(graph) == []
+    loops = import_loops(graph)
+    assert loops == [], "modules importing each other:\n" + "\n".join(", ".join(loop) for loop in loops)
 
 
 @pytest.mark.parametrize(("files", "loops"), [
@@ -233,7 +234,7 @@ def test_an_import_inside_a_function_says_why_it_is_late() -> None:
     and the line says which (``# late: …``); every other import sits at the top of its module."""
     unexplained = [f"{path.relative_to(ROOT)}:{line}" for path in product_modules().values()
                    for line in late_imports_without_reason(path.read_text(encoding="utf-8"))]
-    assert unexplained == []
+    assert unexplained == [], "imports inside a function with no '# late: <why>':\n" + "\n".join(unexplained)
 
 
 def test_the_late_import_check_reads_the_reason_on_the_line() -> None:
