@@ -120,7 +120,7 @@ class Library:
         self._mark(game_id, abandoned=record.finished is None, deleted=True)
 
     def _mark(self, game_id: str, abandoned: bool = False, deleted: bool = False) -> None:
-        now = self.journal._clock()  # the journal's own clock, as its games' times
+        now = self.journal.now()  # the journal's own clock, as its games' times
         with self.journal.transaction() as db:
             db.execute(SCHEMA)
             db.execute("INSERT OR IGNORE INTO library (game_id) VALUES (?)", (game_id,))

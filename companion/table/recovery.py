@@ -19,8 +19,7 @@ from pathlib import Path
 
 from companion.engine.rules import RuleError
 from companion.table.backups import _BACKUP_NAME, backups
-from companion.table.journal import Journal
-from companion.table.journal_backups import KEEP_BACKUPS
+from companion.table.journal import KEEP_BACKUPS, Journal
 from companion.table.rows import (
     _GAME_COLUMNS,
     JournalDamaged,
