@@ -5,7 +5,7 @@ no longer counts (the correction came before it); cards 6 → 5; Dan may act aga
 A change list (« Ann: no longer can vote; … and 8 more changes ») makes the table read a
 diff; this says, seat by seat, which of its moves no longer count, what its figures became,
 and whether it acts again now. Everything comes from the note the correction journalled
-(:meth:`companion.table.session_edits.Corrections.edit`): the public views before and after
+(:meth:`companion.table.session.Session.edit`): the public views before and after
 and the actions set aside, all redacted for the table, so a hidden vote's value is never
 told, whoever reads. A change every seat shares (« can vote » when the phase moved back)
 is the table's, said once with the table's figures. Nothing here names a game.

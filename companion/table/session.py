@@ -9,6 +9,14 @@ Several processes may work on the same game (the dashboard server and
 ``companion act`` in a shell). Every write happens in an IMMEDIATE
 transaction that first checks the game's revision and replays the journal if
 another process moved it, so no process ever acts on a stale state.
+
+A correction from the tablet is the one write that goes back in time: the actions after the
+one corrected are played again onto the corrected history (secrets still hidden judged from
+public facts only, :mod:`companion.table.secrecy`), and those that no longer apply wait to be
+re-entered or dropped. The sand timer is the one part of a game that moves by itself: it reads
+the journal's times (a Pi's clock may go back after a power cut), runs a background alarm, and
+at the sand's end journals what lies on the table (the phones' drafts, a seat's lanes) before
+``timer_expired``.
 """
 
 from __future__ import annotations
@@ -23,12 +31,11 @@ from typing import Any
 from companion import games
 from companion.engine import jsoncheck
 from companion.engine.rules import Action, Event, Expected, RuleError, Rules
-from companion.table import authorship
+from companion.table import authorship, secrecy
 from companion.table.authorship import Author
 from companion.table.journal import Journal
+from companion.table.migrations import upgrade
 from companion.table.rows import GameRecord, JournalEntry
-from companion.table.session_edits import Corrections
-from companion.table.session_sand import SandClock
 from companion.table.timers import Clock, SandTimer
 
 log = logging.getLogger(__name__)
@@ -60,6 +67,21 @@ class Change:
     after: Any = None
 
 
+@dataclass(frozen=True)
+class Edited:
+    """What an edit did to the actions after the one corrected."""
+
+    replayed: int  # still apply: played again onto the corrected history
+    aside: list[JournalEntry]  # no longer apply: kept for the table to re-enter or drop
+    dropped: list[JournalEntry]  # automatic ones that no longer apply (the companion journals them anew)
+
+
+def _note(err: RuleError) -> dict[str, Any]:
+    """A refusal as the journal keeps it: its message id and parameters (translated when shown)."""
+    params = {k: v if isinstance(v, str | int | float | bool) or v is None else str(v) for k, v in err.params.items()}
+    return {"msgid": err.msgid, "params": params, "domain": err.domain, "message": err.message}
+
+
 class _NothingToUndo(Exception):
     """Raised inside :meth:`Session.undo_last`'s transaction to roll it back."""
 
@@ -74,11 +96,13 @@ class ReplayError(RuleError):
     """The journal holds an action today's rules refuse (it was written by another version)."""
 
 
-class Session(Corrections, SandClock):
+class Session:
     """A game being played: its rules, current state, and journal.
 
-    Its sand timer (:class:`~companion.table.session_sand.SandClock`) and the tablet's corrections
-    (:class:`~companion.table.session_edits.Corrections`) are written in modules of their own.
+    One class over one lock and one replay: the actions, undo and redo; the tablet's corrections
+    (an action edited or removed, what an edit set aside), each ONE transaction of the journal; and
+    the sand timer, the one part of a game that moves by itself (read from the journal's times, its
+    alarm journals the expiry after what lies on the table).
     """
 
     def __init__(self, journal: Journal, record: GameRecord, rules: Rules,
@@ -91,6 +115,7 @@ class Session(Corrections, SandClock):
         #: the running sand timer (a game with one, such as the dice game), or None
         self.timer: SandTimer | None = None
         self._timer_turned: tuple[float, float] | None = None  # (journal time, seconds)
+        self._timer_key: float | None = None  # the journal time of the turn the running timer is for
         #: when True a background timer journals ``timer_expired`` by itself (the live table);
         #: tests leave it off and call :meth:`tick` with an injected clock.
         self.autotick = autotick
@@ -131,8 +156,6 @@ class Session(Corrections, SandClock):
     def open(cls, journal: Journal, game_id: str, **kwargs: Any) -> Session:
         """Resume a game: its state is the replay of its journal (its lines migrated first when it was
         journalled under an earlier version of its rules: :mod:`companion.table.migrations`)."""
-        from companion.table.migrations import upgrade
-
         record = upgrade(journal, journal.game(game_id))
         session = cls(journal, record, games.get(record.game), **kwargs)
         session.sync()
@@ -188,11 +211,6 @@ class Session(Corrections, SandClock):
                 fn(change)
             except Exception:  # a broken screen must never lose the game
                 log.exception("listener %r failed on %s", fn, change.kind)
-
-    def _changed(self, kind: str, action: Action | None, events: list[Event] | None = None,
-                 before: Any = None, after: Any = None) -> None:
-        """Tell the listeners (outside the lock) what moved: the parts made apart from here call it too."""
-        self._notify(Change(self, kind, action, list(events or []), before, after))
 
     # -- reading ------------------------------------------------------------
     def public(self, viewer: str | None = None) -> dict[str, Any]:
@@ -350,6 +368,193 @@ class Session(Corrections, SandClock):
         if changed and self._rev > 0:
             self._notify(Change(self, "sync", None))
         return changed
+
+    # -- the tablet's corrections ---------------------------------------------------------
+    def edit(self, seq: int, action: Action | None, source: Author | str = "cli") -> Edited:
+        """Correct (``action``) or remove (None) the action ``seq`` in play, in ONE transaction.
+
+        The actions after it are played again onto the corrected history; any that no
+        longer applies is set aside with the rules' refusal (a person's, for re-entry) or
+        dropped (an automatic one: the companion journals the sand's end again by itself).
+        The journal keeps both versions. A RuleError (the correction itself refused, no such
+        action, or a replay that would need a secret still hidden) changes nothing. A secret
+        action still hidden is judged from public facts only (:mod:`companion.table.secrecy`).
+        """
+        if action is not None:
+            jsoncheck.check(action, "the action")
+        by = authorship.of(source)
+        with self._lock:
+            with self.journal.transaction() as db:
+                self._sync_locked(db)
+                entries = list(self.entries)
+                index = next((i for i, e in enumerate(entries) if e.seq == seq), None)
+                if index is None:
+                    raise RuleError("There is no action {seq} in play.", seq=seq)
+                pkg = games.package(self.game)
+                hidden = secrecy.hidden_seqs(pkg, self._steps)
+                kept, aside, dropped, after = secrecy.replay_tail(pkg, self.rules, self.state_before(index),
+                                                                  entries[index].action, action, entries[index + 1:],
+                                                                  hidden, _note)
+                told = {"before": self.rules.public_state(self.state, None), "after": self.rules.public_state(after, None),
+                        "old": pkg.redact(entries[index].action, None),
+                        "new": pkg.redact(action, None) if action is not None else None,
+                        "aside": [pkg.redact(e.action, None) for e, _ in aside]}  # public views only
+                self.journal.rewrite(db, self.id, entries[index], action, kept, aside, dropped,
+                                     entries[index].author.again("edit", by), note=told)
+                entries = self.journal.active(self.id, db)
+                state, steps = self._replay(entries)
+                self._record_result(db, state)
+                rev = self.journal.rev(self.id, db)
+            self.state, self.entries, self._steps, self._rev, self.undone = state, entries, steps, rev, []
+            self._refresh_timer()
+        self._notify(Change(self, "edit", action))
+        return Edited(len(kept), [e for e, _ in aside], [e for e, _ in dropped])
+
+    def set_aside(self) -> list[tuple[JournalEntry, dict[str, Any]]]:
+        """The actions an edit set aside, waiting to be re-entered or dropped, with the rules' refusal."""
+        with self.journal.reading() as db:
+            return self.journal.set_aside(self.id, db)
+
+    def reenter(self, seq: int, source: Author | str = "cli") -> list[Event]:
+        """Play an action that an edit set aside, now; it leaves the aside list in the same transaction.
+
+        Its author is ``source`` entering it again (``as: reenter``): the tablet re-entering a
+        phone's move acts for that seat, never as its own.
+        """
+        with self._lock:
+            with self.journal.transaction() as db:
+                self._sync_locked(db)
+                found = next((e for e, _ in self.journal.set_aside(self.id, db) if e.seq == seq), None)
+                if found is None:
+                    raise RuleError("No action {seq} is set aside.", seq=seq)
+                by = authorship.of(source)
+                if secrecy.is_secret(games.package(self.game), found.action) and found.author.is_phone \
+                        and not by.phone_of(found.author.seat):
+                    raise RuleError("Only {player}'s phone can make this move again.", player=found.author.seat)
+                before = self.state
+                state, events = self.rules.apply(before, found.action)
+                author = found.author.again("reenter", by)
+                self.journal.settle_aside(db, self.id, seq, "reentered", author)
+                entry = self.journal.append(db, self.id, found.action, author)
+                self._record_result(db, state)
+                rev = self.journal.rev(self.id, db)
+            self.state, self._rev, self.undone = state, rev, []
+            self._played(entry, before, events, state)
+            self._note_timer(entry, events)
+            self._refresh_timer()
+        self._notify(Change(self, "action", found.action, events, before, state))
+        return events
+
+    def drop(self, seq: int, source: Author | str = "cli") -> bool:
+        """Give up an action an edit set aside (it stays in the journal as dropped); False when none."""
+        with self._lock:
+            with self.journal.transaction() as db:
+                done = self.journal.settle_aside(db, self.id, seq, "dropped", source)
+                self._sync_locked(db)
+                self._rev = self.journal.rev(self.id, db)
+        if done:
+            self._notify(Change(self, "edit", None))
+        return done
+
+    # -- the sand timer -----------------------------------------------------------------
+    def tick(self) -> list[Event] | None:
+        """Journal ``timer_expired`` once the sand timer has run out; call it a few times a second."""
+        with self._lock:
+            if self.timer is None or not self.timer.expired():
+                return None
+        # act outside the check's lock: listeners must never be called with it held
+        # what lies on the table counts at the sand's end: the phones' drafts, then a seat's lanes
+        # (what lies on the board has the last word)
+        for hook in (self._drafts_at_expiry, self.before_expiry):
+            if hook is None:
+                continue
+            try:
+                early = list(hook(self.state) or [])
+            except Exception:
+                log.exception("the table's actions at the sand's end could not be read")
+                early = []
+            for action in early:
+                try:
+                    self._commit(action, authorship.LANES)
+                except RuleError:
+                    continue
+        try:
+            return self._commit({"type": "timer_expired"}, authorship.TIMER)
+        except RuleError:  # another ticker, or someone, closed planning meanwhile
+            with self._lock:
+                self._refresh_timer()
+            return None
+
+    def set_draft(self, player: str, values: list[Any]) -> None:
+        """Keep what ``player``'s phone has laid but not sent; it counts if the sand runs out first."""
+        with self._lock:
+            self.drafts[player] = list(values)
+
+    def _drafts_at_expiry(self, state: Any) -> list[Action]:
+        """The phones' drafts as the game turns them into actions at the sand's end (then forgotten)."""
+        with self._lock:
+            drafts, self.drafts = dict(self.drafts), {}
+        return games.package(self.game).at_timer_end(state, drafts) if drafts else []
+
+    def _note_timer(self, entry: JournalEntry, events: list[Event]) -> None:
+        for event in events:
+            if event.get("event", event.get("type")) == "timer_started":
+                self._timer_turned = (entry.at, float(event.get("seconds", 30)))
+
+    def _refresh_timer(self) -> None:
+        """Run a sand timer exactly while the game says one is running.
+
+        Its start is the journaled moment the timer was turned, so a game resumed
+        after a power cut keeps the sand that had already run through.
+        """
+        running = self._timer_turned is not None and self.rules.view(self.state).get("timer") == "running"
+        if not running:
+            self.timer = None
+            self._set_alarm(None)
+            return
+        at, seconds = self._timer_turned  # type: ignore[misc]
+        if self.timer is None or self.timer.seconds != seconds or self._timer_key != at:
+            self.timer = SandTimer(seconds, clock=self.clock)
+            self.timer.start(elapsed=self._sand_run(at, seconds))
+            self._timer_key = at
+            self._set_alarm(self.timer.remaining())
+
+    def _sand_run(self, turned: float, seconds: float) -> float:
+        """How much sand had run when this process took the game over, from the journaled times.
+
+        A Pi has no battery-backed clock: after a power cut its wall clock may start
+        behind the journal. Time never runs backwards past the newest journaled
+        moment (an action was journaled then, so "now" is at least that), and the
+        answer is bounded to [0, seconds]: a clock gone back cannot give sand back,
+        one gone forward cannot run out more than the whole timer.
+        """
+        newest = max((e.at for e in self.entries), default=turned)
+        now = max(self._wall(), newest)
+        return min(max(0.0, now - turned), max(0.0, seconds))
+
+    def _set_alarm(self, delay: float | None) -> None:
+        if self._alarm is not None:
+            self._alarm.cancel()
+            self._alarm = None
+        if delay is not None and self.autotick:
+            # bounded: a timer of 10**12 s must not overflow the thread's wait (the ring re-arms)
+            self._alarm = threading.Timer(min(max(0.0, delay), 3600.0), self._ring)
+            self._alarm.daemon = True
+            self._alarm.start()
+
+    def _ring(self) -> None:
+        """The alarm went off: journal the expiry (re-arming if the clock says it is early)."""
+        try:
+            if self.tick() is None and self.timer is not None:
+                self._set_alarm(max(0.001, self.timer.remaining()))
+        except Exception:
+            log.exception("sand timer expiry could not be journaled")
+
+    def close(self) -> None:
+        """Stop background timers (the journal stays open for others)."""
+        with self._lock:
+            self.autotick = False
+            self._set_alarm(None)
 
     # -- internals ----------------------------------------------------------
     def _sync_locked(self, db: Any) -> bool:
