@@ -116,7 +116,7 @@ class TableController(OledPresenter):
         # One lock with the session: it tells its listeners (us) while holding its lock when
         # its sand-timer alarm journals the expiry, and we call it while holding ours, so two
         # locks taken in opposite orders would freeze the table (and every page with it).
-        self._lock = getattr(session, "_lock", None) or threading.RLock()
+        self._lock = getattr(session, "lock", None) or threading.RLock()
         self._unsubscribe = session.subscribe(self._on_change)
         session.before_expiry = self._lanes_at_expiry  # what lies in the lanes counts at the sand's end
         self._rebuild_entry()

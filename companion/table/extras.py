@@ -201,7 +201,7 @@ def undo(session: Session, by_table: bool = True, lang: str = "en") -> Action | 
         done = undo_last(count=span)
     else:
         auto = automatic(session)
-        with getattr(session, "_lock", nullcontext()):  # the alarm must not re-journal in between
+        with getattr(session, "lock", nullcontext()):  # the alarm must not re-journal in between
             done = session.undo()
             while done is not None and done.get("type") in auto:
                 done = session.undo()

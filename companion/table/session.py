@@ -189,6 +189,12 @@ class Session:
         return bool(self.undone)
 
     @property
+    def lock(self) -> threading.RLock:
+        """The session's one lock. A caller that does several things to the game with no sand alarm in
+        between takes it; the table controller shares it, since the session tells its listeners holding it."""
+        return self._lock
+
+    @property
     def over(self) -> bool:
         return self.rules.outcome(self.state) is not None
 
