@@ -347,6 +347,21 @@ def test_a_device_that_stops_answering_is_on_the_oled_until_it_is_back(table_for
     assert t.ctl.message is None and not t.ctl.failing
 
 
+def test_a_sentence_held_for_a_minute_outlasts_its_reading_time_and_then_goes(table_for):
+    """What start-up found (a game that could not be resumed) is held a minute on the OLED, not the few
+    seconds a refusal gets."""
+    t = table_for("pocket-galapagos", ["Ann"])
+    t.ctl.refuse("Game 1 could not be resumed", seconds=60)
+    assert t.devices.beeper.played[-1] == "error"
+    t.mono.advance(59)
+    t.ctl.tick()
+    assert t.ctl.message == "Game 1 could not be resumed"
+    assert t.ctl.frame_name(t.session.public(), t.ctl.context()) == "error"
+    t.mono.advance(1.5)
+    t.ctl.tick()
+    assert t.ctl.message is None
+
+
 def test_dice_left_in_the_lanes_count_at_the_sands_end_and_one_undo_takes_them_back_with_it(table_for):
     """Seed 002: "Any dice not on a player's set up area cannot be used": those on it can."""
     t = dice_planning(table_for)

@@ -94,11 +94,11 @@ def test_ok_on_a_move_that_ends_the_turn_asks_and_back_cancels(tmp_path):
     ctl = table(tmp_path, "galerapagos", ["Ann", "Bob", "Cy"], GALERAPAGOS)
     dial_to(ctl, "search")
     assert ctl.entry.form.get("ends_turn")
-    before = ctl.oled.frame.tobytes()
+    before = ctl.presenter.oled.frame.tobytes()
     press(ctl, "ok")
     assert ctl.session.version == 1, "one OK must not end Ann's turn"
     assert ctl.question().startswith("Ann") and ctl.question().endswith((".", "?"))
-    assert ctl.oled.frame.tobytes() != before  # the question is on the screen
+    assert ctl.presenter.oled.frame.tobytes() != before  # the question is on the screen
     press(ctl, "back")
     assert ctl.session.version == 1 and ctl.entry.confirming is None
     assert ctl.entry.form["type"] == "search"  # the entry stays as dialled
@@ -138,12 +138,13 @@ def test_a_long_story_stays_until_it_has_scrolled_through(tmp_path):
     from companion.board import screens
 
     long = "Gus draws a snake and falls sick: no extra wood. Dan dies of thirst. Deal Dan's 4 cards: 2 to Ann, 2 to Cleo."
-    assert screens.reading_seconds(long) > ctl.message_seconds
+    assert screens.reading_seconds(long) > ctl.presenter.message_seconds
     dial_to(ctl, "search")
     press(ctl, "ok")
     press(ctl, "ok")
     told = ctl.toast
-    assert told and ctl._toast_until - ctl.clock() >= max(ctl.message_seconds, screens.reading_seconds(told))
+    assert told and ctl.presenter.toast_until - ctl.clock() >= max(ctl.presenter.message_seconds,
+                                                                  screens.reading_seconds(told))
 
 
 def test_acting_for_a_seat_played_on_a_phone_is_an_override_that_asks(tmp_path):

@@ -63,7 +63,7 @@ def dial_to(ctl: TableController, kind: str) -> None:
 
 def frame(ctl: TableController) -> Image.Image:
     ctl.refresh()
-    return ctl.oled.frame.convert("1")
+    return ctl.presenter.oled.frame.convert("1")
 
 
 def education(tmp_path, lang="en"):

@@ -163,7 +163,7 @@ def test_during_a_game_the_screens_offer_the_wifi_code_just_before_the_join_code
     controller = TableController(session, oled, url=JOIN + "?code=X", wifi=hotspot_network().wifi)
     seen = []
     for _ in range(len(screens.cycle("galapagos-auction")) + 2):
-        controller._cycle_screen(1)
+        controller.presenter.cycle_screen(1)
         controller.refresh()
         seen.append((controller.screen, decode(oled.frame)))
     names = [name for name, _ in seen]

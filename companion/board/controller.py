@@ -40,10 +40,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion import games
 from companion.board import screens
 from companion.board.dial import Entry, first_detent
 from companion.board.presenter import OledPresenter
-from companion.engine import moves
+from companion.engine import moves, texts
 from companion.engine.rules import RuleError
 from companion.table import extras
 from companion.table.session import Change, Session
@@ -61,11 +62,12 @@ WARN_SECONDS = 5.0  # the sand timer's warning beep
 
 # -- the controller -------------------------------------------------------------
 
-class TableController(OledPresenter):
+class TableController:
     """Turns table devices into actions on one :class:`Session` and keeps the OLED current.
 
     The input side is here (buttons, the dial, tags, die faces, device health); what the OLED shows
-    is :class:`~companion.board.presenter.OledPresenter`.
+    is its :attr:`presenter` (:class:`~companion.board.presenter.OledPresenter`), handed the move being
+    dialled each time it draws.
     """
 
     def __init__(
@@ -84,43 +86,87 @@ class TableController(OledPresenter):
         wifi: Callable[[], dict[str, str] | None] | None = None,
     ) -> None:
         self.session = session
-        self.oled = oled
         self.beeper = beeper or Beeper(None)
-        self.leds = leds
         self.registry = registry
-        self.url = url
-        #: the hotspot's Wi-Fi QR (``{"qr", "ssid"}``) while the table is on it: Up/Down show it before the join QR
-        self.wifi = wifi or (lambda: None)
         self.clock = clock
-        self.message_seconds = message_seconds
         #: the OLED's language, and the seats played from a phone (the dial offers their moves as overrides)
         self.lang = lang
         self.phone_seats = phone_seats or (lambda: ())
-        self.message: str | None = None
         #: devices that stopped answering (device → sentence), shown on the OLED until they are back
         self.failing: dict[str, str] = {}
-        #: the story of the last action, shown a few seconds on the prompt (the OLED's toast)
-        self.toast: str | None = None
-        self._toast_until = 0.0
-        self._message_until = 0.0
-        self.screen: str | None = None  # None: the screen :func:`screens.choose` picks
         self.entry: Entry | None = None
         self.player: str | None = None  # chosen with a seat button
         self.lanes: dict[str, Any] = {}  # dice lane point -> face up
         self._warned: object | None = None  # the timer already warned about
-        #: what the screen shows and since when (text that does not fit scrolls from then)
-        self._shown_key: Any = None
-        self._shown_since = clock()
         #: the overrides offered when nothing else is (the dial reaches them by turning)
         self.overrides: list[dict[str, Any]] = []
         # One lock with the session: it tells its listeners (us) while holding its lock when
         # its sand-timer alarm journals the expiry, and we call it while holding ours, so two
         # locks taken in opposite orders would freeze the table (and every page with it).
         self._lock = getattr(session, "lock", None) or threading.RLock()
+        #: the OLED's side: what is on screen, for how long, and its frames
+        self.presenter = OledPresenter(session, oled, beeper=self.beeper, leds=leds, url=url, wifi=wifi, clock=clock,
+                                       lang=lang, message_seconds=message_seconds, lock=self._lock)
         self._unsubscribe = session.subscribe(self._on_change)
         session.before_expiry = self._lanes_at_expiry  # what lies in the lanes counts at the sand's end
         self._rebuild_entry()
         self.refresh()
+
+    @property
+    def package(self) -> Any:
+        return games.package(self.session.game)
+
+    def _t(self, msgid: str, **params: Any) -> str:
+        return texts.render(msgid, params, self.lang)
+
+    # -- the OLED, through the presenter ------------------------------------------------
+    @property
+    def message(self) -> str | None:
+        """The refusal (or the device down) on the OLED now, None when there is none."""
+        return self.presenter.message
+
+    @property
+    def toast(self) -> str | None:
+        """The story of the last action on the OLED now, None when there is none."""
+        return self.presenter.toast
+
+    @property
+    def screen(self) -> str | None:
+        """The screen Back or Up/Down chose (None: the one the game's state picks)."""
+        return self.presenter.screen
+
+    @screen.setter
+    def screen(self, name: str | None) -> None:
+        self.presenter.screen = name
+
+    def refuse(self, message: str, seconds: float | None = None) -> None:
+        """Show ``message`` on the OLED with the error beep (``seconds``: by default, as long as it takes to read)."""
+        self.presenter.refuse(message, seconds)
+
+    def refresh(self) -> bool:
+        """Redraw; the OLED only receives the frame when it changed."""
+        return self.presenter.refresh(self.entry)
+
+    def context(self) -> screens.ScreenContext:
+        """What the OLED shows now (the move being dialled included)."""
+        return self.presenter.context(self.entry)
+
+    def frame_name(self, state: dict[str, Any], ctx: screens.ScreenContext) -> str:
+        return self.presenter.frame_name(state, ctx)
+
+    def heading(self) -> str:
+        """The move being dialled, with its player: "Ann: Education"."""
+        return self.presenter.heading(self.entry)
+
+    def entry_segments(self) -> tuple[tuple[str, bool], ...]:
+        return self.presenter.entry_segments(self.entry)
+
+    def preview(self) -> str:
+        return self.presenter.preview(self.entry)
+
+    def question(self) -> str:
+        """What the second OK will send, in words (empty when OK is not waiting)."""
+        return self.presenter.question(self.entry)
 
     def close(self) -> None:
         self._unsubscribe()
@@ -165,17 +211,13 @@ class TableController(OledPresenter):
                 self._warned = timer
                 self.beeper.play("warn")
             self.session.tick()
-            if self.message and self.clock() >= self._message_until:
-                self.message = None
-                if self.failing:  # a device still down stays on the screen
-                    self.refuse(next(iter(self.failing.values())))
-            if self.toast and self.clock() >= self._toast_until:
-                self.toast = None
+            if self.presenter.expire() and self.failing:  # a device still down stays on the screen
+                self.refuse(next(iter(self.failing.values())))
             self.refresh()
 
     def _button(self, event: ButtonEvent) -> None:
         name, held = event.name, event.kind == "hold"
-        self.message = None
+        self.presenter.message = None
         if name.startswith("seat"):
             if not held:
                 self._seat(int(name[4:]))
@@ -213,13 +255,13 @@ class TableController(OledPresenter):
             # only corrections of the flow are offered: the dial never rests on one, a turn reaches them
             self.entry = Entry(self.overrides, index=first_detent(delta, len(self.overrides)), touched=True)
             return
-        self.message = None
+        self.presenter.message = None
         entry.turn(delta)
 
     def _move(self, delta: int) -> None:
         entry = self.entry
         if entry is None:
-            self._cycle_screen(delta)
+            self.presenter.cycle_screen(delta)
             return
         entry.move(delta)
 
@@ -231,7 +273,7 @@ class TableController(OledPresenter):
             self.player = None
             self._rebuild_entry(reset=True)
         else:
-            self._cycle_screen(1)
+            self.presenter.cycle_screen(1)
 
     def _undo(self) -> None:
         try:  # with the timer's expiry that followed it; the table may take back a whole ballot
@@ -242,16 +284,6 @@ class TableController(OledPresenter):
             self.refuse(self._t("There is nothing to undo."))
         else:
             self.beeper.play("ok")
-
-    def _cycle_screen(self, delta: int) -> None:
-        cycle = ("auto",) + screens.cycle(self.session.game)
-        if "qr" in cycle and self.wifi():  # on the table's hotspot: the Wi-Fi QR, then the join QR
-            at = cycle.index("qr")
-            cycle = cycle[:at] + ("wifi",) + cycle[at:]
-        current = self.screen or "auto"
-        i = cycle.index(current) if current in cycle else 0
-        nxt = cycle[(i + delta) % len(cycle)]
-        self.screen = None if nxt == "auto" else nxt
 
     # -- tags --------------------------------------------------------------------
     def _tag(self, event: TagEvent) -> None:
@@ -338,7 +370,7 @@ class TableController(OledPresenter):
         with self._lock:
             if change.action and change.action.get("type") in extras.automatic(self.session):
                 self.beeper.play("timer")
-            self.show_change(change)
+            self.presenter.show_change(change)
             self.player = None
             self._rebuild_entry(reset=True)
             self.refresh()

@@ -346,9 +346,7 @@ class Companion:
         if controller is None:
             self._idle_screen(text)
             return
-        controller.refuse(text)
-        if hasattr(controller, "_message_until"):
-            controller._message_until = controller.clock() + 60  # long enough to be read at the table
+        controller.refuse(text, seconds=60)  # long enough to be read at the table
 
     def backup(self) -> None:
         """A backup of the journal if it changed since the last one (looked at hourly from the loop, and
