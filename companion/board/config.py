@@ -12,12 +12,16 @@ Errors are one sentence that names the file and the key.
 from __future__ import annotations
 
 import os
+import socket
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from companion.board.config_values import ConfigError, ReaderConfig, ValueReader
+from companion.club import settings
+from firmware_bridge import finder
 from hw.oled_device import KINDS as DISPLAY_KINDS
 from hw.pins import FACTORIES
 
@@ -74,8 +78,6 @@ class BridgeConfig:
 
     def finder(self) -> Any:
         """The :class:`~firmware_bridge.finder.PortFinder` that ``port = "auto"`` uses."""
-        from firmware_bridge import finder
-
         return finder.PortFinder(
             symlink=self.symlink or finder.DEFAULT_SYMLINK,
             by_id=self.by_id or finder.DEFAULT_BY_ID,
@@ -159,7 +161,6 @@ class Config:
     def dashboard_url(self) -> str:
         if self.web_url:
             return self.web_url
-        import socket
 
         return f"http://{socket.gethostname()}.local:{self.web_port}/"
 
@@ -288,8 +289,6 @@ def parse(data: dict[str, Any], source: str = "config") -> Config:
 
 
 def _mqtt(table: dict[str, Any], source: str) -> Any:
-    from companion.club import settings
-
     try:
         return settings.parse(table, source)
     except settings.SettingError as exc:
@@ -297,7 +296,7 @@ def _mqtt(table: dict[str, Any], source: str) -> Any:
 
 
 def _network(table: dict[str, Any], source: str) -> Any:
-    from companion.board import network
+    from companion.board import network  # late: only a [network] table needs it (~35 ms)
 
     try:
         return network.parse(table, source)
@@ -356,8 +355,6 @@ def interfaces(cfg: Config) -> list[str]:
 
 def main(argv: list[str]) -> int:
     """``python -m companion.board.config needs FILE``: the interfaces to enable, one a line (exit 2: bad file)."""
-    import sys
-
     if len(argv) != 2 or argv[0] != "needs":
         print("usage: python -m companion.board.config needs FILE", file=sys.stderr)
         return 2

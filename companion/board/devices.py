@@ -29,10 +29,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpiozero import Device
+
 from hw.events import ButtonEvent, DeviceEvent, EncoderEvent, StatusEvent, TagEvent
 from hw.health import HealthLog
-from hw.oled import Oled
+from hw.inputs import Panel
+from hw.oled import Oled, open_oled
+from hw.oled_device import DisplayError, open_device
 from hw.outputs import Beeper, StatusLeds
+from hw.pins import PinFactoryError, make_factory, pin_trouble, use_factory
+from hw.rfid import DebounceSettings, ReaderGroup, load_backend
+from hw.rfid.bridge import BridgeHub
 from hw.tags import TagRegistry
 
 log = logging.getLogger(__name__)
@@ -176,8 +183,6 @@ class TableDevices:
     # -- devices that failed at start: said on every screen, tried again -----------------
     def open_outputs(self) -> bool:
         """(Re)open the buzzer and the LEDs on the current pin factory; False if a pin refused."""
-        from hw.pins import pin_trouble
-
         pin, active_high, leds = self.outputs
         ok = True
         if pin is not None and self.beeper.buzzer is None:
@@ -218,8 +223,6 @@ class TableDevices:
 
     def reopen_display(self, d: Any) -> bool:
         """Try the configured display again; when it answers, it takes over from the stand-in."""
-        from hw.oled_device import DisplayError, open_device
-
         try:
             device = open_device(d.type, port=d.i2c_port, address=d.address, rotate=d.rotate)
         except DisplayError as exc:
@@ -231,14 +234,10 @@ class TableDevices:
 
     def reopen_gpio(self, cfg: Any) -> bool:
         """Try the configured pin factory again; when it starts, the inputs and outputs move onto it."""
-        from hw.inputs import Panel
-        from hw.pins import PinFactoryError, make_factory
-
         try:
             factory = make_factory(cfg.pin_factory, getattr(cfg, "gpio_chip", None))
         except PinFactoryError:
             return False
-        from gpiozero import Device
 
         for part in (self.panel, self.beeper, self.leds):
             if part is not None:
@@ -314,12 +313,6 @@ def open_devices(cfg: Any, *, db_path: str | None = None, clock: Clock = time.mo
     event worker, poll the readers and bring the bridge up in the background
     (tests call ``readers.step()`` instead, and get every event at once).
     """
-    from hw.inputs import Panel
-    from hw.oled import open_oled
-    from hw.oled_device import DisplayError
-    from hw.pins import PinFactoryError, use_factory
-    from hw.rfid import DebounceSettings, ReaderGroup, load_backend
-
     faults: dict[str, str] = {}
     retries: dict[str, Callable[[TableDevices], bool]] = {}
     chip = getattr(cfg, "gpio_chip", None)
@@ -378,12 +371,10 @@ def _open_bridge(cfg: Any, readers: list[Any], emit: Listener) -> tuple[Any, Any
     again on every reconnect, so the board is found when it comes back as
     another node (/dev/ttyACM1); a path is followed anew each time too.
     """
-    from hw.rfid.bridge import BridgeHub
-
     simulator = None
     port = cfg.bridge.target() if hasattr(cfg.bridge, "target") else cfg.bridge.port
     if cfg.bridge.port == "sim":
-        from firmware_bridge.simulator import Simulator
+        from firmware_bridge.simulator import Simulator  # late: the simulated bridge only (~35 ms)
 
         indexes = [r.index for r in readers] + [0]
         simulator = Simulator(readers=max(indexes) + 1, buttons=max([*cfg.bridge.buttons, 0]) + 1,

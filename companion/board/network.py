@@ -152,7 +152,7 @@ class TableNetwork:
 
 def doctor_checks(cfg: Any, manager: nm.NetworkManager | None = None) -> list[Any]:
     """``companion doctor``'s rows about the network: which one, the address phones get, the hotspot."""
-    from hw.doctor import Check
+    from hw.doctor import Check  # late: only `companion doctor` needs it, ~20 ms at start-up
 
     settings = settings_of(cfg)
     manager = manager or nm.NetworkManager()

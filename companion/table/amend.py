@@ -14,7 +14,7 @@ from threading import Lock
 from typing import Any
 
 from companion import games
-from companion.engine import texts
+from companion.engine import moves, texts
 from companion.engine.rules import RuleError
 from companion.table import extras, secrecy
 from companion.table.session import Session
@@ -272,8 +272,6 @@ def edit_forms(session: Session, seq: int, lang: str = "en") -> dict[str, Any]:
     ``{"forms": [...], "prefill": {field: value}, "text": line}``; the tablet reuses the
     phones' move form (``GamePackage.moves`` of the state before that action).
     """
-    from companion.engine import moves
-
     pkg = games.package(session.game)
     steps = session.steps()  # the session's replay, read once
     entries = [step.entry for step in steps]

@@ -6,8 +6,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from companion import games
 from companion.engine import texts
-from companion.engine.course import chart, seat_style, series, table
+from companion.engine.course import chart, entries, seat_style, series, table
+from companion.table import story
 
 log = logging.getLogger(__name__)
 
@@ -15,9 +17,6 @@ log = logging.getLogger(__name__)
 def of_session(session: Any, lang: str = "en") -> dict[str, Any] | None:
     """The course of ``session``'s game so far from the story's one replay, with a tournament's totals
     manche by manche when the game is one of a match; None when its package draws none."""
-    from companion import games
-    from companion.table import story
-
     pkg = games.package(session.game)
     out = pkg.course(story.told(session, lang), lang)
     match = match_chart(session, pkg, lang) if out is not None else None
@@ -40,8 +39,6 @@ def spark(session: Any, lang: str = "en") -> dict[str, Any] | None:
 def spark_of(pkg: Any, steps: list[tuple[Any, Any, Any, Any]], lang: str = "en") -> dict[str, Any] | None:
     """The OLED's sparkline series of a game replayed without a session (``companion oled`` over a script:
     its ``(before, action, events, after)`` steps), as the dial's :func:`spark` gives it from the journal."""
-    from companion.engine.course import entries
-
     try:
         out = pkg.course(entries(pkg, steps), lang)
     except Exception:  # the course must never take the screen down

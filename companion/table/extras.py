@@ -14,13 +14,13 @@ from collections.abc import Iterable
 from contextlib import nullcontext
 from typing import Any
 
+from companion import games
+from companion.engine import moves
 from companion.engine.rules import Action, RuleError
 from companion.table.session import Session
 
 
 def _package(game: str) -> Any:
-    from companion import games
-
     return games.package(game)
 
 
@@ -65,8 +65,6 @@ def seat_may(session: Session, kind: str) -> bool:
 
 def offered_to(session: Session, seat: str | None, action: Action) -> bool:
     """Whether ``action`` is among the moves the game offers ``seat`` now."""
-    from companion.engine import moves
-
     forms = moves.for_seat(_package(session.game).moves(session.state), seat)
     return moves.match(forms, action) is None
 
@@ -296,14 +294,10 @@ def draw(session: Session, what: str, player: str | None = None, seed: int | Non
 def draw_move(session: Session, what: str, player: str | None, lang: str = "en") -> Any:
     """The move the draw ``what`` (``player``'s; None: the table's) fills now, with its step and ``ask``;
     None when that move is not offered now."""
-    from companion.engine import moves
-
     return moves.draw_form(_package(session.game).moves(session.state, lang), what, player)
 
 
 def game_names(lang: str = "en") -> list[dict[str, Any]]:
-    from companion import games
-
     out = []
     for pkg in games.packages():
         rules = pkg.rules

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine import texts
+from companion.engine import course, texts
 from companion.table.library import ABANDONED, OVER, Library
 
 #: the periods the history may be filtered by, in days (None: all)
@@ -153,8 +153,6 @@ def among(figures_: dict[str, Any], names: list[str]) -> dict[str, Any]:
 
 def timeline_course(figures_: dict[str, Any], lang: str = "en") -> dict[str, Any]:
     """The scores over time as a course (:mod:`companion.engine.course`): x is the n-th finished game."""
-    from companion.engine import course
-
     t = texts.translator(lang)
     tl = figures_["timeline"]
     lines = [course.series(n, n, tl["scores"][n], course.seat_style(i)) for i, n in enumerate(tl["scores"])]

@@ -28,6 +28,7 @@ from companion.table.rows import (
     _write_failure,
 )
 from companion.table.schema import SCHEMA
+from companion.table.session import Session
 
 log = logging.getLogger(__name__)
 
@@ -267,10 +268,6 @@ def open_checked(path: Path, keep: int = KEEP_BACKUPS) -> tuple[Journal, list[st
 def verify(candidate: Path) -> str | None:
     """None when ``candidate`` can be the journal: SQLite's ``integrity_check`` finds it sound and
     every game in it replays (a damaged or refused game makes it fail); else what is wrong."""
-    from companion.table.session import (
-        Session,  # the session sits above the journal: imported when used
-    )
-
     problem = quick_check(candidate)
     if problem is not None:
         return problem

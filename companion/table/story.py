@@ -17,6 +17,7 @@ from typing import Any
 from companion import games
 from companion.engine import texts
 from companion.engine.rules import Action, Event, RuleError
+from companion.table import correction_story
 from companion.table.session import Session
 
 log = logging.getLogger(__name__)
@@ -126,8 +127,6 @@ def corrections(session: Any, lang: str = "en", viewer: str | None = None) -> li
     after it and the actions it set aside (never a secret: all are the table's view); ``players``: the
     seats it touched; ``viewer``: the seat reading it (its own sentence says « you »).
     """
-    from companion.table import correction_story
-
     try:
         rows = session.journal.corrections(session.id)
     except Exception:  # a journal that cannot say: the story goes on without corrections

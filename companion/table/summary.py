@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from companion import games
+from companion.table import story
 from companion.table.session import Session
 
 _SKIP = {"game", "round", "over", "players", "scores", "winners", "expected", "outcome", "id", "version"}
@@ -41,8 +43,6 @@ def summary(session: Session, viewer: str | None = None, lang: str = "en") -> st
         winners = ", ".join(pub.get("winners") or []) or "nobody"
         lines.append(f"Game over ({outcome.get('text') or outcome.get('reason', '')}). Winners: {winners}.")
     else:
-        from companion import games
-
         exp = pub.get("expected") or {}
         who = ", ".join(exp.get("players") or []) or "the table"
         lines.append(f"Next: {who} — {games.package(session.game).prompt(session.state, lang)}")
@@ -51,6 +51,4 @@ def summary(session: Session, viewer: str | None = None, lang: str = "en") -> st
 
 def story_lines(session: Session, lang: str = "en", limit: int = 5) -> list[str]:
     """The last actions told in sentences (the game package's narration), oldest first."""
-    from companion.table import story
-
     return [line["text"] for line in reversed(story.recent(session, lang, limit=limit))]

@@ -14,6 +14,7 @@ from typing import Any
 
 from PIL import Image
 
+from companion import games
 from companion.board.screens import common, course, lobby, network, walk
 from companion.board.screens.common import reading_seconds
 from companion.drawing.canvas import Canvas
@@ -41,8 +42,6 @@ class UnknownScreen(ValueError):
 
 
 def _package(state: dict[str, Any]) -> Any | None:
-    from companion import games
-
     try:
         return games.package(state.get("game"))
     except Exception:
@@ -96,8 +95,6 @@ def context_for(rules: Any, state: Any, lang: str = "en", **kwargs: Any) -> Scre
     Used by the controller and ``companion oled``, which both hold the rules'
     own state; screens themselves only ever see the public dict.
     """
-    from companion import games
-
     data: dict[str, Any] = {}
     title = ""
     try:

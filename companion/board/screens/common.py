@@ -8,7 +8,7 @@ from typing import Any
 
 import qrcode
 
-from companion.drawing.canvas import HEADER_H, HEIGHT, WIDTH, Canvas
+from companion.drawing.canvas import HEADER_H, HEIGHT, WIDTH, Canvas, scroll_seconds
 from companion.drawing.common import round_label, who
 from companion.drawing.context import ScreenContext
 from companion.engine import texts
@@ -71,7 +71,6 @@ def reading_seconds(text: str, screen: str = "prompt") -> float:
     rows, size = (ERROR_ROWS, "small") if screen == "error" else (PROMPT_ROWS, "small")
     if screen == "error" and Canvas().fits(text, "medium", WIDTH - 4, 3):
         return 0.0
-    from companion.drawing.canvas import scroll_seconds
 
     lines = len(Canvas().wrap_all(text, size, WIDTH - 4))
     if lines > rows:  # scrolling leaves room for the bar
