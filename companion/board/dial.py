@@ -136,7 +136,7 @@ class Entry:
         out: list[Any] = []
         if len(chosen) < spec["max"]:
             for c in moves.enabled(spec["choices"]):
-                if moves._match_items({**spec, "min": 0}, chosen + [c["value"]]) is None:
+                if moves.match_items({**spec, "min": 0}, chosen + [c["value"]]) is None:
                     out.append(c["value"])
         if len(chosen) >= spec["min"]:
             out.append(END)
@@ -224,6 +224,6 @@ def choice_label(f: dict[str, Any], value: Any) -> tuple[str, str]:
         if hit is not None:
             return str(hit["label"]), str((hit.get("preview") or {}).get("text") or "")
     if kind == "items":
-        labels = {moves._canon(c["value"]): str(c["label"]) for c in f["items"]["choices"]}
-        return ",".join(labels.get(moves._canon(v), str(v)) for v in value) or "-", ""
+        labels = {moves.canon(c["value"]): str(c["label"]) for c in f["items"]["choices"]}
+        return ",".join(labels.get(moves.canon(v), str(v)) for v in value) or "-", ""
     return str(value), str((f.get("preview") or {}).get("text") or "")

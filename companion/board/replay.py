@@ -216,7 +216,7 @@ def _walk_fields(node: dict[str, Any]) -> list[dict[str, Any]]:
 def _same_move(have: Any, want: Any) -> bool:
     """Two spellings of one value: a list in another order, a number written as text."""
     if isinstance(have, list) and isinstance(want, list):
-        return sorted(map(moves._canon, have)) == sorted(map(moves._canon, want))
+        return sorted(map(moves.canon, have)) == sorted(map(moves.canon, want))
     return not isinstance(have, bool) and not isinstance(want, bool) and str(have) == str(want)
 
 

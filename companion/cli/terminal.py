@@ -218,7 +218,7 @@ def _ask_field(f: dict, read: Callable[[str], str], out: Callable[[str], None], 
             answer = _ask(f"  {f['label']} ({f['min']}–{f['max']}, step {f.get('step', 1)}){extra}: ", read)
         else:
             spec = f["items"]
-            out("    " + ", ".join(f"{c['label']}={moves._canon(c['value'])}" for c in moves.enabled(spec["choices"])))
+            out("    " + ", ".join(f"{c['label']}={moves.canon(c['value'])}" for c in moves.enabled(spec["choices"])))
             answer = _ask(f"  {f['label']}: {spec['min']}–{spec['max']} values, comma-separated{extra}: ", read)
         if answer in ("q", "quit", "back"):
             return _ABANDON
@@ -259,4 +259,4 @@ def _read_value(f: dict, kind: str, answer: str) -> object:
             values.append(json.loads(word))
         except json.JSONDecodeError:
             values.append(word)
-    return values if moves._match_items(f["items"], values) is None else _ABANDON
+    return values if moves.match_items(f["items"], values) is None else _ABANDON

@@ -128,10 +128,11 @@ def range_values(f: Field) -> range:
 
 def same(a: Any, b: Any) -> bool:
     """JSON equality (a list equals a tuple, True is not 1)."""
-    return _canon(a) == _canon(b)
+    return canon(a) == canon(b)
 
 
-def _canon(value: Any) -> str:
+def canon(value: Any) -> str:
+    """The JSON text values are compared by: a list and a tuple alike, True apart from 1, keys sorted."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 
@@ -292,22 +293,23 @@ def _match_fields(fields: list[Field], action: Action, seen: set[str]) -> str | 
         if kind == "choices":
             hit = next((c for c in enabled(f["choices"]) if same(c["value"], value)), None)
             if hit is None:
-                return f"{name}={_canon(value)} is not among the choices offered"
+                return f"{name}={canon(value)} is not among the choices offered"
             pending = list(hit.get("fields") or []) + pending
         elif kind == "range":
             if isinstance(value, bool) or not isinstance(value, int) or value not in range_values(f):
-                return f"{name}={_canon(value)} is outside the range offered ({f['min']}..{f['max']} step {f.get('step', 1)})"
+                return f"{name}={canon(value)} is outside the range offered ({f['min']}..{f['max']} step {f.get('step', 1)})"
         else:
-            why = _match_items(f["items"], value)
+            why = match_items(f["items"], value)
             if why:
-                return f"{name}={_canon(value)}: {why}"
+                return f"{name}={canon(value)}: {why}"
     extra = sorted(set(action) - seen)
     if extra:
         return f"the field {extra[0]!r} is not part of the move offered"
     return None
 
 
-def _match_items(spec: Items, value: Any) -> str | None:
+def match_items(spec: Items, value: Any) -> str | None:
+    """Why the list ``value`` does not fit the items field ``spec`` (how many, which, how often); None when it does."""
     if not isinstance(value, list):
         return "a list is needed"
     if not spec["min"] <= len(value) <= spec["max"]:
@@ -315,14 +317,14 @@ def _match_items(spec: Items, value: Any) -> str | None:
     allowed = [c["value"] for c in enabled(spec["choices"])]
     for v in value:
         if not any(same(v, a) for a in allowed):
-            return f"{_canon(v)} is not among the choices offered"
+            return f"{canon(v)} is not among the choices offered"
     counts: dict[str, int] = {}
     for v in value:
-        counts[_canon(v)] = counts.get(_canon(v), 0) + 1
+        counts[canon(v)] = counts.get(canon(v), 0) + 1
     if spec.get("distinct") and any(n > 1 for n in counts.values()):
         return "a value is repeated"
     for key, most in (spec.get("limits") or {}).items():
-        if counts.get(_canon(key), 0) > most:
+        if counts.get(canon(key), 0) > most:
             return f"{key} is offered at most {most} times"
     return None
 
@@ -399,7 +401,7 @@ def _item_lists(spec: Items) -> Iterator[list[Any]]:
     for length in range(spec["min"], spec["max"] + 1):
         source = itertools.permutations(values, length) if spec.get("distinct") else itertools.product(values, repeat=length)
         for seq in source:
-            if _match_items(spec, list(seq)) is None:
+            if match_items(spec, list(seq)) is None:
                 yield list(seq)
 
 
@@ -428,7 +430,7 @@ def _sample_items(spec: Items, rng: random.Random) -> list[Any]:
     for _ in range(50):
         length = rng.randint(spec["min"], spec["max"])
         seq = rng.sample(values, length) if spec.get("distinct") and length <= len(values) else [rng.choice(values) for _ in range(length)]
-        if _match_items(spec, seq) is None:
+        if match_items(spec, seq) is None:
             return seq
     return next(_item_lists(spec))
 
