@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 
-def _fsync(path: Path) -> None:
+def sync_to_disk(path: Path) -> None:
     """Make ``path`` (a file, or a folder's entries) durable before going on."""
     fd = os.open(path, os.O_RDONLY)
     try:
@@ -25,7 +25,7 @@ def backups_dir(path: Path) -> Path:
 
 
 #: a backup's name: ``<db>.g<generation>.c<counter>.<random>``; older ones carried a time stamp
-_BACKUP_NAME = r"\.g(\d{4,})\.c(\d{12,})\.[0-9a-f]{4}"
+BACKUP_NAME = r"\.g(\d{4,})\.c(\d{12,})\.[0-9a-f]{4}"
 
 
 _OLD_BACKUP_NAME = r"\.\d{8}-\d{6}-[0-9a-f]{4}"
@@ -43,7 +43,7 @@ def backups(path: Path) -> list[Path]:
     found = []
     for p in folder.iterdir():
         rest = p.name[len(path.name):] if p.name.startswith(path.name) else ""
-        new = re.fullmatch(_BACKUP_NAME, rest)
+        new = re.fullmatch(BACKUP_NAME, rest)
         if new and p.is_file():
             found.append(((int(new.group(1)), int(new.group(2)), p.stat().st_mtime_ns), p))
         elif re.fullmatch(_OLD_BACKUP_NAME, rest) and p.is_file():
@@ -54,5 +54,5 @@ def backups(path: Path) -> list[Path]:
 def backup_counter(backup: Path, path: Path) -> tuple[int, int] | None:
     """The journal counter (generation, last change) a backup of ``path`` was taken at; None for an old name."""
     rest = backup.name[len(path.name):] if backup.name.startswith(path.name) else ""
-    match = re.fullmatch(_BACKUP_NAME, rest)
+    match = re.fullmatch(BACKUP_NAME, rest)
     return (int(match.group(1)), int(match.group(2))) if match else None

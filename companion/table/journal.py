@@ -50,7 +50,7 @@ from typing import Any, Self
 
 from companion.table.authorship import Author
 from companion.table.authorship import of as author_of
-from companion.table.backups import _fsync, backup_counter, backups, backups_dir
+from companion.table.backups import backup_counter, backups, backups_dir, sync_to_disk
 from companion.table.rows import (
     _ACTION_COLUMNS,
     _GAME_COLUMNS,
@@ -72,7 +72,7 @@ from companion.table.rows import (
     _text_factory,
     _write_failure,
 )
-from companion.table.schema import SCHEMA, _migrate_actions, _migrate_authors
+from companion.table.schema import SCHEMA, migrate_actions, migrate_authors
 
 log = logging.getLogger(__name__)
 
@@ -154,8 +154,8 @@ class Journal:
                     db.execute("UPDATE games SET touched = rowid")
                 if "rules_version" not in cols:  # journals from before versions of the rules (NULL: unrecorded)
                     db.execute("ALTER TABLE games ADD COLUMN rules_version INTEGER")
-                _migrate_actions(db)
-                _migrate_authors(db)
+                migrate_actions(db)
+                migrate_authors(db)
         except BaseException:
             db.close()
             raise
@@ -687,9 +687,9 @@ class Journal:
         try:
             with self._lock:
                 self._db.execute("VACUUM INTO ?", (str(work),))
-            _fsync(work)
+            sync_to_disk(work)
             os.replace(work, dest)
-            _fsync(folder)
+            sync_to_disk(folder)
         except sqlite3.OperationalError as exc:
             work.unlink(missing_ok=True)
             if _write_failure(exc):

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from companion.engine.rules import RuleError
-from companion.table.backups import _BACKUP_NAME, backups
+from companion.table.backups import BACKUP_NAME, backups
 from companion.table.journal import KEEP_BACKUPS, Journal
 from companion.table.rows import (
     _GAME_COLUMNS,
@@ -322,7 +322,7 @@ def _restore_newest(path: Path, saved: list[Path], state: str) -> str:
 
 
 def _generation_of(backup: Path) -> int:
-    m = re.search(_BACKUP_NAME + "$", backup.name)
+    m = re.search(BACKUP_NAME + "$", backup.name)
     return int(m.group(1)) if m else 0
 
 

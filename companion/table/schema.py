@@ -59,7 +59,7 @@ CREATE TABLE IF NOT EXISTS edits (
 _OLD_STATUSES = "CHECK (status IN ('active', 'undone', 'discarded'))"
 
 
-def _migrate_actions(db: sqlite3.Connection) -> None:
+def migrate_actions(db: sqlite3.Connection) -> None:
     """Rebuild a journal's ``actions`` table from before edits (SQLite cannot widen a CHECK in place).
 
     One transaction: a power cut during it leaves the old table whole, and the next
@@ -85,7 +85,7 @@ def _migrate_actions(db: sqlite3.Connection) -> None:
     log.info("journal migrated: actions can now be edited and removed from the tablet")
 
 
-def _migrate_authors(db: sqlite3.Connection) -> None:
+def migrate_authors(db: sqlite3.Connection) -> None:
     """Give a journal from before authors its ``author`` column, filled once from each row's source text.
 
     The old texts are read as the old version read them (:func:`companion.table.authorship.from_legacy`);
