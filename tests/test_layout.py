@@ -62,7 +62,7 @@ def violations(folder: str, forbidden: tuple[str, ...]) -> list[str]:
 
 
 def test_only_the_cli_imports_the_web_layer() -> None:
-    """DESIGN.md: the composition root in companion/cli/ is the only edge from the core to web/."""
+    """docs/design.md: the composition root in companion/cli/ is the only edge from the core to web/."""
     outside = [p for p in sorted((ROOT / "companion").rglob("*.py")) if "cli" not in p.relative_to(ROOT).parts[1:2]]
     assert len(outside) > 50  # the walk really reads the core
     found = [f"{p.relative_to(ROOT)}:{line} imports {m}"

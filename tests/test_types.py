@@ -17,7 +17,7 @@ def test_mypy_finds_no_error_in_the_engine_and_the_table() -> None:
 
 
 def test_the_shapes_every_interface_reads_hold_no_any() -> None:
-    """DESIGN.md's forms, fields, choices, previews and actions are typed JSON, not ``Any``."""
+    """docs/design.md's forms, fields, choices, previews and actions are typed JSON, not ``Any``."""
     import ast
 
     source = (ROOT / "companion" / "engine" / "shapes.py").read_text(encoding="utf-8")

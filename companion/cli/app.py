@@ -4,7 +4,7 @@
 is wired here and only here: ``hw`` knows nothing of games, the games know
 nothing of hardware, and the dashboard talks to the session API.
 
-Data flows one way (DESIGN.md): a device event goes to the
+Data flows one way (docs/design.md): a device event goes to the
 :class:`~companion.board.controller.TableController` of the game on the table, which
 acts on the session; the session journals, then tells its listeners — the
 controller redraws the OLED, the dashboard's hub wakes every open page.

@@ -1,4 +1,4 @@
-"""What a game package gives every interface (DESIGN.md: one package per game).
+"""What a game package gives every interface (docs/design.md, « Moves and their steps »: one package per game).
 
 A game is one folder, ``companion/games/<game>/``, whose ``__init__.py``
 defines ``GAME``, an instance of a :class:`GamePackage` subclass. The package

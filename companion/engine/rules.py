@@ -1,4 +1,4 @@
-"""The rules-engine contract every game module follows (see DESIGN.md).
+"""The rules-engine contract every game module follows (docs/design.md, « The rules contract »).
 
 A game is a :class:`Rules` subclass living in ``companion/games/``. It is pure:
 standard library only, no clock, no I/O, no randomness of its own. Physical

@@ -435,7 +435,7 @@ def test_a_galerapagos_round_with_a_secret_vote_on_three_phones(browser, server:
     synced(server, g.gid, cleo)
     g.step(cleo, "vote", {"target": "Ann"}, also={"target": "hidden"})
     synced(server, g.gid, cleo)
-    assert g.state()["phase"] == "show_cards"  # the target may still save himself (DESIGN.md)
+    assert g.state()["phase"] == "show_cards"  # the target may still save himself (docs/design.md)
     g.step(cleo, "no_card")
     s = g.state()
     assert s["last_vote"] == {"Ann": "Cleo", "Bob": "Cleo", "Cleo": "Ann"}

@@ -1,4 +1,4 @@
-"""How the auction game's table inputs become actions (DESIGN.md, "Hardware model").
+"""How the auction game's table inputs become actions (docs/design.md, "Hardware and simulation").
 
 Two tagged components: a species tile laid on the N, E, S or W square around
 the volcano is the ``tile`` action itself; an animal token laid on a reader

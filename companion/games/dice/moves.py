@@ -1,4 +1,4 @@
-"""The dice game's legal moves as forms (DESIGN.md, "Moves, narration and texts").
+"""The dice game's legal moves as forms (docs/design.md, "Moves and their steps").
 
 ``moves(state, lang)`` lists every form that may be submitted now, exactly as
 :meth:`DiceRules.apply` judges it (``tests/games/test_dice_moves.py`` checks

@@ -10,7 +10,7 @@ The moment to show cards
 ------------------------
 Because hands are counts, the companion cannot know who holds a Water card. So
 whenever a death depends on a card someone may hold, the game *asks*, in phase
-``show_cards`` (DESIGN.md, "Galèrapagos: the moment to show cards"):
+``show_cards`` (docs/design.md, "Galèrapagos: the moment to show cards"):
 
 * a count finds its token on 0 ("Seuls les joueurs disposant de cartes
   correspondant à la ressource manquante survivent"): each castaway shows his
