@@ -60,7 +60,7 @@ def fish_one(p: str) -> dict:
 def test_the_issues_first_script_ends_in_the_moment_to_show_cards_not_in_a_lost_game() -> None:
     """« Si un jeton Ressource se trouve sur la case 0 au début de cette étape, il n'y a pas de vote.
     Seuls les joueurs disposant de cartes correspondant à la ressource manquante survivent. »"""
-    lines = (SCENARIOS / "galerapagos_issue13_water_on_zero.jsonl").read_text().splitlines()
+    lines = (SCENARIOS / "galerapagos_water_on_zero.jsonl").read_text().splitlines()
     out = run_lines(lines).output
     assert out["over"] is False and out["phase"] == "show_cards" and out["winners"] == []
     assert all(p["alive"] for p in out["players"])
@@ -78,7 +78,7 @@ def test_the_issues_first_script_ends_in_the_moment_to_show_cards_not_in_a_lost_
 def test_the_issues_departure_script_leaves_dan_behind_and_ends_the_game() -> None:
     """« Il peut se sauver en jouant une carte Ressource »: Dan's water card adds no raft card, so the
     raft has no more places than before: the verdict stands (the departure fix)."""
-    result = run_file(str(SCENARIOS / "galerapagos_issue13_departure.jsonl"))
+    result = run_file(str(SCENARIOS / "galerapagos_departure.jsonl"))
     assert result.exit_code == 0
     out = result.output
     dan = next(p for p in out["players"] if p["name"] == "Dan")

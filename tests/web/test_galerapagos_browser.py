@@ -155,7 +155,7 @@ def test_at_a_death_the_tablet_says_prominently_whom_to_deal_the_cards(browser, 
     table.context.close()
 
 
-GIFT_LINES = "galerapagos_issue23_gift_saves_the_condemned.jsonl"
+GIFT_LINES = "galerapagos_gift_saves_the_condemned.jsonl"
 
 
 def test_a_neighbours_phone_gives_the_condemned_the_card_that_saves_him(browser, server):
