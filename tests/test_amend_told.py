@@ -1,4 +1,4 @@
-"""Issue 21.5: a correction is told. An edit or removal of an earlier action adds one story line naming
+"""A correction is told. An edit or removal of an earlier action adds one story line naming
 what changed, from the public views before and after it (never a secret), in English and French; the
 phones whose figures changed show it once; the tablet's history is grouped by rounds.
 

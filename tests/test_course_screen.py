@@ -1,4 +1,4 @@
-"""The OLED's « course » screen (issue 25): a sparkline of the package's ``spark`` series."""
+"""The OLED's « course » screen: a sparkline of the package's ``spark`` series."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The dial's order and its second OK, on a real session with luma.core's dummy OLED.
 
-Issue 21: the dial's first item is the rulebook's next step, never an override; OK on a
+The dial's first item is the rulebook's next step, never an override; OK on a
 move that spends money, ends the turn or overrides the flow asks a second OK with what it
 will do (an override's own question); Back cancels and nothing is sent.
 """
@@ -193,7 +193,7 @@ def test_a_seat_whose_only_moves_are_overrides_keeps_them_on_its_button(tmp_path
 
 
 def test_the_toast_tells_the_new_entry_from_the_sessions_own_states_without_replaying(tmp_path, monkeypatch):
-    """Issue 27: the OLED's toast is the narration of the action just accepted, from the states the
+    """The OLED's toast is the narration of the action just accepted, from the states the
     session computed for it; the journal is not replayed (story.told) after every action."""
     from companion import games
     from companion.table import story

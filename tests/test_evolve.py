@@ -1,7 +1,7 @@
 """`companion.engine.rules.evolve`: the games' fast copy of a frozen state is `dataclasses.replace`.
 
-The dice, pocket and auction rules copy their states with it after every action (issue 22:
-random playouts spent a fifth of each action in ``replace``). It must build exactly what
+The dice, pocket and auction rules copy their states with it after every action
+(random playouts spent a fifth of each action in ``replace``). It must build exactly what
 ``replace`` builds, refuse a name that is no field, never touch the state it was given, and
 leave to ``replace`` every class whose ``__init__`` does more than store its fields.
 """

@@ -1,4 +1,4 @@
-"""A player's history across games (issue 25): counts after a dozen recorded games, with shared wins,
+"""A player's history across games: counts after a dozen recorded games, with shared wins,
 a tie broken by the rules, an abandoned game and a deleted one; filters by game and period; head-to-head."""
 
 from __future__ import annotations

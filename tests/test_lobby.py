@@ -1,4 +1,4 @@
-"""Starting a game from the buttons alone (issue 21, point 6): no game on the table, no phone.
+"""Starting a game from the buttons alone: no game on the table, no phone.
 
 The lobby runs on luma.core's dummy OLED and starts games through a real session on a
 real SQLite journal; the last test drives the composition root with simulated devices.

@@ -1,6 +1,6 @@
 """One replay: the session keeps what its replay computed, and the story, corrections and extras read it.
 
-DESIGN (docs/layout.md « One replay »): a live session's story, its tablet history, the undo
+docs/design.md, « The journal », and docs/layout.md, « One replay »: a live session's story, its tablet history, the undo
 preview and the score history never run the rules again; they read ``Session.steps()``.
 """
 

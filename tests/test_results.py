@@ -1,4 +1,4 @@
-"""The results screen's data, per game, from the rulebooks' end-of-game sentences (issue 16).
+"""The results screen's data, per game, from the rulebooks' end-of-game sentences.
 
 Each game is played to its end from a scenario (tests/scenarios, worked from the rulebooks with a
 ledger of their own) and its package's ``results(state, lang)`` must rank and explain it as the

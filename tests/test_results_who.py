@@ -1,4 +1,4 @@
-"""The OLED's « who acts now » for three or more players at once: words, never « Ann +2 » (issue 16).
+"""The OLED's « who acts now » for three or more players at once: words, never « Ann +2 ».
 
 Three castaways voting or four dice players planning at once: the prompt screen names them all
 when the line fits the 128-pixel screen, else « Ann & 2 others » (« Ann et 2 autres »), else

@@ -307,7 +307,7 @@ class TestOledCommand:
     ("timer", lambda: dict(dice(12.4), timer="running"), (37, 49)),
 ])
 def test_each_games_status_screen_says_whose_turn_it_is(screen, make, rows):
-    """Issue 21: the Galèrapagos status screen never said whose turn it was."""
+    """The Galèrapagos status screen never said whose turn it was."""
     state = make()
     names = list(state["expected"]["players"])
     other = dict(state, expected={**state["expected"], "players": ["Zed"]})

@@ -32,7 +32,7 @@ def test_after_a_move_the_terminal_tells_it_and_lists_what_comes_next(tmp_path: 
 
 
 def test_the_moves_are_numbered_next_then_also_then_corrections_and_a_correction_asks(tmp_path: Path) -> None:
-    """Issue 21: `companion play` follows the step: after everyone has acted the first move is « go to
+    """`companion play` follows the step: after everyone has acted the first move is « go to
     survival », and the next weather card, which would skip the pause, is a correction that asks first."""
     session = Session.new(Journal(tmp_path / "t.db"), "galerapagos", ["Ann", "Bob", "Cleo"], {})
     session.act({"type": "weather", "water": 0})

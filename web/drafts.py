@@ -1,4 +1,4 @@
-"""What a phone has laid but not sent: its draft, kept for the sand's end (issue 21).
+"""What a phone has laid but not sent: its draft, kept for the sand's end.
 
 Real dice lying on a player's board count when the sand runs out, sent or not; so do
 the dice tapped into a phone's plan. The phone sends its draft as the player taps

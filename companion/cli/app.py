@@ -426,7 +426,7 @@ class Companion:
 
         A signal handler runs between two bytecodes of the main thread, possibly inside a
         lock that thread holds (``Event.set`` → ``Condition.__enter__``): taking any lock here
-        can deadlock when a second signal arrives during the first (issue 22). So it sets a
+        can deadlock when a second signal arrives during the first. So it sets a
         plain attribute; the byte :func:`signal.set_wakeup_fd` writes wakes the server's poll,
         and :meth:`serve` does the stopping, outside any handler.
         """
@@ -532,7 +532,7 @@ def exit_now(status: int) -> None:
 
     The exit handlers run (gpiozero's among them) and the output is flushed; what is left,
     the interpreter freeing every module and object one by one, took 0.7 to 1.2 s on a
-    busy two-core machine — longer than the whole shutdown may take (issue 22: within 1 s
+    busy two-core machine — longer than the whole shutdown may take (within 1 s
     of the signal). The kernel frees that memory at once.
     """
     import atexit

@@ -287,7 +287,7 @@ class GamePackage:
         """Options completed before a new game starts (a seed turned into a layout)."""
         return options
 
-    # -- the table's ribbon, story and results (issue 16) -----------------------------------------
+    # -- the table's ribbon, story and results -----------------------------------------
     def turn(self, state: Any, public: dict[str, Any]) -> dict[str, Any]:
         """Who acts now, who next, who holds the start player's figure (see :func:`companion.engine.results.turn`).
 
@@ -345,7 +345,7 @@ class GamePackage:
         out = fn(entries, lang)
         return course.complete(out, lang) if out else None
 
-    # -- secrets at undo, acting for a seat, tournaments (issue 13) ---------------------------------
+    # -- secrets at undo, acting for a seat, tournaments ---------------------------------
     def undo_refusal(self, before: Any, action: Action, after: Any, by_table: bool, lang: str = "en") -> str | None:
         """Why undoing ``action`` (played on ``before``, giving ``after``) is refused, or None.
 

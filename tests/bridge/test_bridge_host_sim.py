@@ -1,4 +1,4 @@
-"""The host link against the simulated firmware over a real pseudo-terminal (issue 7).
+"""The host link against the simulated firmware over a real pseudo-terminal.
 
 Each test names the protocol promise it checks (docs/bridge-protocol.md)."""
 

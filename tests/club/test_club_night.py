@@ -1,4 +1,4 @@
-"""Issue 26's club night: three tables at once on a real Mosquitto, the broker stopped and restarted during
+"""A club night: three tables at once on a real Mosquitto, the broker stopped and restarted during
 play, a table killed with SIGKILL between an action and its PUBACK; the league counts every result once,
 in order per table, and no message carries a secret."""
 

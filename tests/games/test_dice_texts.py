@@ -1,4 +1,4 @@
-"""galapagos-dice in French: no English game word on any text the game gives (issue 12).
+"""galapagos-dice in French: no English game word on any text the game gives.
 
 For many random states this renders, in French, every form (labels, field and
 choice labels, previews, disabled reasons, the plan hint), the prompt, the

@@ -1,4 +1,4 @@
-"""A crash of ``companion run`` exits with a status systemd restarts, never 2 (issue 22, point 3)."""
+"""A crash of ``companion run`` exits with a status systemd restarts, never 2."""
 
 from __future__ import annotations
 

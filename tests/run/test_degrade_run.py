@@ -1,4 +1,4 @@
-"""``companion run`` with a display that is not there starts the table and says so (issue 22, point 3)."""
+"""``companion run`` with a display that is not there starts the table and says so."""
 
 from __future__ import annotations
 

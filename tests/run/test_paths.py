@@ -1,4 +1,4 @@
-"""A relative ``--db`` stays where it was typed, though importing lgpio changes directory (issue 22).
+"""A relative ``--db`` stays where it was typed, though importing lgpio changes directory.
 
 lgpio ``chdir``s to ``$LG_WD`` when it is imported (tmpfs under the unit): the tag registry,
 opened after the pin factory loads, used to land there. The stand-in ``lgpio`` on the path

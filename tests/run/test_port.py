@@ -1,4 +1,4 @@
-"""``make run PORT=N`` / ``companion run --sim --port N`` (issue 21, point 7)."""
+"""``make run PORT=N`` / ``companion run --sim --port N``."""
 
 from __future__ import annotations
 

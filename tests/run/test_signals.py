@@ -1,4 +1,4 @@
-"""Signals against a live ``companion run --sim`` (issue 22, point 5).
+"""Signals against a live ``companion run --sim``.
 
 The old handler called ``Hub.stop`` → ``Event.set`` inside the signal handler; a second
 signal arriving while the first held the condition's lock deadlocked the process for good.

@@ -1,4 +1,4 @@
-"""Fixing a mistake five actions back from the tablet, in Debian's Chromium (issue 16).
+"""Fixing a mistake five actions back from the tablet, in Debian's Chromium.
 
 An auction's first round, typed in on the table: Bob's two education steps (five back)
 should have been one. The tablet opens « Fix an earlier action », presses Edit on that

@@ -49,7 +49,7 @@ def test_the_undo_preview_api_follows_who_asks(table: Table) -> None:
     bob, ann = table.client(), table.client()
     bob_token, ann_token = table.join(bob, gid, "Bob"), table.join(ann, gid, "Ann")
     mine = bob.get(f"/api/games/{gid}/undo-preview", headers={"Authorization": f"Bearer {bob_token}"})
-    # the tablet entered Bob's move: his phone may not take it back (issue 24.2: by who sent it, not by ``player``)
+    # the tablet entered Bob's move: his phone may not take it back (by who sent it, not by ``player``)
     assert mine.status_code == 200 and mine.json["can_undo"] is False
     other = ann.get(f"/api/games/{gid}/undo-preview", headers={"Authorization": f"Bearer {ann_token}"})
     assert other.status_code == 200 and other.json == {"can_undo": False, "what": "", "back": [], "can_redo": False}

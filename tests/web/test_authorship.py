@@ -1,4 +1,4 @@
-"""Issue 24.2: who sent an action is a record on the journal entry, never a string read back.
+"""Who sent an action is a record on the journal entry, never a string read back.
 
 Each test failed on the version that kept ``web:{seat}`` / ``web:table...`` texts and split them
 apart again: a player named « table » was taken for the tablet, an edited tablet move stopped

@@ -1,4 +1,4 @@
-"""The course of a game and the players' history in Debian's Chromium (issue 25): the results screen's
+"""The course of a game and the players' history in Debian's Chromium: the results screen's
 charts on a 1280 px tablet and a 390 px phone, the « Course » page one tap from a phone during play,
 and the history page after a dozen recorded games (a tie, an abandoned game, a deleted one).
 

@@ -1,4 +1,4 @@
-"""The course and history routes through the Flask test client (issue 25): who may look, the
+"""The course and history routes through the Flask test client: who may look, the
 exports' figures, BG Stats' link and file."""
 
 from __future__ import annotations

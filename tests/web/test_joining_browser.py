@@ -1,4 +1,4 @@
-"""A seat named « .. » in Chromium (issue 15): its phone joins and goes live, and the tablet frees it from its page."""
+"""A seat named « .. » in Chromium: its phone joins and goes live, and the tablet frees it from its page."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A round of each game played on phones through the move forms only (issue 12).
+"""A round of each game played on phones through the move forms only.
 
 Against a real ``companion run --sim`` in Debian's Chromium: every seat has a
 phone, and each move is entered the way a player enters it, by choosing in the

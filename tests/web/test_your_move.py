@@ -1,4 +1,4 @@
-"""« Your move » on a 390×844 phone, in Debian's Chromium (issue 16).
+"""« Your move » on a 390×844 phone, in Debian's Chromium.
 
 A phone during its turn shows one sentence of what to do and only the moves it can make now; it must
 fit in about one and a half screens (measured here: the document's height during a turn, for each game,

@@ -47,7 +47,7 @@ class Package(GamePackage):
         return table.tag_action(component, point, state, entry)
 
     def die_face(self, face: int) -> Any:
-        """Faces 1..6 are the colours in DESIGN order: black, white, red, green, yellow, blue."""
+        """Faces 1..6 are the colours in docs/design.md's order: black, white, red, green, yellow, blue."""
         from companion.games.dice import table
 
         return table.die_face(face)

@@ -30,7 +30,7 @@
   the plan being dialled); the fifth die of a roll sends it.
 
 Faces: the firmware reads faces 1..6; Galapagos dice show colours, face ``n``
-being the ``n``-th colour in DESIGN order (black, white, red, green, yellow,
+being the ``n``-th colour in docs/design.md's order (black, white, red, green, yellow,
 blue), so opposite faces (``n`` and ``7 - n``) are black/blue, white/yellow and
 red/green. A tagged die is enrolled with the colour it shows when its tag lies
 under the face: ``{"die": D, "bottom": colour-below, "up": colour-on-top}``.
@@ -54,7 +54,7 @@ LANE_PREFIX = "seat"
 
 
 def die_face(face: Any) -> str | None:
-    """The colour of firmware face ``face`` (1..6 in DESIGN order), a colour as it is, else None."""
+    """The colour of firmware face ``face`` (1..6 in docs/design.md's order), a colour as it is, else None."""
     if isinstance(face, str) and face in COLOURS:
         return face
     if isinstance(face, int) and not isinstance(face, bool) and 1 <= face <= len(COLOURS):

@@ -2,7 +2,7 @@
 
 * A **weather card** (``{"water": N, "hurricane": bool}``) laid on any reader is the card
   turned: ``weather``, with the drops printed on it (the hurricane card too: a card that does
-  not fit the deck is accepted and corrects it, with a warning, issue 13); a hurricane card
+  not fit the deck is accepted and corrects it, with a warning); a hurricane card
   enrolled without drops shows the game's (option ``hurricane_water``).
 * A **wooden ball** (``{"fish": N, "snake": bool}``) on the scan pad: while a wood gamble is
   being dialled in (``entry`` says so), each ball drawn counts one more extra ball, and the
