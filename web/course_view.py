@@ -61,7 +61,7 @@ def _filters() -> tuple[str | None, str]:
 def _figures() -> tuple[dict[str, Any], str | None, str]:
     game, period = _filters()
     library = Library(dashboard().hub.journal)
-    return history.figures(library, game=game, period=period, now=dashboard().hub.journal._clock()), game, period
+    return history.figures(library, game=game, period=period, now=dashboard().hub.journal.now()), game, period
 
 
 def history_reader() -> tuple[Any, list[str] | None]:
@@ -146,6 +146,6 @@ def bgstats_history():
     require(table=True)
     game, period = _filters()
     library = Library(dashboard().hub.journal)
-    recs = [rec for rec, state in history.records(library, game=game, period=period, now=library.journal._clock())
+    recs = [rec for rec, state in history.records(library, game=game, period=period, now=library.journal.now())
             if state == "over"]
     return _bgsplay(recs, "galapagos-plays.bgsplay")

@@ -24,7 +24,7 @@ from companion.engine import jsoncheck
 from companion.engine.rules import RuleError
 from companion.table import history
 from companion.table.library import Library
-from companion.table.rows import GameDamaged, GameRecord, UnknownGame, _json_or_none
+from companion.table.rows import GameDamaged, GameRecord, UnknownGame, json_or_none
 from web.access import require
 from web.context import dashboard
 from web.formatting import csv_cell, when
@@ -109,7 +109,7 @@ def redact_raw(rows: dict[str, Any]) -> dict[str, Any]:
     words = public_names | set(vocabulary) | {"type", "true", "false", "null"}
     actions = []
     for row in rows["actions"]:
-        action = _json_or_none(row.get("action"))
+        action = json_or_none(row.get("action"))
         if isinstance(action, dict):
             kind = action.get("type")
             if not isinstance(kind, str) or kind not in vocabulary:
@@ -138,7 +138,7 @@ def export_json():
     marks = library.marks()
     records = [{**r.to_json(), "state": library.state(r, marks.get(r.id)),
                 "deleted": r.id in marks and marks[r.id].deleted is not None} for r in library.journal.games()]
-    players = history.figures(library, now=library.journal._clock())["players"]  # the history page's figures
+    players = history.figures(library, now=library.journal.now())["players"]  # the history page's figures
     response = make_response(jsonify({"games": records, "players": players}))
     response.headers["Content-Disposition"] = "attachment; filename=galapagos-history.json"
     return response
