@@ -40,6 +40,7 @@ from web.validate import ApiError
 
 bp = Blueprint("course", __name__)
 
+
 @bp.get("/g/<game_id>/course")
 def course_page(game_id: str):
     who = require(game_id)
