@@ -12,7 +12,7 @@ from companion.table import course
 from companion.table.journal import Journal
 from companion.table.session import Session
 
-SCENARIO = Path(__file__).resolve().parent / "scenarios" / "galerapagos_full_game.jsonl"
+SCENARIO = Path(__file__).resolve().parents[1] / "scenarios" / "galerapagos_full_game.jsonl"
 
 
 def _lit(img, x: int) -> list[int]:

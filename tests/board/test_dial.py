@@ -17,8 +17,8 @@ from companion.table.journal import Journal
 from companion.table.session import Session
 from hw.events import ButtonEvent, EncoderEvent
 from hw.oled import open_oled
-from tests.clock import FakeClock
-from tests.test_dial_frames import dial_to
+from tests.board.test_dial_frames import dial_to
+from tests.support.clock import FakeClock
 
 GALERAPAGOS = [{"type": "weather", "water": 2, "hurricane": False}]
 ASK = "Correct the flow: Ann searches the wreck out of turn?"
@@ -166,7 +166,7 @@ def test_a_phones_secret_vote_is_never_on_the_dial(tmp_path):
     """A vote is offered to the table for a seat without a phone, never for a phone's seat."""
     import json
 
-    lines = [json.loads(x) for x in (Path(__file__).parent / "scenarios" / "galerapagos_review_5p.jsonl").read_text().splitlines() if x.strip()]
+    lines = [json.loads(x) for x in (Path(__file__).parents[1] / "scenarios" / "galerapagos_review_5p.jsonl").read_text().splitlines() if x.strip()]
     header, actions = lines[0], lines[1:15]  # up to the first vote
     clock = FakeClock(100.0)
     session = Session.new(Journal(tmp_path / "vote.db"), header["game"], header["players"], header.get("options", {}),

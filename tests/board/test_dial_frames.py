@@ -21,7 +21,7 @@ from companion.table.journal import Journal
 from companion.table.session import Session
 from hw.events import ButtonEvent, EncoderEvent
 from hw.oled import open_oled
-from tests.clock import FakeClock
+from tests.support.clock import FakeClock
 
 GOLDEN = Path(__file__).parent / "golden" / "dial"
 

@@ -16,9 +16,9 @@ import pytest
 from companion.board import config as configuration
 from companion.board import screens, walk
 from companion.board.devices import open_devices
-from tests.clock import FakeClock
+from tests.board.test_devices import turn  # the encoder's two pins in quadrature
 from tests.hw.conftest import mock_factory  # noqa: F401  (fixture)
-from tests.test_devices import turn  # the encoder's two pins in quadrature
+from tests.support.clock import FakeClock
 
 CONFIG = """\
 # the builder's own comment, kept
@@ -144,7 +144,7 @@ def test_no_walk_without_pending_or_for_the_built_in_simulation(tmp_path):
 
 
 def test_the_fresh_install_s_config_asks_for_the_walk(tmp_path):
-    pi = configuration.load(Path(__file__).resolve().parent.parent / "deploy" / "pi.toml")
+    pi = configuration.load(Path(__file__).resolve().parents[2] / "deploy" / "pi.toml")
     assert pi.first_boot == {"pending": True}
     assert walk.needed(pi, tmp_path)
 

@@ -280,7 +280,7 @@ class TestOledCommand:
         from companion.table.journal import Journal
         from companion.table.session import Session
 
-        script = Path(__file__).parent / "scenarios" / name
+        script = Path(__file__).parents[1] / "scenarios" / name
         out = tmp_path / "c.png"
         code, report = self.run(capsys, str(script), "--out", str(out), "--screen", "course")
         assert code == 0 and report["screen"] == "course"

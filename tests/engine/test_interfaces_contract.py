@@ -23,7 +23,7 @@ from companion import games
 from companion.board.replay import replay_via_table
 from companion.engine import audit, catalogs
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "tests" / "scenarios").glob("*.jsonl"))
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from companion import games
 from companion.engine.script import run_file
 
-SCENARIOS = Path(__file__).parent / "scenarios"
+SCENARIOS = Path(__file__).parents[1] / "scenarios"
 
 
 def results_of(name: str, lang: str = "en") -> dict[str, Any]:

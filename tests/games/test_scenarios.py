@@ -16,7 +16,7 @@ import pytest
 
 from companion.engine.script import run_file
 
-SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.jsonl"))
+SCENARIOS = sorted((Path(__file__).parents[1] / "scenarios").glob("*.jsonl"))
 
 
 def assert_subset(expected: Any, actual: Any, path: str = "$") -> None:

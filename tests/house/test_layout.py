@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # floor -> the top-level names (``companion.<floor>`` or a package) it must never import
 FORBIDDEN: dict[str, tuple[str, ...]] = {

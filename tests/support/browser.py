@@ -3,7 +3,9 @@
 One Chromium and one ``companion run --sim`` per test session (per xdist worker): starting them costs
 seconds, a fresh game per test costs milliseconds. Each test makes its own game (``new_game``) and its
 own pages, so no test depends on what another left; the pages a module opened are closed when it ends.
-The dashboard's test client (the ``table`` fixture) is shared by every folder: tests/conftest.py.
+Registered for every folder by tests/conftest.py (``pytest_plugins``): the browser suites of tests/web and
+tests/table/corrections share the one Chromium and the one server. The dashboard's test client (the
+``table`` fixture) is in tests/conftest.py.
 """
 
 from __future__ import annotations

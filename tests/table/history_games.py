@@ -15,7 +15,7 @@ from companion.table.journal import Journal
 from companion.table.library import Library
 from companion.table.session import Session
 
-SCENARIOS = Path(__file__).resolve().parent / "scenarios"
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 
 #: in the order they are recorded (one hour apart on the journal's clock), and what Home did with them
 PLAYED = [

@@ -11,7 +11,7 @@ import pytest
 from companion.table import history
 from companion.table.journal import Journal
 from companion.table.library import Library
-from tests.history_games import EXPECTED, record
+from tests.table.history_games import EXPECTED, record
 
 
 @pytest.fixture(scope="module")

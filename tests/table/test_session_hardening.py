@@ -12,8 +12,8 @@ from companion.engine.rules import RuleError
 from companion.table import extras
 from companion.table.journal import Journal
 from companion.table.session import ReplayError, Session
-from tests.clock import FakeClock as Clock
-from tests.test_session_timer import until_timer_runs
+from tests.support.clock import FakeClock as Clock
+from tests.table.test_session_timer import until_timer_runs
 
 
 @pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from companion.table.journal import Journal
 from companion.table.session import Session
-from tests.clock import FakeClock as Clock
+from tests.support.clock import FakeClock as Clock
 
 
 def until_timer_runs(session: Session) -> None:

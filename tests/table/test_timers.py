@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.table.timers import DEFAULT_SECONDS, SandTimer
-from tests.clock import FakeClock
+from tests.support.clock import FakeClock
 
 
 def test_default_is_the_published_30_seconds():

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.history_games import EXPECTED, PLAYED, record
 from tests.support.dashboard import TO_THE_VOTE
+from tests.table.history_games import EXPECTED, PLAYED, record
 from tests.web.runner import Server, start_server
 from tests.web.test_phone_moves import PHONE, SHOTS, TABLET
 

@@ -7,7 +7,7 @@ import signal
 import urllib.request
 from pathlib import Path
 
-from test_signals import start
+from tests.cli.run.test_signals import start
 
 
 def test_run_without_its_display_serves_the_dashboard_and_names_the_device_and_fix(tmp_path: Path) -> None:

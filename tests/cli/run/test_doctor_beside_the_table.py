@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
-from test_signals import ROOT, STARTED
 
 from hw import doctor
+from tests.cli.run.test_signals import ROOT, STARTED
 
 MISSING_DISPLAY = '[gpio]\nfactory = "mock"\n[display]\ntype = "ssd1306"\ni2c_port = 9\n[web]\nport = 0\n'
 

@@ -14,7 +14,7 @@ import signal
 import urllib.request
 from pathlib import Path
 
-from test_signals import start
+from tests.cli.run.test_signals import start
 
 
 def test_a_relative_db_is_made_absolute_before_lgpio_loads(tmp_path: Path, monkeypatch) -> None:

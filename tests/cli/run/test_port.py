@@ -11,8 +11,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
-from test_signals import ROOT, start
-
+from tests.cli.run.test_signals import ROOT, start
 from tests.web.runner import free_port
 
 

@@ -25,7 +25,7 @@ from tests.web.runner import printed_url
 
 pytestmark = pytest.mark.crash
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 #: every process start() began (conftest kills those still alive after each test)
 STARTED: list[subprocess.Popen] = []
 

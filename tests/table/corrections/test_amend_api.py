@@ -10,7 +10,7 @@ import pytest
 from tests.support.dashboard import TO_THE_VOTE, Table
 from tests.web.test_pages import csrf_of, tablet
 
-SCRIPT = Path(__file__).parents[1] / "scenarios" / "auction_full_game.jsonl"
+SCRIPT = Path(__file__).parents[2] / "scenarios" / "auction_full_game.jsonl"
 
 
 def auction(table: Table, upto: int = 12) -> str:

@@ -20,7 +20,7 @@ from tests.web.test_phone_moves import SHOTS, TABLET
 
 pytestmark = pytest.mark.browser
 
-SCRIPT = Path(__file__).parents[1] / "scenarios" / "auction_full_game.jsonl"
+SCRIPT = Path(__file__).parents[2] / "scenarios" / "auction_full_game.jsonl"
 
 
 @pytest.fixture(scope="module")

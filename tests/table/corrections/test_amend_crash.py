@@ -27,7 +27,7 @@ from companion.table.session import Session
 
 pytestmark = pytest.mark.crash
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 KILLS = 5
 SOAK_KILLS = 100
 

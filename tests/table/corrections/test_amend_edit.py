@@ -23,7 +23,7 @@ from companion.table.authorship import phone, tablet
 from companion.table.journal import Journal
 from companion.table.session import Session
 from tests.support.dashboard import TO_THE_VOTE
-from tests.test_amend_undo_back import played
+from tests.table.corrections.test_amend_undo_back import played
 
 GAMES = [("auction_full_game", 20), ("dice_full_game", 20), ("galerapagos_full_game", 20), ("pocket_win_ten_turns", 20)]
 

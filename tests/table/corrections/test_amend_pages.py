@@ -26,7 +26,7 @@ def test_redo_shows_only_once_something_was_undone(table: Table) -> None:
 
 def auction_after_bobs_education(table: Table) -> str:
     gid = table.new_game("galapagos-auction", ["Ann", "Bob", "Cid"])
-    script = Path(__file__).parents[1] / "scenarios" / "auction_full_game.jsonl"
+    script = Path(__file__).parents[2] / "scenarios" / "auction_full_game.jsonl"
     for line in script.read_text().splitlines()[1:9]:
         assert table.act(gid, json.loads(line)).status_code == 200
     return gid

@@ -7,7 +7,7 @@ from pathlib import Path
 from companion.table import extras
 from companion.table.journal import Journal
 from companion.table.session import Session
-from tests.test_session_timer import until_timer_runs
+from tests.table.test_session_timer import until_timer_runs
 
 OCEAN = {"type": "ocean", "species": "rat", "icons": 1, "mode": "migrate"}
 END = {"type": "end_turn"}

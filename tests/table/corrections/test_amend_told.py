@@ -11,7 +11,7 @@ from pathlib import Path
 
 from companion.table import amend, story
 from companion.table.authorship import tablet
-from tests.test_amend_undo_back import played
+from tests.table.corrections.test_amend_undo_back import played
 
 
 def _bob_educates_once(session) -> int:

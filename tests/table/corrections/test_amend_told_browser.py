@@ -13,8 +13,8 @@ import json
 
 import pytest
 
+from tests.table.corrections.test_amend_browser import SCRIPT, server  # noqa: F401,F811 - the same server fixture (the session's)
 from tests.web.runner import Server
-from tests.web.test_amend_browser import SCRIPT, server  # noqa: F401,F811 - the same server fixture (the session's)
 from tests.web.test_phone_moves import SHOTS, TABLET, join_phone
 
 pytestmark = pytest.mark.browser

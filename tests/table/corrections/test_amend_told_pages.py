@@ -7,7 +7,7 @@ import json
 import re
 
 from tests.support.dashboard import Table
-from tests.test_amend_undo_back import SCENARIOS
+from tests.table.corrections.test_amend_undo_back import SCENARIOS
 
 
 def test_every_phone_shows_the_correction_once_in_the_second_person_for_its_own_seat(table: Table) -> None:

@@ -19,7 +19,7 @@ from companion.table.journal import Journal
 from companion.table.session import Session
 from tests.support.dashboard import TO_THE_VOTE
 
-SCENARIOS = Path(__file__).parent / "scenarios"
+SCENARIOS = Path(__file__).parents[2] / "scenarios"
 
 
 def played(db_path: Path, name: str, upto: int) -> Session:
