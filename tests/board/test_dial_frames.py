@@ -3,8 +3,8 @@
 Each case replays a short script into a real session, lets the table controller
 (with luma.core's dummy display) dial a move with the encoder and Up/Down, and
 compares the frame it draws with a golden PNG. Regenerate after an intended change
-with ``UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_dial_frames.py`` and look
-at the files in ``tests/golden/dial/``.
+with ``UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/board/test_dial_frames.py`` and look
+at the files in ``tests/board/golden/dial/``.
 """
 
 from __future__ import annotations

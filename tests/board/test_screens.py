@@ -1,7 +1,7 @@
 """OLED screens: golden frames for each screen, and which screen a state calls for.
 
 Regenerate the golden PNGs after an intended change with
-``UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_screens.py`` and look at them.
+``UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/board/test_screens.py`` and look at them.
 """
 
 from __future__ import annotations

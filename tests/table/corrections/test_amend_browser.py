@@ -25,7 +25,7 @@ SCRIPT = Path(__file__).parents[2] / "scenarios" / "auction_full_game.jsonl"
 
 @pytest.fixture(scope="module")
 def server(sim_server: Server) -> Server:
-    """The session's ``companion run --sim`` (tests/web/conftest.py); each test makes its own game."""
+    """The session's ``companion run --sim`` (tests/support/browser.py); each test makes its own game."""
     return sim_server
 
 
