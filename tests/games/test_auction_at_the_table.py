@@ -17,7 +17,6 @@ from random import Random
 from typing import Any
 
 import pytest
-from test_auction_scoring import final
 
 from companion.board.controller import TableController
 from companion.board.screens import context_for, render
@@ -31,8 +30,9 @@ from companion.table.journal import Journal
 from companion.table.session import Session
 from hw.events import ButtonEvent, EncoderEvent
 from hw.oled import open_oled
-from tests.clock import FakeClock
+from tests.games.test_auction_scoring import final
 from tests.support.auction import RULES, act, choose, new, play, with_player, with_track
+from tests.support.clock import FakeClock
 from web import forms as web_forms
 
 SCENARIOS = Path(__file__).parents[1] / "scenarios"

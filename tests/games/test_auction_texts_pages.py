@@ -12,11 +12,10 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from test_auction_texts import english_in
-
 from companion.engine import texts
 from companion.games.auction import GAME
 from companion.games.auction.rules import AuctionState
+from tests.games.test_auction_texts import english_in
 from tests.support.auction import RULES, act, choose, new, play, with_player
 from web import pictures
 

@@ -5,7 +5,7 @@ right on their segment of the board" (the seat's lane slots); "All turtles are
 placed in the cloth bag" and are drawn from it (the bag reader). Every dice
 scenario is played through the simulated table only (``replay --via table``:
 buttons, encoder and tags) as the replay calls the package today, plans
-dialled, in tests/test_interfaces_contract.py (once for every game); here the
+dialled, in tests/engine/test_interfaces_contract.py (once for every game); here the
 full games are played again with the dice laid in the lanes.
 """
 

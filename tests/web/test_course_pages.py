@@ -9,8 +9,8 @@ import json
 import re
 from urllib.parse import parse_qs, urlsplit
 
-from tests.history_games import EXPECTED, lines
 from tests.support.dashboard import Table
+from tests.table.history_games import EXPECTED, lines
 
 
 def _play(table: Table, name: str, before: object = None) -> str:
