@@ -11,14 +11,10 @@ import random
 from typing import Any
 
 from companion.engine.gamepack import GamePackage
+from companion.games.galerapagos.chances import odds
 from companion.games.galerapagos.draws import draw_weather, weather_deck_order
-from companion.games.galerapagos.rules import (
-    BOTTOM_CARDS,
-    HURRICANE_WATER,
-    WEATHER_CARDS,
-    GalerapagosRules,
-    odds,
-)
+from companion.games.galerapagos.rules import GalerapagosRules
+from companion.games.galerapagos.state import BOTTOM_CARDS, HURRICANE_WATER, WEATHER_CARDS
 
 
 class Package(GamePackage):

@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.engine import course as C
 from companion.games.galerapagos import rules as R
+from companion.games.galerapagos.state import DOMAIN
 
 _RULES = R.GalerapagosRules()
 #: water blue drops, food orange fish, wood brown, rafts green, survivors black: each its shape and dash
@@ -23,7 +24,7 @@ STYLE = {"water": {"colour": "#2f6fbf", "shape": "diamond", "dash": ""},
          "survivors": {"colour": "#222222", "shape": "figure", "dash": "14,4"}}
 
 
-_t = C.words(R.DOMAIN)
+_t = C.words(DOMAIN)
 
 
 def course(entries: list[dict[str, Any]], lang: str = "en") -> dict[str, Any] | None:

@@ -128,7 +128,7 @@ def _weather_forms(s: R.State, lang: str) -> list[Form]:
         return []
     out: list[Form] = []
     nxt = base.round if base.phase == R.WEATHER else base.round + 1
-    living = len(R._living(base))
+    living = len(R.living_seats(base))
     left = {w: base.deck.count(w) for w in sorted(set(base.deck))}
     no = [pick("hurricane", _t(lang, "Hurricane"), [choice(False, _t(lang, "no"))], default=False, optional=True)]
     cards, others = [], []  # the cards the deck holds; a card it does not hold corrects it
@@ -176,17 +176,17 @@ def _embark_form(s: R.State, lang: str) -> Form | None:
     if st.show == R.RAFT:
         pv = preview(_t(lang, "the raft leaves with the survivors it can take: {places} for {n}",
                         places=texts.Plural("{n} place", "{n} places", max(0, R._capacity(st))),
-                        n=len(R._living(st))))
+                        n=len(R.living_seats(st))))
     elif st.phase == R.OVER and st.reason == "hurricane":
         pv = preview(_t(lang, "the raft has already left"))
     elif st.phase == R.END and not st.hurricane and R.embark_problem(st) is None:
-        n = len(R._living(st))
+        n = len(R.living_seats(st))
         text = _t(lang, "{n} survivors leave: water {w}→{w2}, food {f}→{f2}",
                   n=n, w=st.water, w2=st.water - n, f=st.food, f2=st.food - n)
         pv = preview(text, survivors=n, water=st.water - n, food=st.food - n)
     elif st.phase == R.END and not st.hurricane and st.opts.raft_vote and R._capacity(st) > 0:
         pv = preview(_t(lang, "{places} for {n}: a vote decides who stays",
-                        places=texts.Plural("{n} place", "{n} places", R._capacity(st)), n=len(R._living(st))),
+                        places=texts.Plural("{n} place", "{n} places", R._capacity(st)), n=len(R.living_seats(st))),
                      places=R._capacity(st))
     else:
         return None
@@ -203,7 +203,7 @@ def _survival_form(s: R.State, lang: str) -> Form | None:
     return form("survival", s.names[s.first], _t(lang, "Everyone has acted: go to survival?"), [],
                 confirm=True, player_optional=True,
                 preview=preview(_t(lang, "water {w}, food {f} for {n} survivors",
-                                   w=s.water, f=s.food, n=len(R._living(s)))))
+                                   w=s.water, f=s.food, n=len(R.living_seats(s)))))
 
 
 def _action_forms(s: R.State, i: int, lang: str) -> list[Form]:
@@ -413,7 +413,7 @@ def _vote_forms(s: R.State, lang: str) -> list[Form]:
     label = _t(lang, {R.WATER: "Vote: who goes without water?", R.FOOD: "Vote: who goes without food?",
                       R.DEPART: "Vote: who stays on the island?"}[s.phase])
     pv = preview(_t(lang, "{k} of {n} have voted", k=done, n=voters), voted=done, voters=voters)
-    targets = [choice(s.names[t], s.names[t], pv) for t in R._living(s)]
+    targets = [choice(s.names[t], s.names[t], pv) for t in R.living_seats(s)]
     for i in range(len(s.names)):
         if R.can_vote(s, i) and s.ballot[i] < 0:
             out.append(form("vote", s.names[i], label,
