@@ -10,6 +10,7 @@ import os
 from typing import Any
 
 from companion.engine.gamepack import GamePackage
+from companion.games.auction import palette
 from companion.games.auction.rules import SHARED_FIELD, AuctionRules, costs
 
 
@@ -72,15 +73,8 @@ class Package(GamePackage):
         }]
 
     def palette(self) -> dict[str, dict[str, str]]:
-        """The tokens' own colours (seed 000: "13 blue (sea lions), 12 yellow (iguanas), … 9 pink
-        (penguins), 8 brown (crabs)"), each with an ink that reads on it at 4.5:1 or better, and a shape of
-        its own (the pictures draw it beside the name) so the animals part in grey and for colour-blind eyes."""
-        fill = {"sea_lion": "#2f6fbf", "iguana": "#f2c230", "tortoise": "#3f9b4b",
-                "booby": "#c62f2f", "penguin": "#f19cbb", "crab": "#8b5a2b"}
-        ink = {"sea_lion": "#fff", "iguana": "#222", "tortoise": "#111", "booby": "#fff", "penguin": "#222", "crab": "#fff"}
-        shape = {"sea_lion": "circle", "iguana": "diamond", "tortoise": "hexagon", "booby": "triangle",
-                 "penguin": "square", "crab": "cross"}
-        return {"fill": fill, "ink": ink, "shape": shape}
+        """The tokens' own colours, inks and shapes (:mod:`companion.games.auction.palette`)."""
+        return {"fill": dict(palette.FILL), "ink": dict(palette.INK), "shape": dict(palette.SHAPE)}
 
     def screens(self) -> dict[str, Any]:
         from companion.games.auction import oled

@@ -11,6 +11,7 @@ from typing import Any
 
 from companion.engine import course as C
 from companion.engine import texts
+from companion.games.auction import palette
 from companion.games.auction import rules as R
 from companion.games.auction.words import animal, bonus_tile
 
@@ -25,8 +26,6 @@ _t = C.words(R.DOMAIN)
 
 def course(entries: list[dict[str, Any]], lang: str = "en") -> dict[str, Any] | None:
     """Money, points and education per player, the track per animal, the bonus tiles marked."""
-    from companion.games.auction import GAME
-
     got = C.read(entries, _RULES.public_state)
     if got is None:
         return None
@@ -36,9 +35,8 @@ def course(entries: list[dict[str, Any]], lang: str = "en") -> dict[str, Any] | 
     def per_player(field: str) -> list[dict[str, Any]]:
         return [C.series(n, n, [v["players"][i][field] for v in views], C.seat_style(i)) for i, n in enumerate(names)]
 
-    palette = GAME.palette()
     track = [C.series(a, animal(a, lang).capitalize(), [v["education_track"][a] for v in views],
-                      {"colour": palette["fill"][a], "shape": palette["shape"][a], "dash": DASHES[a]})
+                      {"colour": palette.FILL[a], "shape": palette.SHAPE[a], "dash": DASHES[a]})
              for a in ANIMALS]
     marks = []
     for rnd, _, events in played:

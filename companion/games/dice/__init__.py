@@ -12,7 +12,8 @@ from typing import Any
 
 from companion.engine.gamepack import GamePackage
 from companion.engine.rules import RuleError
-from companion.games.dice.rules import DiceRules, hint, roll_dice
+from companion.games.dice.paths import best_path
+from companion.games.dice.rules import DiceRules, roll_dice
 
 #: the sand timer's lengths a table may choose at the start, in seconds (the published one runs 30)
 TIMER_RANGE = (10, 300)
@@ -93,7 +94,7 @@ class Package(GamePackage):
         rolled = (public.get("rolls") or {}).get(me) if me else None
         if rolled and public.get("phase") == "plan" and me != public.get("timer_turned_by"):
             try:
-                best = hint(state, me, rolled)
+                best = best_path(state, me, rolled)
             except RuleError:  # no pawn yet, odd dice: no hint rather than no page
                 best = None
             if best is not None:
