@@ -27,7 +27,7 @@ from typing import Any
 
 from companion.engine import texts
 from companion.engine.moves import Choice, Field, Form, choice, form, number, pick, preview
-from companion.games.galerapagos import chances as C
+from companion.games.galerapagos import chances
 from companion.games.galerapagos import rules as R
 from companion.games.galerapagos.steps import with_steps
 
@@ -105,7 +105,7 @@ def _arrow(lang: str, what: str, before: int, after: int) -> str:
 
 
 def _snake_pct(s: R.State, k: int) -> int:
-    return round(100 * C.snake_chance(k, len(s.opts.bag)))
+    return round(100 * chances.snake_chance(k, len(s.opts.bag)))
 
 
 def _wood_after(s: R.State, pieces: int) -> tuple[int, int]:
@@ -163,8 +163,8 @@ def _weather_forms(s: R.State, lang: str) -> list[Form]:
                                                              preview(text, survivors=living, warning=early))]),
              pick("water", _t(lang, "Drops on the card"), drops, default=hw, optional=True)],
             confirm=True, round=nxt, player_optional=True,
-            preview=preview(_t(lang, "hurricane next: {pct}%", pct=round(100 * C.hurricane_next(base))),
-                            chance=C.hurricane_next(base))))
+            preview=preview(_t(lang, "hurricane next: {pct}%", pct=round(100 * chances.hurricane_next(base))),
+                            chance=chances.hurricane_next(base))))
         if early:  # « Mélangez la carte Ouragan et les 5 cartes Météo »: it cannot come up yet
             out[-1]["correction"] = _t(lang, "The hurricane cannot come up yet by the deck: turn it anyway and "
                                              "correct the deck?")
@@ -214,8 +214,8 @@ def _action_forms(s: R.State, i: int, lang: str) -> list[Form]:
     fish = [choice(n, texts.render_n("{n} fish", "{n} fish", n, None, lang, DOMAIN), preview(_arrow(lang, "food", s.food, s.food + n), food=s.food + n))
             for n in range(0, top + 1)]
     out.append(form("fish", p, _t(lang, "Fish"), [pick("fish", _t(lang, "Fish caught"), fish)], ends_turn=True,
-                    preview=preview(_t(lang, "about {x} fish a ball", x=_dec(lang, C.expected_fish(s.opts.bag))),
-                                    expected_fish=C.expected_fish(s.opts.bag))))
+                    preview=preview(_t(lang, "about {x} fish a ball", x=_dec(lang, chances.expected_fish(s.opts.bag))),
+                                    expected_fish=chances.expected_fish(s.opts.bag))))
     drops = s.weather or 0
     out.append(form("water", p, _t(lang, "Collect water"), [], ends_turn=True,
                     preview=preview(_arrow(lang, "water", s.water, s.water + drops), water=s.water + drops)))
@@ -238,10 +238,10 @@ def _action_forms(s: R.State, i: int, lang: str) -> list[Form]:
         snake = pick("snake", _t(lang, "Snake drawn"),
                      [choice(False, _t(lang, "no: all white"), safe), choice(True, _t(lang, "yes: bitten"), bitten)],
                      optional=True)
-        expect = C.expected_wood(k, balls)
+        expect = chances.expected_wood(k, balls)
         extras.append(choice(k, texts.render_n("+{n} ball", "+{n} balls", k, None, lang, DOMAIN),
                              preview(_t(lang, "snake {pct}%, ~{x} wood", pct=pct, x=_dec(lang, expect)),
-                                     snake=C.snake_chance(k, balls), expected=round(expect, 3),
+                                     snake=chances.snake_chance(k, balls), expected=round(expect, 3),
                                      wood=wood, rafts=rafts),
                              fields=[snake]))
     out.append(form("wood", p, _t(lang, "Collect wood"),
