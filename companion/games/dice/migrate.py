@@ -23,10 +23,6 @@ from typing import Any
 RULES_VERSION = 2
 
 
-def rules_version() -> int:
-    return RULES_VERSION
-
-
 def migrate(actions: list[dict[str, Any]], version: int, rules: Any, players: list[str],
             options: dict[str, Any]) -> list[tuple[int | None, dict[str, Any]]]:
     """``actions`` (journalled under ``version``) as today's rules read them, each with the index of the

@@ -10,7 +10,7 @@ import random
 from collections.abc import Iterable
 
 from companion.engine.rules import Action
-from companion.games.galerapagos.rules import (
+from companion.games.galerapagos.state import (
     BOTTOM_CARDS,
     HURRICANE_WATER,
     WEATHER,

@@ -6,6 +6,7 @@ what the public view shows once the undo is done, for every game.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -109,18 +110,13 @@ def test_nothing_to_undo_previews_nothing(db_path: Path) -> None:
 
 
 def test_a_package_may_write_its_figures_its_way(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A game's ``words.figure(key, value, lang)`` (by convention) writes money with its sign: « £900 »."""
-    from companion import games
-
+    """A game's part ``figure(key, value, lang)`` (listed in its package) writes money with its sign: « £900 »."""
     pkg = games.package("galapagos-auction")
-    real = pkg._hook
 
-    def hook(module: str, name: str):
-        if (module, name) == ("words", "figure"):
-            return lambda key, value, lang: f"£{value}" if key in ("money", "bank") else None
-        return real(module, name)
+    def figure(key: str, value: float, lang: str) -> str | None:
+        return f"£{value}" if key in ("money", "bank") else None
 
-    monkeypatch.setattr(pkg, "_hook", hook)
+    monkeypatch.setattr(pkg, "parts", dataclasses.replace(pkg.parts, figure=figure))
     monkeypatch.setattr(amend, "_cache", {})
     back = amend.undo_preview(played(db_path, "auction_full_game", 8), None)["back"]
     assert "Bob's money: £900 → £1200" in back and "Bob's education: 2 → 0" in back

@@ -11,17 +11,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.auction.rules import ANIMALS, DIRECTIONS
+from companion.engine.rules import RuleError
+from companion.games.auction.rules import ALL_PAIRS, ANIMALS, DIRECTIONS, TILE
 
 Action = dict[str, Any]
 
 
-def tag_action(component: Any, point: str, state: Any) -> Action | None:
+def tag_action(component: Any, point: str, state: Any, entry: Any = None) -> Action | None:
     """A tile on a square → ``tile``; an animal token → ``{"fill": {"animal": A}}``; else None.
 
     A tile laid when none is awaited is still sent: the rules refuse it with a
     sentence that says what the game waits for, which tells the table more
-    than "means nothing now".
+    than "means nothing now". The move being dialled in (``entry``) changes nothing here.
     """
     kind = getattr(component, "kind", None)
     value = getattr(component, "value", None) or {}
@@ -36,8 +37,9 @@ def tag_action(component: Any, point: str, state: Any) -> Action | None:
     return None
 
 
-def table_tags(action: Action) -> list[tuple[str, str, dict[str, Any]]] | None:
-    """The components a table lays to enter ``action`` (the rest is dialled): [(point, kind, value)]."""
+def table_tags(action: Action, state: Any = None) -> list[tuple[str, str, dict[str, Any]]] | None:
+    """The components a table lays to enter ``action`` (the rest is dialled): [(point, kind, value)], whatever
+    the state."""
     kind = action.get("type")
     if kind == "tile" and action.get("direction") in DIRECTIONS and isinstance(action.get("animals"), list):
         return [(action["direction"], "tile", {"animals": list(action["animals"])})]
@@ -62,9 +64,6 @@ def draw_tile(state: Any, rng: Any, player: str | None = None) -> Action:
     The rules stay pure: the randomness is the ``random.Random`` given (seeded and
     journaled by the companion), and the draw is journaled as the ``tile`` it gives.
     """
-    from companion.engine.rules import RuleError
-    from companion.games.auction.rules import ALL_PAIRS, TILE
-
     if getattr(state, "phase", None) != TILE:
         raise RuleError("No species tile is awaited now.", domain="galapagos-auction")
     square = next(d for d in range(4) if state.tiles[d] is None)

@@ -42,8 +42,9 @@ from typing import Any
 
 from companion.engine.gamepack import component_value as _value
 from companion.engine.gamepack import dialled as _entry
+from companion.engine.rules import RuleError
 from companion.games.dice.island import COLOURS
-from companion.games.dice.rules import DICE, DiceState
+from companion.games.dice.rules import DICE, DiceRules, DiceState
 
 KINDS: dict[str, Any] = {
     "turtle": {"number": "the turtle's number (1-36): the field it is placed on"},
@@ -136,9 +137,6 @@ def at_timer_end(state: DiceState, lanes: dict[str, list[Any]]) -> list[dict[str
     (dice that are not the ones rolled) is left out: that seat keeps its plan.
     Every action returned is accepted, in order, on ``state``.
     """
-    from companion.engine.rules import RuleError
-    from companion.games.dice.rules import DiceRules
-
     if state.phase != "plan" or state.timer != "running":
         return []
     rules = DiceRules()

@@ -16,6 +16,7 @@ from typing import Any
 from companion.engine.gamepack import component_value as _value
 from companion.engine.gamepack import dialled as _entry
 from companion.games.galerapagos import rules as R
+from companion.games.galerapagos.state import HURRICANE_WATER
 
 KINDS: dict[str, Any] = {
     "weather": {"water": "drops on the card (0-9)", "hurricane": "true for the hurricane card"},
@@ -58,7 +59,7 @@ def table_tags(action: dict[str, Any], state: Any = None) -> list[tuple[str, str
     kind = action.get("type")
     if kind == "weather" and set(action) <= {"type", "water", "hurricane"}:
         if action.get("hurricane") is True:
-            drops = state.opts.hurricane_water if isinstance(state, R.State) else R.HURRICANE_WATER
+            drops = state.opts.hurricane_water if isinstance(state, R.State) else HURRICANE_WATER
             water = action.get("water", drops)
             if isinstance(water, bool) or not isinstance(water, int):
                 return None
