@@ -39,7 +39,7 @@ WRECK_CARDS = 54
 RAFT_CARDS = 12
 RAFT_TRACK = 6  # the disc runs from 0 to 6; reaching 6 lays a raft card
 MAX_EXTRA_BALLS = 5
-#: the published deck besides the hurricane (issue 5; option ``weather_deck``, see docs/rules-notes.md).
+#: the published deck besides the hurricane (option ``weather_deck``, see docs/rules-notes.md).
 WEATHER_CARDS: tuple[int, ...] = (0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3)
 #: "12 cartes Météo" besides "1 carte Ouragan": the twelfth plain card (rulebook silent on its drops)
 WEATHER_CARDS_12: tuple[int, ...] = WEATHER_CARDS + (3,)
