@@ -20,13 +20,15 @@ from typing import Any
 
 from PIL import Image
 
+from hw.errors import DeviceError
+
 WIDTH, HEIGHT = 128, 64
 PAGES = HEIGHT // 8
 KINDS = ("dummy", "ssd1306", "sh1106")
 ROTATIONS = (0, 2)  # a half turn; 1 and 3 would make the display 64x128 and fail luma's size check
 
 
-class DisplayError(Exception):
+class DisplayError(DeviceError):
     """The configured display cannot be opened (one sentence with the fix)."""
 
 

@@ -26,6 +26,8 @@ from pathlib import Path
 from gpiozero import Device
 from gpiozero.pins import Factory
 
+from hw.errors import DeviceError
+
 #: the names accepted in ``[gpio] factory`` (gpiozero's own entry-point names)
 FACTORIES = ("mock", "lgpio", "rpigpio", "native", "pigpio")
 
@@ -65,7 +67,7 @@ def header_chip(labels: dict[int, str] | None = None) -> int | None:
     return None
 
 
-class PinFactoryError(Exception):
+class PinFactoryError(DeviceError):
     """The configured pin factory cannot be loaded on this machine (one sentence)."""
 
     def __init__(self, message: str, fix: str = "") -> None:

@@ -20,6 +20,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
+from companion.engine import texts
 from companion.engine.shapes import Action
 
 Event = dict[str, Any]
@@ -27,6 +28,12 @@ Event = dict[str, Any]
 
 class RuleError(Exception):
     """An action the rules refuse, with a sentence a player understands.
+
+    The root of the rules' trade and of it only: a refusal the player can act on, never a storage
+    failure (:class:`companion.table.rows.StorageError`: a full card, a damaged game) nor a device
+    down (:class:`hw.errors.DeviceError`). Every interface answers it with the sentence (the
+    dashboard a 400 or a 409, the CLI on stderr with exit status 1, the OLED on its line) and
+    nothing changed.
 
     The rules give a *message id* (the English source text with ``{name}``
     placeholders) and its parameters, never a finished sentence:
@@ -37,8 +44,6 @@ class RuleError(Exception):
     """
 
     def __init__(self, message: str, *, domain: str | None = None, **params: Any):
-        from companion.engine import texts
-
         self.msgid = message
         self.params = params
         self.domain = domain
@@ -47,8 +52,6 @@ class RuleError(Exception):
 
     def text(self, lang: str = "en", domain: str | None = None) -> str:
         """The sentence in ``lang`` (``domain``: the game's catalog when the error names none)."""
-        from companion.engine import texts
-
         return texts.render(self.msgid, self.params, lang, self.domain or domain or texts.INTERFACE)
 
 
@@ -73,8 +76,6 @@ class Expected:
     table_next: bool = field(default=False, compare=False)
 
     def text(self, lang: str = "en", domain: str | None = None) -> str:
-        from companion.engine import texts
-
         return texts.render(self.prompt, self.params, lang, domain or texts.INTERFACE)
 
     def to_json(self) -> dict[str, Any]:
@@ -92,8 +93,6 @@ class Outcome:
     params: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def sentence(self, lang: str = "en", domain: str | None = None) -> str:
-        from companion.engine import texts
-
         return texts.render(self.text, self.params, lang, domain or texts.INTERFACE)
 
     def to_json(self) -> dict[str, Any]:
