@@ -182,9 +182,7 @@ class Rules(ABC):
             raise RuleError("The action has no \"type\".")
         if kind not in self.actions:
             known = ", ".join(sorted(self.actions))
-            from companion.engine.texts import Term
-
-            raise RuleError("{game} has no action \"{kind}\"; it knows {known}.", game=Term(self.name), kind=kind, known=known)
+            raise RuleError("{game} has no action \"{kind}\"; it knows {known}.", game=texts.Term(self.name), kind=kind, known=known)
         allowed = self.actions[kind]
         unknown = sorted(set(action) - allowed - {"type"})
         if unknown:
@@ -202,11 +200,9 @@ class Rules(ABC):
             raise RuleError("Two players have the same name; give each a different one.")
         lo, hi = self.min_players, self.max_players
         if not lo <= len(names) <= hi:
-            from companion.engine.texts import Term
-
             if lo == hi:
-                raise RuleError("{game} is played by {lo} players, not {n}.", game=Term(self.name), lo=lo, n=len(names))
-            raise RuleError("{game} is played by {lo} to {hi} players, not {n}.", game=Term(self.name), lo=lo, hi=hi, n=len(names))
+                raise RuleError("{game} is played by {lo} players, not {n}.", game=texts.Term(self.name), lo=lo, n=len(names))
+            raise RuleError("{game} is played by {lo} to {hi} players, not {n}.", game=texts.Term(self.name), lo=lo, hi=hi, n=len(names))
         return names
 
     def public_state(self, state: Any, viewer: str | None = None) -> dict[str, Any]:
