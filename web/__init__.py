@@ -17,6 +17,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.engine.jsoncheck import clean
 from companion.table.rows import StorageError, UnknownGame
+from hw.errors import DeviceError
 from web.context import Dashboard
 from web.validate import ApiError
 
@@ -114,7 +115,8 @@ def create_app(dashboard: Dashboard, **config: Any) -> Flask:
     # one answer per trade's root, whatever the route (Flask picks the handler by the error's class, never
     # by the order written here): a refusal of the rules is answered where it is caught (400 or 409);
     # a storage failure is its one sentence, a 503 (the card full or read-only, the journal damaged) or a
-    # 409 (one game's rows damaged or not replayable: the others play on); a game not found is a 404.
+    # 409 (one game's rows damaged or not replayable: the others play on); a device down is a 503 with
+    # its sentence; a game not found is a 404.
     @app.errorhandler(StorageError)
     def storage_failed(err: StorageError):
         """The card or the journal's rows failed: the one sentence, on every route; nothing changed."""
@@ -124,6 +126,13 @@ def create_app(dashboard: Dashboard, **config: Any) -> Flask:
         if _wants_json():
             return api.error_response(ApiError(status, err.msgid, params=err.params, **extra))
         return _page_error(status, err.msgid, **err.params)
+
+    @app.errorhandler(DeviceError)
+    def device_down(err: DeviceError):
+        """A part of the table down (the network, a reader…) under a route: 503 with its sentence, in the log too."""
+        app.logger.warning("device down: %s", err)
+        error = ApiError(503, str(err))
+        return api.error_response(error) if _wants_json() else _page_error(503, error.message)
 
     @app.errorhandler(UnknownGame)
     def unknown_game(err: UnknownGame):

@@ -15,6 +15,7 @@ import pytest
 
 from companion.table.rows import NOT_RECORDED
 from companion.table.session import Session
+from hw.network import NetworkError
 from tests.support.dashboard import Table
 from tests.web.test_events import open_stream
 
@@ -277,3 +278,13 @@ def test_a_game_the_journal_cannot_replay_is_its_own_sentence_and_a_missing_one_
     assert table.act(good, {"type": "end_turn"}).status_code == 200
     r = table.client().get("/api/games/nosuchgame", headers=table.auth())
     assert r.status_code == 404 and "There is no game 'nosuchgame'" in r.json["error"]["message"]
+
+
+def test_a_device_down_under_a_route_is_a_503_with_its_sentence(table: Table) -> None:
+    """nmcli failing while the tablet asks for the hotspot's QR: the device's sentence, never a 500."""
+    def down() -> None:
+        raise NetworkError("NetworkManager is not running: sudo systemctl start NetworkManager.")
+
+    table.dashboard.wifi = down
+    r = table.client().get("/wifi.svg", headers=table.auth())
+    assert r.status_code == 503 and "NetworkManager is not running" in r.get_data(as_text=True)
