@@ -1,4 +1,4 @@
-"""The rules-engine contract every game module follows (see DESIGN.md).
+"""The rules-engine contract every game module follows (docs/design.md, « The rules contract »).
 
 A game is a :class:`Rules` subclass living in ``companion/games/``. It is pure:
 standard library only, no clock, no I/O, no randomness of its own. Physical
@@ -22,6 +22,7 @@ from typing import Any, ClassVar, TypeVar
 
 from companion.engine import texts
 from companion.engine.shapes import Action
+from companion.engine.texts import Term
 
 Event = dict[str, Any]
 
@@ -182,7 +183,7 @@ class Rules(ABC):
             raise RuleError("The action has no \"type\".")
         if kind not in self.actions:
             known = ", ".join(sorted(self.actions))
-            raise RuleError("{game} has no action \"{kind}\"; it knows {known}.", game=texts.Term(self.name), kind=kind, known=known)
+            raise RuleError("{game} has no action \"{kind}\"; it knows {known}.", game=Term(self.name), kind=kind, known=known)
         allowed = self.actions[kind]
         unknown = sorted(set(action) - allowed - {"type"})
         if unknown:
@@ -201,8 +202,8 @@ class Rules(ABC):
         lo, hi = self.min_players, self.max_players
         if not lo <= len(names) <= hi:
             if lo == hi:
-                raise RuleError("{game} is played by {lo} players, not {n}.", game=texts.Term(self.name), lo=lo, n=len(names))
-            raise RuleError("{game} is played by {lo} to {hi} players, not {n}.", game=texts.Term(self.name), lo=lo, hi=hi, n=len(names))
+                raise RuleError("{game} is played by {lo} players, not {n}.", game=Term(self.name), lo=lo, n=len(names))
+            raise RuleError("{game} is played by {lo} to {hi} players, not {n}.", game=Term(self.name), lo=lo, hi=hi, n=len(names))
         return names
 
     def public_state(self, state: Any, viewer: str | None = None) -> dict[str, Any]:
