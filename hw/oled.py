@@ -35,6 +35,7 @@ Opening the device, its errors and its bus meter are :mod:`hw.oled_device`.
 
 from __future__ import annotations
 
+import io
 import logging
 import threading
 import time
@@ -303,8 +304,6 @@ class Oled:
 
     def png(self) -> bytes:
         """The current frame as PNG bytes (the dashboard mirrors the simulated display)."""
-        import io
-
         buf = io.BytesIO()
         (self.frame or Image.new("1", (WIDTH, HEIGHT))).save(buf, format="PNG")
         return buf.getvalue()

@@ -15,7 +15,6 @@ from companion.engine.jsoncheck import clean
 from companion.engine.rules import RuleError
 from companion.table import amend, extras
 from companion.table.authorship import phone, tablet
-from companion.table.rows import JournalUnavailable
 from companion.table.session import Session
 from web import amend_view, joining, views
 from web.access import require, set_seat_cookie
@@ -55,8 +54,6 @@ def create_game():
     game, players, options = game_header(body(GAME_LIMIT))
     try:
         session = dashboard().hub.new(game, players, options)
-    except JournalUnavailable:
-        raise  # 503, not a refusal of the rules
     except RuleError as err:
         raise ApiError(400, err.text(lang())) from None
     if request.args.get("current", "1") != "0":
@@ -100,8 +97,6 @@ def post_action(game_id: str):
         source = tablet(for_=_acting_for(session, action))
     try:
         events = session.act(action, source=source, settles=settles)
-    except JournalUnavailable:
-        raise  # 503, not a refusal of the rules
     except RuleError as err:
         raise ApiError(409, err.text(lang())) from None
     return jsonify({**snapshot(session, who), "events": events if who.is_table or not _secret(session) else []})
@@ -165,8 +160,6 @@ def draw(game_id: str):
     try:
         action, seed = extras.draw(session, what, player if needs_player else None)
         events = session.act(action, source=phone(who.seat, seed) if not who.is_table else tablet(seed=seed))
-    except JournalUnavailable:
-        raise  # 503, not a refusal of the rules
     except RuleError as err:
         raise ApiError(409, err.text(lang())) from None
     return jsonify({"drawn": action, **snapshot(session, who), "events": events if who.is_table or not _secret(session) else []})
@@ -210,8 +203,6 @@ def _move(game_id: str, kind: str):
             raise ApiError(403, refusal)
     try:
         done = extras.undo(session, by_table=who.is_table, lang=lang()) if kind == "undo" else extras.redo(session)
-    except JournalUnavailable:
-        raise  # 503: the card refused the write, not the rules
     except RuleError as err:
         raise ApiError(409, err.text(lang())) from None
     if done is None:
@@ -289,8 +280,6 @@ def _rewrite(session: Session, who: Principal, seq: int, action: dict[str, Any] 
         raise ApiError(403, f"{held[0]} has a phone: only that phone may send this move.")  # never a vote for it
     try:
         done = session.edit(seq, action, source=tablet())
-    except JournalUnavailable:
-        raise  # 503: the card refused the write, not the rules
     except RuleError as err:
         raise ApiError(409, games.package(session.game).error_text(err, language)) from None
     extras.NOTICES.pop(session.id, None)  # an undo's notice (« everyone votes again ») no longer holds
@@ -315,8 +304,6 @@ def reenter_action(game_id: str, seq: int):
         raise ApiError(403, f"Only {found.author.seat}'s phone can make this move again.")
     try:
         events = session.reenter(seq, source=tablet() if who.is_table else phone(who.seat))
-    except JournalUnavailable:
-        raise
     except RuleError as err:
         raise ApiError(409, games.package(session.game).error_text(err, lang())) from None
     return jsonify({**snapshot(session, who), "events": events if who.is_table or not _secret(session) else []})

@@ -10,7 +10,7 @@ import sqlite3
 
 from companion.engine.jsoncheck import clean
 from companion.table.rows import UnknownGame
-from companion.table.session import ReplayError, Session
+from companion.table.session import Session
 from web.context import dashboard
 from web.validate import ApiError
 
@@ -20,8 +20,7 @@ def open_game(game_id: str) -> Session:
         return dashboard().hub.session(game_id)
     except UnknownGame:
         raise ApiError(404, "There is no game {game}.", params={"game": repr(clean(game_id))}) from None
-    except ReplayError as err:  # this game only: the others play on
-        raise ApiError(409, err.message) from None
+    # a game the journal cannot read or replay is a storage failure: the app's one answer (409, this game only)
 
 
 def claimed_seats(game_id: str) -> list[str]:

@@ -20,7 +20,7 @@ from companion.engine import jsoncheck
 from companion.engine.rules import RuleError
 from companion.table import extras
 from companion.table.library import Library
-from companion.table.rows import GameRecord, JournalUnavailable, UnknownGame
+from companion.table.rows import GameRecord, UnknownGame
 from web.access import optional, require
 from web.context import dashboard
 from web.formatting import bgstats_link, when, when_in
@@ -108,10 +108,10 @@ def _library_do(game_id: str, what: str) -> None:
     hub = dashboard().hub
     try:
         getattr(Library(hub.journal), what)(game_id)
-    except RuleError as err:
-        if isinstance(err, JournalUnavailable):
-            raise  # 503: the card is full or read-only
-        raise ApiError(404 if isinstance(err, UnknownGame) else 409, err.text(lang())) from None
+    except UnknownGame as err:
+        raise ApiError(404, err.text(lang())) from None
+    except RuleError as err:  # a refusal (a storage failure is the app's 503)
+        raise ApiError(409, err.text(lang())) from None
     if hub.current == game_id:
         hub.set_current(None)  # the table shows no game rather than one it was told to stop
 
@@ -131,9 +131,7 @@ def start_game():
         try:
             options = games.package(game).default_options(options)  # e.g. a random island when none is given
             session = dashboard().hub.new(game, names, options)
-        except RuleError as err:
-            if isinstance(err, JournalUnavailable):
-                raise  # 503: the card is full or read-only
+        except RuleError as err:  # a refusal (a storage failure is the app's 503)
             raise ApiError(400, err.text(lang(), game)) from None
     except ApiError as err:
         if err.status != 400:

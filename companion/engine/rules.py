@@ -30,6 +30,12 @@ Event = dict[str, Any]
 class RuleError(Exception):
     """An action the rules refuse, with a sentence a player understands.
 
+    The root of the rules' trade and of it only: a refusal the player can act on, never a storage
+    failure (:class:`companion.table.rows.StorageError`: a full card, a damaged game) nor a device
+    down (:class:`hw.errors.DeviceError`). Every interface answers it with the sentence (the
+    dashboard a 400 or a 409, the CLI on stderr with exit status 2, the OLED on its line) and
+    nothing changed.
+
     The rules give a *message id* (the English source text with ``{name}``
     placeholders) and its parameters, never a finished sentence:
     ``RuleError("{p} has £{money} and cannot pay £{cost}.", p="Ann", money=200, cost=300)``.

@@ -14,6 +14,7 @@ from companion.board.config import Config
 from companion.board.controller import TableController
 from companion.board.devices import open_devices
 from companion.table.journal import Journal
+from companion.table.rows import NOT_RECORDED
 from companion.table.session import Session
 from hw.events import ButtonEvent, DieEvent
 from hw.tags import Component
@@ -375,3 +376,19 @@ def test_the_dial_cycles_to_the_course(table_for) -> None:
     ctx = t.ctl.context()
     assert ctx.data["course"]["label"] == "Lowest population"
     assert t.ctl.frame_name(t.session.public(), ctx) == "course"
+
+
+def test_a_card_that_refuses_the_write_says_so_on_the_oled_not_as_a_refused_move(table_for):
+    """A storage failure is no refusal of the rules: the board says the card's sentence where refusals go,
+    with the error beep, and nothing changed; the same move goes through once the card takes writes."""
+    t = auction_bidding(table_for)
+    journal, version = t.session.journal, t.session.version
+    journal.readonly = True  # what Journal does on a card that is full or read-only
+    try:
+        assert t.ctl.act({"type": "bid", "player": "Ann", "direction": "N", "amount": 500}) is False
+    finally:
+        journal.readonly = False
+    assert t.ctl.message == NOT_RECORDED and t.devices.beeper.played[-1] == "error"
+    assert t.session.version == version
+    assert t.ctl.act({"type": "bid", "player": "Ann", "direction": "N", "amount": 500}) is True
+    assert t.session.version == version + 1

@@ -11,7 +11,8 @@ import pytest
 from companion.engine.rules import RuleError
 from companion.table import extras
 from companion.table.journal import Journal
-from companion.table.session import ReplayError, Session
+from companion.table.played import ReplayError
+from companion.table.session import Session
 from tests.support.clock import FakeClock as Clock
 from tests.table.test_session_timer import until_timer_runs
 
