@@ -16,6 +16,8 @@ from typing import Any
 
 from companion import games
 from companion.engine.rules import RuleError
+from companion.table.rows import StorageError, UnknownGame
+from hw.errors import DeviceError
 
 Command = Callable[[argparse.Namespace], int]
 _COMMANDS: dict[str, Command] = {}
@@ -186,8 +188,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return _COMMANDS[args.command](args)
-    except (RuleError, UsageError) as exc:
-        return fail(exc.message if isinstance(exc, RuleError) else str(exc))
+    # one answer per root, each its one sentence (the roots are disjoint: these clauses commute)
+    except RuleError as exc:  # the rules refused: nothing changed
+        return fail(exc.message)
+    except StorageError as exc:  # the card or the journal's rows failed: nothing changed
+        return fail(exc.message)
+    except UnknownGame as exc:  # a game looked up and not found
+        return fail(exc.message)
+    except DeviceError as exc:  # a part of the table down: its sentence says the fix
+        return fail(str(exc))
+    except UsageError as exc:
+        return fail(str(exc))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `companion show ID --text | head`: the reader left, nothing is wrong

@@ -15,6 +15,7 @@ from companion.engine.rules import RuleError
 from companion.engine.shortform import parse, usage
 from companion.table import extras
 from companion.table.journal import Journal
+from companion.table.rows import StorageError, UnknownGame
 from companion.table.session import Session
 from companion.table.summary import summary
 
@@ -93,6 +94,9 @@ def play(journal: Journal, game_id: str | None = None,
                 except RuleError as err:
                     out(f"Refused: {err.message}")
                     continue
+                except StorageError as err:  # the card refused the write: said, nothing changed, play on
+                    out(err.message)
+                    continue
                 out(after_move(session))
                 continue
             if word in ("undo", "redo"):
@@ -100,6 +104,9 @@ def play(journal: Journal, game_id: str | None = None,
                     done = extras.undo(session) if word == "undo" else session.redo()
                 except RuleError as err:
                     out(f"Refused: {err.message}")
+                    continue
+                except StorageError as err:  # the card refused the write: said, nothing changed, play on
+                    out(err.message)
                     continue
                 pkg = games.package(session.game)
                 out(f"{'Undone' if word == 'undo' else 'Redone'}: {pkg.describe(done)}." if done else f"Nothing to {word}.")
@@ -110,11 +117,14 @@ def play(journal: Journal, game_id: str | None = None,
             except RuleError as err:
                 out(f"Refused: {err.message}")
                 continue
+            except StorageError as err:  # the card refused the write: said, nothing changed, play on
+                out(err.message)
+                continue
             out(after_move(session))
     except (EOFError, KeyboardInterrupt):
         out("")
         return 0
-    except RuleError as err:
+    except (RuleError, StorageError, UnknownGame) as err:  # a refusal, the card, or no such game: one sentence
         sys.stderr.write(f"companion: {err.message}\n")
         return 2
 
