@@ -97,7 +97,7 @@ class TableDevices:
         if isinstance(event, (ButtonEvent, EncoderEvent, TagEvent)):
             self.oled.wake()  # someone is at the table: undim, end the screen saver
         if isinstance(event, StatusEvent):
-            self._note(event)
+            self.keep_status(event)
         if self._worker is None:
             self._deliver(event)
             return
@@ -115,7 +115,7 @@ class TableDevices:
                     self.dropped += 1
                 log.warning("device events arrive faster than the table handles them; dropped %r", lost)
 
-    def _note(self, event: StatusEvent) -> None:
+    def keep_status(self, event: StatusEvent) -> None:
         """Keep a device's last status (the dashboard shows it) and log it if it changed."""
         self.status[event.device] = event
         self.health_log.note(event)
@@ -189,7 +189,7 @@ class TableDevices:
             try:
                 beeper = Beeper(pin, active_high=active_high)
             except Exception as exc:  # a busy pin: the table plays silent until it is free
-                self._note(StatusEvent("buzzer", False, pin_trouble(pin, "the buzzer", exc)))
+                self.keep_status(StatusEvent("buzzer", False, pin_trouble(pin, "the buzzer", exc)))
                 ok = False
             else:
                 self.beeper.close()
@@ -201,7 +201,7 @@ class TableDevices:
             try:
                 self.leds.add(name, led_pin)
             except Exception as exc:
-                self._note(StatusEvent(f"LED {name}", False, pin_trouble(led_pin, f"LED {name}", exc)))
+                self.keep_status(StatusEvent(f"LED {name}", False, pin_trouble(led_pin, f"LED {name}", exc)))
                 ok = False
             else:
                 self._back(f"LED {name}")
@@ -211,7 +211,7 @@ class TableDevices:
         """Say which buttons (or the encoder) could not be claimed."""
         for name, (_pins, message) in (self.panel.missing if self.panel is not None else {}).items():
             device = "encoder" if name == "encoder" else f"button {name}"
-            self._note(StatusEvent(device, False, message))
+            self.keep_status(StatusEvent(device, False, message))
 
     def retry_inputs(self) -> bool:
         before = set(self.panel.missing)
@@ -226,7 +226,7 @@ class TableDevices:
         try:
             device = open_device(d.type, port=d.i2c_port, address=d.address, rotate=d.rotate)
         except DisplayError as exc:
-            self._note(StatusEvent("display", False, str(exc)))
+            self.keep_status(StatusEvent("display", False, str(exc)))
             return False
         self.oled.attach(device, contrast=d.contrast, refresh_every=d.refresh_every)
         self._back("display")
@@ -358,7 +358,7 @@ def open_devices(cfg: Any, *, db_path: str | None = None, clock: Clock = time.mo
         retries["inputs"] = lambda devices: devices.retry_inputs()
         devices.note_inputs()
     for device, message in faults.items():
-        devices._note(StatusEvent(device, False, message))
+        devices.keep_status(StatusEvent(device, False, message))
     devices.retries = retries
     return devices
 
