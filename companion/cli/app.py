@@ -28,6 +28,7 @@ from companion.board.walk import first_boot_walk
 from companion.cli.sim import SimTable, simulated
 from companion.cli.systemd import Watchdog, notify, notify_address, watchdog_interval
 from companion.cli.tags import Tags, demo_tags
+from companion.drawing.canvas import END_PAUSE_SECONDS, LINE_SECONDS
 from companion.table.live import LiveGames
 from companion.table.recovery import open_checked
 from companion.table.session import Session
@@ -46,10 +47,18 @@ log = logging.getLogger(__name__)
 
 #: seconds close() waits for a thread (server workers, the table loop) before going on
 SHUTDOWN_WAIT = 0.3
-#: the table loop's period while the OLED moves, and at rest (:meth:`Companion._loop_period`)
-LOOP_LIVELY, LOOP_REST = 0.1, 1.0
-#: seconds the loop stays lively after the OLED's frame changed or something happened
-LIVELY = 3.0
+#: the table loop's period while the OLED moves (scrolling text, a running sand timer, just after a change)
+LOOP_LIVELY = 0.1
+#: its period while something shown goes at its own time (a refusal, a toast, the first-boot walk's countdown)
+LOOP_REST = 1.0
+#: the longest it sleeps while nothing on the OLED can change by itself: it redraws nothing then, and only
+#: looks after the journal and the memory (systemd's watchdog, when on, makes it shorter)
+LOOP_IDLE = 30.0
+#: seconds the loop stays lively after the OLED's frame changed or something happened: longer than the
+#: longest still moment of a text that scrolls (its last line held for LINE_SECONDS + END_PAUSE_SECONDS)
+LIVELY = LINE_SECONDS + END_PAUSE_SECONDS + 0.5
+#: how often a table at rest asks again for its address (NetworkManager, through nmcli) for the join QR
+ADDRESS_EVERY = 60.0
 
 
 class Companion:
@@ -105,6 +114,9 @@ class Companion:
         self.watchdog = Watchdog(watchdog_interval(), loops=("table",))
         self._loop_wake = threading.Event()
         self._loop_serial, self._lively_until = -1, 0.0
+        self._address_at = -ADDRESS_EVERY
+        #: the table loop's passes that redrew the OLED (a screen at rest is not drawn again)
+        self.redraws = 0
         self.games.on_change(self.wake_loop)
         self._finished = len(self.journal.games(finished=True))
 
@@ -361,12 +373,16 @@ class Companion:
         except Exception as exc:  # noqa: BLE001 - a backup must never stop the table
             log.warning("journal backup failed: %s", exc)
 
-    def _loop_period(self) -> float:
-        """How long the table loop sleeps: 0.1 s while the OLED moves (scrolling text, a running sand
-        timer, the seconds after a change), else 1 s: a table at rest redraws nothing ten times a second.
-        A device event or a game's change wakes the loop at once (:meth:`wake_loop`)."""
+    def _next_pass(self) -> tuple[float, bool]:
+        """How long the table loop sleeps, and whether its pass redraws the OLED.
+
+        0.1 s and a redraw while the screen moves (a running sand timer, text that scrolls, the seconds
+        after a change); 1 s and a redraw while something shown goes at its time (a refusal, a toast,
+        a device down, the first-boot walk's countdown); otherwise nothing on the OLED can change by
+        itself: no redraw, and a sleep of :data:`LOOP_IDLE` (shorter under systemd's watchdog). A device
+        event or a game's change wakes the loop at once (:meth:`wake_loop`)."""
         if self.devices is None:
-            return LOOP_REST
+            return self._idle_wait(), False
         now = time.monotonic()
         sent = self.devices.oled.sent
         if sent != self._loop_serial:
@@ -375,50 +391,79 @@ class Companion:
             controller = self.controller
         timer = getattr(getattr(controller, "session", None), "timer", None)
         if now < self._lively_until or (timer is not None and timer.running):
-            return LOOP_LIVELY
-        return LOOP_REST
+            return LOOP_LIVELY, True
+        if self.walking():
+            return LOOP_REST, True
+        shown = controller if controller is not None else getattr(self, "_lobby", None)
+        if shown is not None and (getattr(shown, "message", None) or getattr(shown, "toast", None)):
+            return LOOP_REST, True
+        return self._idle_wait(), False
+
+    def _idle_wait(self) -> float:
+        """The loop's sleep at rest: its housekeeping's, and a beat within half systemd's watchdog stale time."""
+        wait = LOOP_IDLE
+        if self.watchdog.interval:
+            wait = min(wait, self.watchdog.stale / 2)
+        return wait
 
     def wake_loop(self, *_: Any) -> None:
         """Something happened (a device event, a game changed): the table loop runs now and stays lively."""
         self._lively_until = time.monotonic() + LIVELY
         self._loop_wake.set()
 
+    def _address_moved(self, lively: bool) -> bool:
+        """Ask again where phones join (while lively, or every :data:`ADDRESS_EVERY` s at rest): True when
+        it moved (the hotspot came up), so the join QR is drawn again."""
+        if self._url or (not lively and time.monotonic() - self._address_at < ADDRESS_EVERY):
+            return False
+        self._address_at = time.monotonic()
+        url = self.base_url()
+        moved, self.dashboard.base_url = url != self.dashboard.base_url, url
+        return moved
+
     def _loop(self) -> None:
-        """The controller's tick (timer beep, messages, scrolling), the OLED mirror: ten times a second
-        while something moves, once a second at rest."""
+        """The controller's tick (timer beep, messages, scrolling), the OLED mirror, the housekeeping: ten
+        times a second while something moves, once a second while a message waits for its time, and
+        without redrawing anything when the screen cannot change by itself (:meth:`_next_pass`)."""
         while not self._stop.is_set():
-            self._loop_wake.wait(self._loop_period())
+            self._loop_wake.wait(self._next_pass()[0])
             self._loop_wake.clear()
             if self._stop.is_set():
                 break
             self.watchdog.beat("table")
             try:
-                with self._lock:
-                    controller = self.controller
-                if self.walking():
-                    self.walk.tick()
-                elif controller is not None:
-                    controller.tick()
-                elif self.devices is not None:
-                    self.lobby().tick()  # what does not fit scrolls
-                if not self._url:  # the network may have changed (the hotspot came up): the tablet's join address
-                    self.dashboard.base_url = self.base_url()
-                if time.monotonic() - self._last_trim > TRIM_EVERY:
-                    self._last_trim = time.monotonic()
-                    release_free_memory()
-                if time.monotonic() - self._last_backup > 3600:
-                    self.backup()
-                if time.monotonic() - self._finished_checked > 30:  # a game just ended: back it up
-                    self._finished_checked = time.monotonic()
-                    finished = len(self.journal.games(finished=True))
-                    if finished != self._finished:
-                        self._finished = finished
-                        self.backup()
+                _, draw = self._next_pass()  # what happened during the sleep counts
+                if self._address_moved(draw) or draw:
+                    self.redraws += 1
+                    with self._lock:
+                        controller = self.controller
+                    if self.walking():
+                        self.walk.tick()
+                    elif controller is not None:
+                        controller.tick()
+                    elif self.devices is not None:
+                        self.lobby().tick()  # what does not fit scrolls
+                self._housekeeping()
                 if self.devices is not None and self.devices.oled.sent != self._oled_serial:
                     self._oled_serial = self.devices.oled.sent
                     self.hub.broadcast("sim")
             except Exception:
                 log.exception("table loop")
+
+    def _housekeeping(self) -> None:
+        """Memory given back, a game that ended backed up, the hourly backup (each only when due)."""
+        now = time.monotonic()
+        if now - self._last_trim > TRIM_EVERY:
+            self._last_trim = now
+            release_free_memory()
+        if now - self._last_backup > 3600:
+            self.backup()
+        if now - self._finished_checked > 30:  # a game just ended: back it up
+            self._finished_checked = now
+            finished = len(self.journal.games(finished=True))
+            if finished != self._finished:
+                self._finished = finished
+                self.backup()
 
     # -- signals and serving ------------------------------------------------------
     def request_stop(self, signum: int = 0, frame: Any = None) -> None:
@@ -501,9 +546,7 @@ class Companion:
             self._status.remove()
         for thread in self._threads:
             thread.join(timeout=SHUTDOWN_WAIT)
-        ticker = self.games._ticker  # its last poll may still read the journal
-        if ticker is not None and ticker is not threading.current_thread():
-            ticker.join(timeout=SHUTDOWN_WAIT)
+        self.games.join(timeout=SHUTDOWN_WAIT)  # its last poll may still read the journal
         if getattr(self, "club", None) is not None:  # its PUBACKs get a moment; the rest waits in the outbox
             self.club.stop()
         for part in (self.seats, self.journal):  # last: a session's final write has finished under its lock

@@ -1,0 +1,101 @@
+"""The table loop of ``companion run`` at rest: it draws the OLED again only when the screen can change.
+
+A Pi Zero 2 W's core is about a tenth of this machine's: a frame rendered every second for nothing
+was most of what a table at rest cost. These run a real simulated table (devices, controller, the
+loop's thread) and count the frames the loop hands the OLED.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gpiozero import Device
+
+from companion.board.config import Config
+from companion.cli import app
+from companion.cli.app import Companion, build
+from hw.events import StatusEvent
+
+
+@pytest.fixture
+def table(tmp_path: Path, monkeypatch) -> Iterator[Companion]:
+    monkeypatch.setattr(app, "LIVELY", 0.3)  # the seconds the loop stays lively after a change, shortened
+    previous = Device.pin_factory
+    companion = build(Config(), tmp_path / "journal.db", sim=True, port=0)
+    companion.start()
+    yield companion
+    companion.close()
+    factory = Device.pin_factory
+    if factory is not None and factory is not previous:
+        factory.reset()
+        factory.close()
+    Device.pin_factory = previous
+
+
+def counting_shows(companion: Companion) -> list[Any]:
+    """Every frame handed to the OLED from now on (changed or not)."""
+    oled = companion.devices.oled
+    shown: list[Any] = []
+    real = oled.show
+
+    def show(image: Any) -> bool:
+        shown.append(image.tobytes())
+        return real(image)
+
+    oled.show = show
+    return shown
+
+
+def test_an_unchanged_screen_is_not_drawn_again_and_a_press_still_is(table: Companion) -> None:
+    game = table.games.new("pocket-galapagos", ["Ann"], {})
+    table.games.set_current(game.id)
+    time.sleep(1.0)  # the change's lively moment passes
+    shown = counting_shows(table)
+    passes = getattr(table, "redraws", 0)
+    time.sleep(2.5)
+    assert shown == [] and getattr(table, "redraws", 0) == passes  # was: a frame rendered every second
+    frame = table.devices.oled.frame.tobytes()
+    table.dashboard.sim.press("down")  # the next screen
+    deadline = time.monotonic() + 5
+    while table.devices.oled.frame.tobytes() == frame and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert table.devices.oled.frame.tobytes() != frame
+
+
+def test_a_running_sand_timer_still_counts_down_on_the_oled(table: Companion) -> None:
+    game = table.games.new("galapagos-dice", ["Ann", "Bob", "Cy"], {})
+    for i, name in enumerate(["Ann", "Bob", "Cy"]):
+        game.act({"type": "start", "player": name, "field": i + 1})
+    game.act({"type": "place_turtles", "numbers": [10, 11, 12, 13, 14, 15]})
+    table.games.set_current(game.id)
+    game.act({"type": "plan", "player": "Bob", "dice": ["red", "green"]})  # the sand timer turns
+    assert game.timer is not None and game.timer.running
+    time.sleep(1.0)
+    shown = counting_shows(table)
+    time.sleep(2.6)
+    assert len(set(shown)) >= 2  # the countdown moved on at least twice, with nobody touching the table
+
+
+def test_a_device_down_is_said_at_once_and_stays_after_its_message_time(table: Companion) -> None:
+    game = table.games.new("pocket-galapagos", ["Ann"], {})
+    table.games.set_current(game.id)
+    time.sleep(1.0)
+    table.controller.message_seconds = 0.5
+    quiet = table.devices.oled.frame.tobytes()
+    table.devices.emit(StatusEvent("reader:scan", False, "reader scan stopped answering; retrying"))
+    deadline = time.monotonic() + 5
+    while table.devices.oled.frame.tobytes() == quiet and time.monotonic() < deadline:
+        time.sleep(0.02)
+    down = table.devices.oled.frame.tobytes()
+    assert down != quiet
+    time.sleep(4.0)  # past the sentence's reading time: the loop ages it, and it is said again
+    assert "reader scan" in (table.controller.message or "")
+    table.devices.emit(StatusEvent("reader:scan", True, "reader scan answers again"))
+    deadline = time.monotonic() + 8
+    while table.controller.message and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert table.controller.message is None  # once back, the screen goes back to the game by itself
