@@ -25,6 +25,7 @@ from typing import Any
 from companion.board.config import Config
 from companion.board.network import TableNetwork, settings_of
 from companion.board.walk import first_boot_walk
+from companion.cli import service_state
 from companion.cli.sim import SimTable, simulated
 from companion.cli.systemd import Watchdog, notify, notify_address, watchdog_interval
 from companion.cli.tags import Tags, demo_tags
@@ -32,6 +33,7 @@ from companion.drawing.canvas import END_PAUSE_SECONDS, LINE_SECONDS
 from companion.table.live import LiveGames
 from companion.table.recovery import open_checked
 from companion.table.session import Session
+from hw.supply import SupplyWatch
 from web.server import (
     LIVE_KEEPALIVE,
     MAX_LIVE,
@@ -97,6 +99,8 @@ class Companion:
         self._threads: list[threading.Thread] = []
         self._oled_serial = -1
         self._status: Any = None  # companion.cli.service_state.StatusFile, once started on real devices
+        #: the supply's throttled bits, read at start and every 30 s on real devices (not simulated)
+        self.supply: SupplyWatch | None = None
         self.server: Any = None
         #: set by :meth:`request_stop` (the signal number); :meth:`serve` stops when it is
         self.stop_requested = 0
@@ -314,12 +318,11 @@ class Companion:
 
     def _publish_state(self) -> None:
         """What failed at start named in the log once, the supply checked (a sag is a device
-        problem: the OLED says it), and the status file ``companion doctor`` reads."""
-        from companion.cli import service_state
-        from hw.doctor import throttled
-
+        problem: the OLED says it; the table loop checks it again while the table runs), and the
+        status file ``companion doctor`` reads."""
         service_state.log_start_faults(self.devices)
-        service_state.announce_supply(self.devices, throttled())
+        self.supply = SupplyWatch(self.devices.emit)
+        service_state.announce_supply(self.devices, self.supply)
         path = service_state.status_path()
         if path is not None:
             self._status = service_state.StatusFile(path, config=str(self.cfg.source), db=str(self.db_path))
@@ -451,13 +454,15 @@ class Companion:
                 log.exception("table loop")
 
     def _housekeeping(self) -> None:
-        """Memory given back, a game that ended backed up, the hourly backup (each only when due)."""
+        """Memory given back, the supply read, a game that ended backed up, the hourly backup (each when due)."""
         now = time.monotonic()
         if now - self._last_trim > TRIM_EVERY:
             self._last_trim = now
             release_free_memory()
         if now - self._last_backup > 3600:
             self.backup()
+        if self.supply is not None and self.supply.due():  # under-voltage while the table runs
+            self.supply.check()
         if now - self._finished_checked > 30:  # a game just ended: back it up
             self._finished_checked = now
             finished = len(self.journal.games(finished=True))

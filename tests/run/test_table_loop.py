@@ -19,6 +19,7 @@ from companion.board.config import Config
 from companion.cli import app
 from companion.cli.app import Companion, build
 from hw.events import StatusEvent
+from hw.supply import SupplyWatch, throttled
 
 
 @pytest.fixture
@@ -99,3 +100,25 @@ def test_a_device_down_is_said_at_once_and_stays_after_its_message_time(table: C
     while table.controller.message and time.monotonic() < deadline:
         time.sleep(0.05)
     assert table.controller.message is None  # once back, the screen goes back to the game by itself
+
+
+def test_a_supply_that_sags_while_the_table_runs_is_said_on_the_oled_and_cleared(table: Companion, tmp_path: Path,
+                                                                                  monkeypatch) -> None:
+    monkeypatch.setattr(app, "LOOP_IDLE", 0.2)  # the loop's rest, shortened (30 s on a table)
+    sysfs = tmp_path / "get_throttled"  # the kernel's file, as the firmware driver prints it
+    sysfs.write_text("0\n")
+    table.supply = SupplyWatch(table.devices.emit, lambda: throttled(sysfs, vcgencmd="no-such-vcgencmd"), every=0.2)
+    game = table.games.new("pocket-galapagos", ["Ann"], {})
+    table.games.set_current(game.id)
+    time.sleep(1.0)
+    sysfs.write_text("50005\n")  # under-voltage now, and since boot
+    deadline = time.monotonic() + 5
+    while "too weak" not in (table.controller.message or "") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "too weak" in (table.controller.message or "")
+    assert not table.devices.status["power supply"].ok  # the dashboard's banner and the doctor's status file
+    sysfs.write_text("50000\n")  # the sag is over (the since-boot bit stays until the next boot)
+    deadline = time.monotonic() + 8
+    while table.devices.status["power supply"].ok is False and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert table.devices.status["power supply"].ok
