@@ -29,7 +29,7 @@ from companion.cli import service_state
 from companion.cli.sim import SimTable, simulated
 from companion.cli.systemd import Watchdog, notify, notify_address, watchdog_interval
 from companion.cli.tags import Tags, demo_tags
-from companion.drawing.canvas import END_PAUSE_SECONDS, LINE_SECONDS
+from companion.drawing.canvas import END_PAUSE_SECONDS, LINE_SECONDS, STEP_SECONDS
 from companion.table.live import LiveGames
 from companion.table.recovery import open_checked
 from companion.table.session import Session
@@ -49,8 +49,11 @@ log = logging.getLogger(__name__)
 
 #: seconds close() waits for a thread (server workers, the table loop) before going on
 SHUTDOWN_WAIT = 0.3
-#: the table loop's period while the OLED moves (scrolling text, a running sand timer, just after a change)
+#: the table loop's period while the OLED moves by itself fastest (a running sand timer) and just after
+#: something happened
 LOOP_LIVELY = 0.1
+#: its period while only text scrolls: a marquee's step, on a steady beat, so each pass draws one step
+LOOP_SCROLL = STEP_SECONDS
 #: its period while something shown goes at its own time (a refusal, a toast, the first-boot walk's countdown)
 LOOP_REST = 1.0
 #: the longest it sleeps while nothing on the OLED can change by itself: it redraws nothing then, and only
@@ -118,6 +121,8 @@ class Companion:
         self.watchdog = Watchdog(watchdog_interval(), loops=("table",))
         self._loop_wake = threading.Event()
         self._loop_serial, self._lively_until = -1, 0.0
+        #: until when the frame may still be moving (it changed lately), and the scroll's next beat
+        self._moving_until = self._beat_at = 0.0
         self._address_at = -ADDRESS_EVERY
         #: the table loop's passes that redrew the OLED (a screen at rest is not drawn again)
         self.redraws = 0
@@ -379,8 +384,8 @@ class Companion:
     def _next_pass(self) -> tuple[float, bool]:
         """How long the table loop sleeps, and whether its pass redraws the OLED.
 
-        0.1 s and a redraw while the screen moves (a running sand timer, text that scrolls, the seconds
-        after a change); 1 s and a redraw while something shown goes at its time (a refusal, a toast,
+        0.1 s and a redraw while a sand timer runs and in the seconds after something happened; a marquee's
+        step (0.25 s) while text scrolls (the frame changed lately); 1 s and a redraw while something shown goes at its time (a refusal, a toast,
         a device down, the first-boot walk's countdown); otherwise nothing on the OLED can change by
         itself: no redraw, and a sleep of :data:`LOOP_IDLE` (shorter under systemd's watchdog). A device
         event or a game's change wakes the loop at once (:meth:`wake_loop`)."""
@@ -389,18 +394,29 @@ class Companion:
         now = time.monotonic()
         sent = self.devices.oled.sent
         if sent != self._loop_serial:
-            self._loop_serial, self._lively_until = sent, now + LIVELY
+            self._loop_serial, self._moving_until = sent, now + LIVELY
         with self._lock:
             controller = self.controller
         timer = getattr(getattr(controller, "session", None), "timer", None)
         if now < self._lively_until or (timer is not None and timer.running):
             return LOOP_LIVELY, True
+        if now < self._moving_until:  # text that scrolls: one pass a step
+            return self._scroll_beat(now), True
         if self.walking():
             return LOOP_REST, True
         shown = controller if controller is not None else getattr(self, "_lobby", None)
         if shown is not None and (getattr(shown, "message", None) or getattr(shown, "toast", None)):
             return LOOP_REST, True
         return self._idle_wait(), False
+
+    def _scroll_beat(self, now: float) -> float:
+        """Seconds to the next beat of :data:`LOOP_SCROLL`: fixed times, not a sleep after each pass (which
+        the pass's own time would stretch until a step was skipped)."""
+        if not now - LOOP_SCROLL < self._beat_at <= now + LOOP_SCROLL:
+            self._beat_at = now + LOOP_SCROLL  # a new beat
+        elif self._beat_at <= now:
+            self._beat_at += LOOP_SCROLL
+        return self._beat_at - now
 
     def _idle_wait(self) -> float:
         """The loop's sleep at rest: its housekeeping's, and a beat within half systemd's watchdog stale time."""

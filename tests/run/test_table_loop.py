@@ -18,6 +18,7 @@ from gpiozero import Device
 from companion.board.config import Config
 from companion.cli import app
 from companion.cli.app import Companion, build
+from companion.drawing.canvas import END_PAUSE_SECONDS, LINE_SECONDS
 from hw.events import StatusEvent
 from hw.supply import SupplyWatch, throttled
 
@@ -122,3 +123,16 @@ def test_a_supply_that_sags_while_the_table_runs_is_said_on_the_oled_and_cleared
     while table.devices.status["power supply"].ok is False and time.monotonic() < deadline:
         time.sleep(0.05)
     assert table.devices.status["power supply"].ok
+
+
+def test_text_that_scrolls_moves_a_step_each_pass(table: Companion, monkeypatch) -> None:
+    """The empty table's hint is longer than the screen: it moves a step (0.25 s) at a time with nobody
+    touching the table, and the loop draws once a step, not ten times a second."""
+    monkeypatch.setattr(app, "LIVELY", LINE_SECONDS + END_PAUSE_SECONDS + 0.5)  # as on a table
+    table.games.set_current(None)
+    time.sleep(4.0)  # the change's lively seconds pass; the marquee has left its first pause
+    shown = counting_shows(table)
+    time.sleep(4.0)
+    frames = [f for i, f in enumerate(shown) if i == 0 or f != shown[i - 1]]
+    assert len(frames) >= 10, len(frames)  # it moved on by itself
+    assert len(shown) <= 4.0 / app.LOOP_SCROLL + 2, len(shown)  # one pass a step
