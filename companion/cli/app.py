@@ -12,17 +12,26 @@ controller redraws the OLED, the dashboard's hub wakes every open page.
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import logging
 import os
+import shutil
+import signal
 import sqlite3
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
+from waitress import wasyncore
+
 from companion.board.config import Config
+from companion.board.controller import TableController
+from companion.board.devices import open_devices
+from companion.board.lobby import TableLobby
 from companion.board.network import TableNetwork, settings_of
 from companion.board.walk import first_boot_walk
 from companion.cli import service_state
@@ -30,10 +39,16 @@ from companion.cli.sim import SimTable, simulated
 from companion.cli.systemd import Watchdog, notify, notify_address, watchdog_interval
 from companion.cli.tags import Tags, demo_tags
 from companion.drawing.canvas import END_PAUSE_SECONDS, LINE_SECONDS, STEP_SECONDS
+from companion.table.library import Library
 from companion.table.live import LiveGames
 from companion.table.recovery import open_checked
 from companion.table.session import Session
+from hw.events import StatusEvent
 from hw.supply import SupplyWatch
+from web import MAX_BODY, create_app
+from web.context import Dashboard
+from web.hub import Hub
+from web.security import Keys, SeatStore, load_secret
 from web.server import (
     LIVE_KEEPALIVE,
     MAX_LIVE,
@@ -71,11 +86,6 @@ class Companion:
 
     def __init__(self, cfg: Config, db_path: Path, *, sim: bool, host: str, port: int,
                  url: str | None = None, devices: Any = None):
-        from web import create_app
-        from web.context import Dashboard
-        from web.hub import Hub
-        from web.security import Keys, SeatStore, load_secret
-
         self.cfg = cfg
         self.sim = sim
         self.host, self.port = host, port
@@ -132,8 +142,6 @@ class Companion:
     # -- devices ------------------------------------------------------------
     def open_devices(self) -> None:
         """Open the configured devices (simulated with ``--sim``) and follow the current game."""
-        from companion.board.devices import open_devices
-
         if self.devices is None:
             cfg = self.cfg
             if self.journal.readonly:  # the tag registry cannot open on the card: a copy in RAM, read-only in effect
@@ -157,8 +165,6 @@ class Companion:
         self.devices.listeners.append(self._device_event)
         self.games.on_current(self._follow)
         if self.storage_warning and hasattr(self.devices, "emit"):
-            from hw.events import StatusEvent
-
             # shown and kept like a device that is down: the banner on every page, the OLED, the log
             self.devices.emit(StatusEvent("storage", False, self.storage_warning))
 
@@ -180,9 +186,6 @@ class Companion:
 
     def _tags_copy(self, source: str) -> str:
         """A temporary copy of the tag registry's file (a read-only card): tags read, enrolments do not last."""
-        import shutil
-        import tempfile
-
         folder = Path(tempfile.mkdtemp(prefix="companion-tags-"))
         copy = folder / "tags.db"
         try:
@@ -196,8 +199,6 @@ class Companion:
         return str(copy)
 
     def _device_event(self, event: Any) -> None:
-        from hw.events import StatusEvent
-
         self.wake_loop()
         if isinstance(event, StatusEvent) and self._status is not None:  # what the doctor reads
             self._status.write(self.devices.status)
@@ -224,8 +225,6 @@ class Companion:
     def lobby(self) -> Any:
         """The buttons and OLED with no game on the table (:mod:`companion.board.lobby`): a game started there
         goes through the hub (``Session.new`` with the journal) and onto the table."""
-        from companion.board.lobby import TableLobby
-
         if getattr(self, "_lobby", None) is None:
             self._lobby = TableLobby(self.devices.oled, lambda g, p, o: self.games.set_current(self.games.new(g, p, o).id),
                                      beeper=self.devices.beeper, url=lambda: self.base_url() + "/join",
@@ -239,8 +238,6 @@ class Companion:
 
     def _follow(self, session: Session | None) -> None:
         """The table's game changed: a new controller for it (or the idle screen)."""
-        from companion.board.controller import TableController
-
         with self._lock:
             if self.controller is not None:
                 self.controller.close()
@@ -297,8 +294,6 @@ class Companion:
     # -- running --------------------------------------------------------------
     def start(self) -> None:
         """Bind the server, open the devices, resume the last unfinished game, start the loops."""
-        from web import MAX_BODY
-
         threading.stack_size(THREAD_STACK)
         self.server = make_server(self.app, self.host, self.port, max_body=4 * MAX_BODY)
         pump = self.server.stream_pump
@@ -309,7 +304,7 @@ class Companion:
         self.resume()
         self.club = None
         if self.cfg.mqtt is not None:  # the MQTT client (paho, ssl, urllib) is loaded only for a club's table
-            from companion.club import wiring
+            from companion.club import wiring  # late: MQTT (paho, ssl) only for a club's table
 
             self.club = wiring.start(self.cfg.mqtt, self.journal, self.db_path, self._failing_devices, self.notices)
         self.hub.start(interval=0.25)
@@ -340,8 +335,6 @@ class Companion:
         reported and skipped: one broken game never keeps the table from starting. A game
         the table abandoned or deleted on Home is never put back on (:mod:`companion.table.library`).
         """
-        from companion.table.library import Library
-
         for record in Library(self.journal).resumable(self.journal.last_acted(finished=False)):
             try:
                 session = self.games.set_current(record.id)
@@ -500,8 +493,6 @@ class Companion:
 
     def install_signal_handlers(self) -> None:
         """SIGTERM and SIGINT ask :meth:`serve` to stop; the wake-up pipe ends its poll at once."""
-        import signal
-
         if threading.current_thread() is not threading.main_thread():
             return  # signals are delivered to the main thread only (tests build a Companion elsewhere)
         if self._wake is None:
@@ -520,8 +511,6 @@ class Companion:
         files so a signal ends the current poll (``asyncore_loop_timeout`` is the longest wait
         without one).
         """
-        from waitress import wasyncore
-
         socket_map = getattr(self.server, "map", None) or self.server._map
         waker = None
         if self._wake is not None:
@@ -576,8 +565,6 @@ class Companion:
             except Exception:
                 log.exception("closing %r", part)
         if self._wake is not None:
-            import signal
-
             if threading.current_thread() is threading.main_thread():  # as before install_signal_handlers
                 signal.set_wakeup_fd(self._previous_wakeup)  # before its pipe closes: the fd could be reused
                 # Stopped by a signal, the process is on its way out: a burst (systemd's SIGTERM, then
@@ -599,9 +586,6 @@ def exit_now(status: int) -> None:
     busy two-core machine — longer than the whole shutdown may take (issue 22: within 1 s
     of the signal). The kernel frees that memory at once.
     """
-    import atexit
-    import signal
-
     if threading.current_thread() is threading.main_thread():
         # the table is closed: a late signal of a burst (SIGINT's default raises KeyboardInterrupt)
         # must not break the exit handlers with a traceback; the process is ending anyway
