@@ -130,7 +130,8 @@ def test_text_that_scrolls_moves_a_step_each_pass(table: Companion, monkeypatch)
     touching the table, and the loop draws once a step, not ten times a second."""
     monkeypatch.setattr(app, "LIVELY", LINE_SECONDS + END_PAUSE_SECONDS + 0.5)  # as on a table
     table.games.set_current(None)
-    time.sleep(4.0)  # the change's lively seconds pass; the marquee has left its first pause
+    table.dashboard.sim.press("down")  # the next game: the screen's text starts again from its left end
+    time.sleep(4.0)  # the press's lively seconds pass; the hint's marquee (11 s of steps) has left its pause
     shown = counting_shows(table)
     time.sleep(4.0)
     frames = [f for i, f in enumerate(shown) if i == 0 or f != shown[i - 1]]
