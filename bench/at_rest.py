@@ -32,9 +32,9 @@ from bench.harness import Server, open_clients
 
 STARTS = size(5, 1)
 #: the quiet stretch measured (the kernel counts CPU time in 10 ms ticks: 60 s resolves 0.017 %)
-QUIET_SECONDS = size(60.0, 2.0)
+QUIET_SECONDS = size(60.0, 1.0)
 #: what start-up and the new game leave to settle before it (the first backup, the first OLED frame)
-SETTLE = size(2.0, 0.5)
+SETTLE = size(2.0, 0.2)
 
 
 def threads(pid: int) -> int:
