@@ -137,3 +137,24 @@ def test_text_that_scrolls_moves_a_step_each_pass(table: Companion, monkeypatch)
     frames = [f for i, f in enumerate(shown) if i == 0 or f != shown[i - 1]]
     assert len(frames) >= 10, len(frames)  # it moved on by itself
     assert len(shown) <= 4.0 / app.LOOP_SCROLL + 2, len(shown)  # one pass a step
+
+
+def test_at_rest_the_join_address_is_asked_seldom_and_a_new_one_is_drawn(table: Companion, monkeypatch) -> None:
+    """On a Pi the address comes from NetworkManager (nmcli, a process): a table at rest asks every
+    ADDRESS_EVERY seconds, not at every pass, and a move (the hotspot came up) is drawn at once."""
+    monkeypatch.setattr(app, "LOOP_IDLE", 0.1)
+    monkeypatch.setattr(app, "ADDRESS_EVERY", 1.0)
+    game = table.games.new("pocket-galapagos", ["Ann"], {})
+    table.games.set_current(game.id)
+    time.sleep(1.0)
+    asked: list[float] = []
+    address = ["http://192.168.1.20:8080"]
+    monkeypatch.setattr(table, "base_url", lambda: asked.append(time.monotonic()) or address[0])
+    time.sleep(2.5)
+    assert 1 <= len(asked) <= 4  # every second, not at each of the ~25 passes
+    passes = table.redraws
+    address[0] = "http://10.42.0.1:8080"  # the table's hotspot came up
+    deadline = time.monotonic() + 5
+    while table.dashboard.base_url != address[0] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert table.dashboard.base_url == address[0] and table.redraws > passes  # the join QR drawn again
