@@ -42,7 +42,7 @@ class PortFinder:
     def __call__(self) -> str | None:
         """The bridge's device now; with ``serial_number`` set, only a port with that USB serial.
 
-        Every way of finding it is filtered (issue 22): the udev link and the by-id links too,
+        Every way of finding it is filtered: the udev link and the by-id links too,
         or with two Picos plugged in the link could name the other one's port.
         """
         wanted = self._ports_with_serial() if self.serial_number else None

@@ -195,7 +195,7 @@ class Panel:
 
         lgpio's own debounce (``bounce_time`` handed to gpiozero) reports a level only once
         it has been stable for the whole window, so every press reached the glass 20 ms late
-        at the least (issue 22). Here the press acts on its first edge; a press edge within
+        at the least. Here the press acts on its first edge; a press edge within
         ``bounce_time`` of the last accepted press, or of a release edge (the contacts
         chattering as they open), is contact bounce and is dropped.
         """

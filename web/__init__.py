@@ -16,11 +16,22 @@ from flask import Flask, redirect, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from companion.table.rows import NOT_RECORDED, GameDamaged, JournalUnavailable
+from web import (
+    api,
+    course_view,
+    drafts,
+    exports,
+    home,
+    island_pages,
+    join_pages,
+    joining,
+    pages,
+    simpanel,
+)
+from web.access import set_seat_cookie, set_table_cookie
 from web.context import Dashboard
-from web.validate import ApiError
-
-#: the largest request body accepted at all (game set-ups with a 36-field layout fit easily)
-MAX_BODY = 64 * 1024
+from web.i18n import LANGS, lang, translator
+from web.validate import MAX_BODY, ApiError
 
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
        "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'")
@@ -33,19 +44,6 @@ def create_app(dashboard: Dashboard, **config: Any) -> Flask:
     app.extensions["companion"] = dashboard
     if dashboard.keys.nonces is None:  # a join code can be renewed (on request, or after too many guesses)
         dashboard.keys.nonces = dashboard.seats.code_nonce
-
-    from web import (
-        api,
-        course_view,
-        drafts,
-        exports,
-        home,
-        island_pages,
-        join_pages,
-        joining,
-        pages,
-        simpanel,
-    )
 
     app.register_blueprint(api.bp)
     app.register_blueprint(drafts.bp)
@@ -78,9 +76,9 @@ def create_app(dashboard: Dashboard, **config: Any) -> Flask:
         path = "/" + request.path.lstrip("/")  # "//host/?token=..." must not become a redirect elsewhere
         response = redirect(quote(path) + ("?" + urlencode(rest) if rest else ""))
         if seat is None:
-            api.set_table_cookie(response, token)
+            set_table_cookie(response, token)
         else:
-            api.set_seat_cookie(response, seat[0], token)
+            set_seat_cookie(response, seat[0], token)
         return response
 
     @app.after_request
@@ -122,8 +120,6 @@ def create_app(dashboard: Dashboard, **config: Any) -> Flask:
     @app.errorhandler(GameDamaged)
     def damaged(err: GameDamaged):
         """A game whose rows cannot be read: this game only, one sentence (Home lists it as damaged)."""
-        from web.i18n import lang
-
         error = ApiError(409, err.text(lang()))
         return api.error_response(error) if _wants_json() else _page_error(409, error.message)
 
@@ -151,8 +147,6 @@ def _wants_json() -> bool:
 
 
 def _page_error(status: int, message: str, **params: object):
-    from web.i18n import LANGS, lang, translator
-
     t = translator(lang())
     return render_template("error.html", status=status, message=t(message, **params), t=t, lang=lang(),
                            langs=LANGS), status

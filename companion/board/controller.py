@@ -1,6 +1,6 @@
 """The table controller: device events → game actions, game state → OLED screens and beeps.
 
-It sits above the session (DESIGN.md: device event → session → rules → new
+It sits above the session (docs/design.md: device event → session → rules → new
 state → screens) and names no game: what the table may do is the game
 package's *moves* (:mod:`companion.engine.moves`), what a component laid on a reader
 means is the package's ``tag_action``, and the screens come from the package.

@@ -4,7 +4,7 @@
 is wired here and only here: ``hw`` knows nothing of games, the games know
 nothing of hardware, and the dashboard talks to the session API.
 
-Data flows one way (DESIGN.md): a device event goes to the
+Data flows one way (docs/design.md): a device event goes to the
 :class:`~companion.board.controller.TableController` of the game on the table, which
 acts on the session; the session journals, then tells its listeners — the
 controller redraws the OLED, the dashboard's hub wakes every open page.
@@ -485,7 +485,7 @@ class Companion:
 
         A signal handler runs between two bytecodes of the main thread, possibly inside a
         lock that thread holds (``Event.set`` → ``Condition.__enter__``): taking any lock here
-        can deadlock when a second signal arrives during the first (issue 22). So it sets a
+        can deadlock when a second signal arrives during the first. So it sets a
         plain attribute; the byte :func:`signal.set_wakeup_fd` writes wakes the server's poll,
         and :meth:`serve` does the stopping, outside any handler.
         """
@@ -583,7 +583,7 @@ def exit_now(status: int) -> None:
 
     The exit handlers run (gpiozero's among them) and the output is flushed; what is left,
     the interpreter freeing every module and object one by one, took 0.7 to 1.2 s on a
-    busy two-core machine — longer than the whole shutdown may take (issue 22: within 1 s
+    busy two-core machine — longer than the whole shutdown may take (within 1 s
     of the signal). The kernel frees that memory at once.
     """
     if threading.current_thread() is threading.main_thread():

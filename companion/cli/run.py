@@ -60,7 +60,7 @@ def freeze_start_up_heap() -> None:
 
     A full collection walks every tracked object: 50-100 ms on a 2-core x86 machine for a
     started table, several times that on a Pi, and every thread waits for it, a button press
-    on its way to the OLED too (issue 22). Frozen objects are never walked again; what is
+    on its way to the OLED too. Frozen objects are never walked again; what is
     garbage already is collected first.
     """
     gc.collect()

@@ -1,4 +1,4 @@
-"""Tag enrolment from the dashboard: scan a tag, then say what it is (DESIGN.md, hardware model).
+"""Tag enrolment from the dashboard: scan a tag, then say what it is (docs/design.md, « Hardware and simulation »).
 
 :class:`Tags` is what the dashboard's enrolment page is given over the table's tag
 registry; :func:`parse_tag_value` reads a value the way players type it, and

@@ -177,7 +177,7 @@ def _raw(value: Any) -> Any:
     return value if value is None or isinstance(value, int | float) else _shown(value)
 
 
-def _json_or_none(text: Any) -> Any:
+def json_or_none(text: Any) -> Any:
     """``text`` decoded, or None when it is not sound JSON text (a damaged cell).
 
     Text with bytes that are not UTF-8 is refused before decoding; the journal writes no
@@ -191,6 +191,10 @@ def _json_or_none(text: Any) -> Any:
         return None
 
 
+#: the name the journal's reads import it by
+_json_or_none = json_or_none
+
+
 def _time(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value < _LATEST
 
@@ -200,14 +204,14 @@ def _row_problem(row: tuple[Any, ...]) -> str | None:
     seq, text, source, at, status, edit, origin, note = row
     if not isinstance(seq, int) or seq <= 0:
         return "an action's number cannot be read"
-    action = _json_or_none(text)
+    action = json_or_none(text)
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         return f"action {seq} cannot be read"
     if not _sound_text(source) or not _time(at):
         return f"action {seq} cannot be read"
     if status not in _STATUSES or not all(v is None or isinstance(v, int) for v in (edit, origin)):
         return f"the status of action {seq} cannot be read"
-    if note is not None and not isinstance(_json_or_none(note), dict):
+    if note is not None and not isinstance(json_or_none(note), dict):
         return f"the note of action {seq} cannot be read"
     return None
 
@@ -217,7 +221,7 @@ def _record(row: tuple[Any, ...]) -> GameRecord:
     gid, game, players, options, created, finished, result, rev = row[:8]
     version = row[8] if len(row) > 8 and isinstance(row[8], int) else None
     problem = None
-    names, opts, res = _json_or_none(players), _json_or_none(options), _json_or_none(result) if result else None
+    names, opts, res = json_or_none(players), json_or_none(options), json_or_none(result) if result else None
     if not _sound_text(gid) or not _sound_text(game):
         problem = "its name cannot be read"
     elif not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):

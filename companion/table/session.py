@@ -1,6 +1,6 @@
 """The table session: one live game over the journal.
 
-Data flows one way (DESIGN.md): device or phone → :meth:`Session.act` → rules →
+Data flows one way (docs/design.md): device or phone → :meth:`Session.act` → rules →
 journal commit → listeners (OLED, dashboard). The action is committed to
 SQLite *before* any listener hears of it, so a screen never shows something
 a power cut could take back.

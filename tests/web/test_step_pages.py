@@ -1,4 +1,4 @@
-"""Issue 21, the dashboard's share: pages follow each form's step, a phone's draft counts at the
+"""The next step, the dashboard's share: pages follow each form's step, a phone's draft counts at the
 sand's end, seats played on the tablet lead its page, a hand-off is said prominently, and words
 (units, outcomes, names) are said once and whole. In-process (Flask's test client); the browser
 side is tests/web/test_step_browser.py."""

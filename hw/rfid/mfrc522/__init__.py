@@ -204,7 +204,7 @@ class Backend(Reader):
         """After a failed open: spidev closed, the chip select kept driven high (inactive).
 
         Released, a GPIO select floats; a chip whose select drifts low answers every transfer
-        on the bus and corrupts the other readers' (issue 22). The line is held until
+        on the bus and corrupts the other readers'. The line is held until
         :meth:`close`; the re-open takes it as it is.
         """
         self._close_spi()

@@ -1,0 +1,32 @@
+"""The game a request names: its session (or one sentence why not), and the seats its phones hold.
+
+Shared by every blueprint that serves a game (the API, the pages, joining, drafts, the course);
+none of them imports another for it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from companion.engine.jsoncheck import clean
+from companion.table.rows import UnknownGame
+from companion.table.session import ReplayError, Session
+from web.context import dashboard
+from web.validate import ApiError
+
+
+def open_game(game_id: str) -> Session:
+    try:
+        return dashboard().hub.session(game_id)
+    except UnknownGame:
+        raise ApiError(404, "There is no game {game}.", params={"game": repr(clean(game_id))}) from None
+    except ReplayError as err:  # this game only: the others play on
+        raise ApiError(409, err.message) from None
+
+
+def claimed_seats(game_id: str) -> list[str]:
+    """The seats held by a phone; none readable (a read-only card) means none: the write is refused anyway."""
+    try:
+        return dashboard().seats.claimed(game_id)
+    except sqlite3.DatabaseError:
+        return []
