@@ -20,7 +20,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-from hw.doctor import SERVICE_STATUS
 from hw.events import StatusEvent
 from hw.supply import DEVICE, SupplyWatch, supply_problem
 
@@ -40,6 +39,8 @@ def status_path(env: dict[str, str] | None = None) -> Path | None:
 
 def status_paths(env: dict[str, str] | None = None) -> list[Path]:
     """Where the doctor looks: the service's runtime folder, then this user's."""
+    from hw.doctor import SERVICE_STATUS  # late: ~5 ms, not for `companion run`
+
     own = status_path(env)
     return [SERVICE_STATUS] + ([own] if own is not None and own != SERVICE_STATUS else [])
 
