@@ -438,7 +438,12 @@ class Companion:
         times a second while something moves, once a second while a message waits for its time, and
         without redrawing anything when the screen cannot change by itself (:meth:`_next_pass`)."""
         while not self._stop.is_set():
-            self._loop_wake.wait(self._next_pass()[0])
+            try:
+                period = self._next_pass()[0]
+            except Exception:  # a controller half made: the loop must keep beating
+                log.exception("table loop")
+                period = LOOP_REST
+            self._loop_wake.wait(period)
             self._loop_wake.clear()
             if self._stop.is_set():
                 break
