@@ -25,6 +25,16 @@ from gpiozero import Device, DigitalInputDevice
 from gpiozero.pins.mock import MockFactory
 
 from hw.pins import PinFactoryError, make_factory
+from hw.supply import (  # noqa: F401 - the doctor's names for the supply's bits
+    SUPPLY_FIX,
+    THROTTLED_NOW,
+    THROTTLED_SINCE_BOOT,
+    THROTTLED_SYSFS,
+    UNDER_VOLTAGE_NOW,
+    UNDER_VOLTAGE_SINCE_BOOT,
+    supply_problem,
+    throttled,
+)
 
 
 @dataclass(frozen=True)
@@ -324,40 +334,6 @@ def journal(device: str, path: Path, service_running: bool) -> list[Check]:
     if not service_running:
         checks += writable(device, path)
     return checks
-
-
-#: vcgencmd get_throttled's bits (Raspberry Pi firmware)
-UNDER_VOLTAGE_NOW, THROTTLED_NOW = 1 << 0, 1 << 2
-UNDER_VOLTAGE_SINCE_BOOT, THROTTLED_SINCE_BOOT = 1 << 16, 1 << 18
-SUPPLY_FIX = "use the official supply (5.1 V 2.5 A for a Pi Zero 2 W or 3, 3 A for a Pi 4, 5 A for a Pi 5) and a short, thick cable"
-THROTTLED_SYSFS = Path("/sys/devices/platform/soc/soc:firmware/get_throttled")
-
-
-def throttled(sysfs: Path = THROTTLED_SYSFS, vcgencmd: str = "vcgencmd") -> int | None:
-    """The firmware's throttled bits: the kernel's sysfs file (readable by anyone, even in the
-    service's sandbox), else ``vcgencmd get_throttled``; None off a Pi."""
-    try:
-        return int(sysfs.read_text().strip(), 16)
-    except (OSError, ValueError):
-        pass
-    if shutil.which(vcgencmd):
-        try:
-            out = subprocess.run([vcgencmd, "get_throttled"], capture_output=True, text=True, timeout=5).stdout
-            return int(out.strip().partition("=")[2], 16)
-        except (OSError, ValueError, subprocess.SubprocessError):
-            return None
-    return None
-
-
-def supply_problem(bits: int | None) -> str | None:
-    """One sentence when the supply sagged now or since boot (for the OLED and the log), else None."""
-    if bits is None:
-        return None
-    if bits & UNDER_VOLTAGE_NOW:
-        return "Power supply too weak now (under-voltage): the Pi slows down and the card may corrupt"
-    if bits & UNDER_VOLTAGE_SINCE_BOOT:
-        return "Power supply sagged since boot (under-voltage): a weak supply or cable"
-    return None
 
 
 def supply(bits: int | None) -> list[Check]:

@@ -6,6 +6,7 @@ exactly like a phone's tap or a button press, and survives a power cut.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 
@@ -17,7 +18,7 @@ from companion.table import extras
 from companion.table.journal import Journal
 from companion.table.rows import StorageError, UnknownGame
 from companion.table.session import Session
-from companion.table.summary import summary
+from companion.table.summary import story_lines, summary
 
 HELP = """Type the number of a move below (then answer its questions), or an action in short
 form (`bid Ann N 300`) or as JSON. Commands: help, moves, show, undo, redo, quit."""
@@ -131,8 +132,6 @@ def play(journal: Journal, game_id: str | None = None,
 
 def after_move(session: Session, story: bool = True) -> str:
     """What a player wants after a move: what happened, what the game waits for, the moves."""
-    from companion.table.summary import story_lines
-
     pkg = games.package(session.game)
     lines = [f"  {s}" for s in story_lines(session, limit=1)] if story else []
     if session.over:
@@ -261,8 +260,6 @@ def _read_value(f: dict, kind: str, answer: str) -> object:
         except ValueError:
             return _ABANDON
         return value if value in moves.range_values(f) else _ABANDON
-    import json
-
     values = []
     for word in (w.strip() for w in answer.split(",") if w.strip()):
         try:

@@ -127,6 +127,7 @@ def test_a_sagging_supply_is_a_device_problem_for_the_oled() -> None:
 
 def test_a_sagging_supply_reaches_the_table_and_the_log_once(caplog: pytest.LogCaptureFixture) -> None:
     from companion.cli.service_state import announce_supply
+    from hw.supply import SupplyWatch
 
     class Devices:
         def __init__(self) -> None:
@@ -137,10 +138,10 @@ def test_a_sagging_supply_reaches_the_table_and_the_log_once(caplog: pytest.LogC
 
     devices = Devices()
     with caplog.at_level("WARNING"):
-        event = announce_supply(devices, doctor.UNDER_VOLTAGE_NOW | doctor.UNDER_VOLTAGE_SINCE_BOOT)
+        event = announce_supply(devices, SupplyWatch(devices.emit, lambda: doctor.UNDER_VOLTAGE_NOW | doctor.UNDER_VOLTAGE_SINCE_BOOT))
     assert devices.emitted == [event]
     assert [r.getMessage() for r in caplog.records] == [f"at start: {event.message}"]
-    assert announce_supply(devices, 0) is None and len(devices.emitted) == 1
+    assert announce_supply(devices, SupplyWatch(devices.emit, lambda: 0)) is None and len(devices.emitted) == 1
 
 
 def test_a_stale_status_file_is_no_running_service(tmp_path: Path) -> None:
