@@ -52,8 +52,8 @@ from companion.table.authorship import Author
 from companion.table.authorship import of as author_of
 from companion.table.backups import backup_counter, backups, backups_dir, sync_to_disk
 from companion.table.rows import (
-    _ACTION_COLUMNS,
-    _GAME_COLUMNS,
+    ACTION_COLUMNS,
+    GAME_COLUMNS,
     DamagedGame,
     GameDamaged,
     GameRecord,
@@ -61,16 +61,16 @@ from companion.table.rows import (
     JournalEntry,
     JournalUnavailable,
     UnknownGame,
-    _author,
-    _dumps,
-    _entry,
-    _json_or_none,
-    _raw,
-    _record,
-    _row_problem,
-    _shown,
-    _text_factory,
-    _write_failure,
+    author_of_row,
+    dumps,
+    entry_of_row,
+    is_write_failure,
+    json_or_none,
+    raw_value,
+    record_of_row,
+    row_problem,
+    shown,
+    text_factory,
 )
 from companion.table.schema import SCHEMA, migrate_actions, migrate_authors
 
@@ -117,7 +117,7 @@ class Journal:
         try:
             self._db = self._connect()
         except sqlite3.OperationalError as exc:
-            if not _write_failure(exc):
+            if not is_write_failure(exc):
                 raise JournalDamaged(self.path, str(exc)) from None
             self._db = self._connect_readonly(exc)
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:  # a schema whose text is not UTF-8
@@ -125,9 +125,9 @@ class Journal:
         self._touched = self._has_column("games", "touched")
         #: a read-only journal from before authors has no ``author`` column: its sources are read instead
         self._author_col = "author" if self._has_column("actions", "author") else "NULL"
-        self._game_columns = _GAME_COLUMNS + (", rules_version" if self._has_column("games", "rules_version")
+        self._game_columns = GAME_COLUMNS + (", rules_version" if self._has_column("games", "rules_version")
                                               else ", NULL")  # a read-only journal from before versions
-        self._action_columns = _ACTION_COLUMNS if self._has_column("actions", "note") else \
+        self._action_columns = ACTION_COLUMNS if self._has_column("actions", "note") else \
             "seq, action, source, at, status, NULL, NULL, NULL"  # a read-only journal from before edits
         #: game id -> why its rows cannot be read ("" once checked sound); filled as games are first read
         self._damage: dict[str, str] = {}
@@ -141,7 +141,7 @@ class Journal:
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=30)
-        db.text_factory = _text_factory
+        db.text_factory = text_factory
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
@@ -172,7 +172,7 @@ class Journal:
         for attempt in attempts:
             try:
                 db = sqlite3.connect(attempt, uri=True, isolation_level=None, check_same_thread=False, timeout=30)
-                db.text_factory = _text_factory
+                db.text_factory = text_factory
                 db.execute("SELECT COUNT(*) FROM games").fetchone()
             except sqlite3.DatabaseError:
                 continue
@@ -203,14 +203,14 @@ class Journal:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
-                if _write_failure(exc):
+                if is_write_failure(exc):
                     raise JournalUnavailable(str(exc)) from None
                 raise
             try:
                 yield self._db
             except BaseException as exc:
                 self._rollback()
-                if _write_failure(exc):
+                if is_write_failure(exc):
                     raise JournalUnavailable(str(exc)) from None
                 raise
             else:
@@ -221,7 +221,7 @@ class Journal:
                     self._db.execute("COMMIT")
                 except sqlite3.OperationalError as exc:
                     self._rollback()
-                    if _write_failure(exc):
+                    if is_write_failure(exc):
                         raise JournalUnavailable(str(exc)) from None
                     raise
                 for hook in self.commit_hooks if changed else ():
@@ -260,10 +260,10 @@ class Journal:
         """One row (seq, action, source, at[, author]) as an entry, decoded under a guard: a row that
         cannot be read sets its game aside."""
         seq, text, source, at = row[:4]
-        problem = _row_problem((seq, text, source, at, "active", None, None, None))
+        problem = row_problem((seq, text, source, at, "active", None, None, None))
         if problem:
             raise self._set_aside_damaged(game_id, problem)
-        return _entry(seq, text, source, at, row[4] if len(row) > 4 else None)
+        return entry_of_row(seq, text, source, at, row[4] if len(row) > 4 else None)
 
     def _set_aside_damaged(self, game_id: str, what: str) -> GameDamaged:
         self._damage[game_id] = what
@@ -277,7 +277,7 @@ class Journal:
             row = self._db.execute(f"SELECT {self._game_columns} FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise UnknownGame(game_id)
-        record = _record(row)
+        record = record_of_row(row)
         problem = record.damage or self._rows_damage(game_id)
         if problem:
             raise GameDamaged(game_id, problem)
@@ -292,7 +292,7 @@ class Journal:
         with self._lock:
             rows = self._db.execute(f"SELECT {self._game_columns} FROM games {where} ORDER BY created DESC, rowid DESC"
                                     ).fetchall()
-        return self._sound([_record(r) for r in rows])
+        return self._sound([record_of_row(r) for r in rows])
 
     def last_acted(self, finished: bool | None = False) -> list[GameRecord]:
         """Games by the journal's order of the last change to each, the last acted on first.
@@ -303,7 +303,7 @@ class Journal:
         order = "touched DESC, rowid DESC" if self._touched else "rowid DESC"
         with self._lock:
             rows = self._db.execute(f"SELECT {self._game_columns} FROM games {where} ORDER BY {order}").fetchall()
-        return self._sound([_record(r) for r in rows])
+        return self._sound([record_of_row(r) for r in rows])
 
     # -- damage: every row decoded under a guard ------------------------------------------
     def _sound(self, records: list[GameRecord]) -> list[GameRecord]:
@@ -316,13 +316,13 @@ class Journal:
         with self._lock:
             rows = self._db.execute(f"SELECT {self._game_columns} FROM games ORDER BY rowid").fetchall()
         bad = [(row, record, record.damage or self._damage.get(record.id)) for row in rows
-               for record in [_record(row)]]
+               for record in [record_of_row(row)]]
         bad = [item for item in bad if item[2]]
         if not bad:
             return []
         with self._lock:
             counts = dict(self._db.execute("SELECT game_id, COUNT(*) FROM actions GROUP BY game_id").fetchall())
-        return [DamagedGame(_shown(record.id), _shown(record.game), [_shown(p) for p in record.players],
+        return [DamagedGame(shown(record.id), shown(record.game), [shown(p) for p in record.players],
                             record.created, str(problem), int(counts.get(row[0], 0) or 0))
                 for row, record, problem in bad]
 
@@ -333,7 +333,7 @@ class Journal:
         with self._lock:
             rows = self._db.execute(f"SELECT {self._action_columns} FROM actions WHERE game_id = ? ORDER BY seq",
                                     (game_id,)).fetchall()
-        self._damage[game_id] = next((p for p in map(_row_problem, rows) if p), "")
+        self._damage[game_id] = next((p for p in map(row_problem, rows) if p), "")
         return self._damage[game_id]
 
     def _scan(self) -> None:
@@ -345,7 +345,7 @@ class Journal:
             for row in self._db.execute(f"SELECT game_id, {self._action_columns} FROM actions"):
                 gid, rest = row[0], row[1:]
                 if isinstance(gid, str) and gid not in found:
-                    problem = _row_problem(rest)
+                    problem = row_problem(rest)
                     if problem:
                         found[gid] = problem
             for gid in self._db.execute("SELECT id FROM games").fetchall():
@@ -367,8 +367,8 @@ class Journal:
             cur = self._db.execute("SELECT * FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
             action_names = [d[0] for d in cur.description]
             actions = cur.fetchall()
-        return {"game": dict(zip(names, map(_raw, row), strict=True)),
-                "actions": [dict(zip(action_names, map(_raw, r), strict=True)) for r in actions]}
+        return {"game": dict(zip(names, map(raw_value, row), strict=True)),
+                "actions": [dict(zip(action_names, map(raw_value, r), strict=True)) for r in actions]}
 
     def rev(self, game_id: str, db: sqlite3.Connection | None = None) -> int:
         """The game's revision: it changes with every append, undo and redo."""
@@ -411,7 +411,7 @@ class Journal:
         out = []
         for row in rows:
             entry = self._guarded_entry(game_id, row[:5])
-            note = _json_or_none(row[5])
+            note = json_or_none(row[5])
             out.append((entry, note if isinstance(note, dict) else {}))
         return out
 
@@ -439,12 +439,12 @@ class Journal:
             rows = conn.execute("SELECT seq, action, source, at, status, edit, origin, note, "
                                 f"{self._author_col} FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
         for r in rows:
-            problem = _row_problem(r[:8])
+            problem = row_problem(r[:8])
             if problem:
                 raise self._set_aside_damaged(game_id, problem)
         return [{"seq": r[0], "action": json.loads(r[1]), "source": r[2], "at": r[3], "status": r[4], "edit": r[5],
                  "origin": r[6], "note": json.loads(r[7]) if r[7] else None,
-                 "author": _author(r[2], r[8]).to_json()} for r in rows]
+                 "author": author_of_row(r[2], r[8]).to_json()} for r in rows]
 
     # -- writes: games --------------------------------------------------------
     def create_game(self, game: str, players: list[str], options: dict[str, Any],
@@ -458,7 +458,7 @@ class Journal:
                     break
             db.execute(
                 "INSERT INTO games (id, game, players, options, created, rules_version) VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, game, _dumps(players), _dumps(options), now, rules_version),
+                (game_id, game, dumps(players), dumps(options), now, rules_version),
             )
             self._touch(db, game_id)
             self._changed.add(game_id)
@@ -474,10 +474,10 @@ class Journal:
         seq, at = int(top) + 1, self._clock()
         db.execute(
             "INSERT INTO actions (game_id, seq, action, source, at, author) VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, seq, _dumps(action), author.transport, at, author.dumps()),
+            (game_id, seq, dumps(action), author.transport, at, author.dumps()),
         )
         self._bump(db, game_id)
-        return JournalEntry(seq, json.loads(_dumps(action)), author.transport, at, author)
+        return JournalEntry(seq, json.loads(dumps(action)), author.transport, at, author)
 
     def undo(self, db: sqlite3.Connection, game_id: str) -> JournalEntry | None:
         """The newest active action becomes undone; None when there is none."""
@@ -525,7 +525,7 @@ class Journal:
         for status, rows in (("aside", aside), ("dropped", dropped)):
             for entry, note in rows:
                 db.execute("UPDATE actions SET status = ?, note = ? WHERE game_id = ? AND seq = ?",
-                           (status, _dumps(note), game_id, entry.seq))
+                           (status, dumps(note), game_id, entry.seq))
         (top,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game_id,)).fetchone()
         seq = int(top)
         if replacement is not None:
@@ -541,7 +541,7 @@ class Journal:
     def _copy_row(self, db: sqlite3.Connection, game_id: str, seq: int, entry: JournalEntry, edit: int) -> None:
         db.execute(
             "INSERT INTO actions (game_id, seq, action, source, at, edit, origin, author) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (game_id, seq, _dumps(entry.action), entry.source, entry.at, edit, entry.seq, entry.author.dumps()),
+            (game_id, seq, dumps(entry.action), entry.source, entry.at, edit, entry.seq, entry.author.dumps()),
         )
 
     def set_rules_version(self, game_id: str, version: int) -> None:
@@ -570,7 +570,7 @@ class Journal:
                 kept = index is not None and near is not None
                 db.execute("INSERT INTO actions (game_id, seq, action, source, at, origin, author) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           (game_id, seq, _dumps(action), near.source if kept and near else "migrate",
+                           (game_id, seq, dumps(action), near.source if kept and near else "migrate",
                             near.at if near else self._clock(), near.seq if kept and near else None,
                             near.author.dumps() if kept and near else None))
             db.execute("UPDATE games SET rules_version = ? WHERE id = ?", (version, game_id))
@@ -582,7 +582,7 @@ class Journal:
         (top,) = db.execute("SELECT COALESCE(MAX(id), 0) FROM edits WHERE game_id = ?", (game_id,)).fetchone()
         db.execute("INSERT INTO edits (game_id, id, kind, seq, source, at, author, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                    (game_id, int(top) + 1, kind, seq, author.transport, self._clock(), author.dumps(),
-                    _dumps(note) if note is not None else None))
+                    dumps(note) if note is not None else None))
         return int(top) + 1
 
     def settle_aside(self, db: sqlite3.Connection, game_id: str, seq: int, status: str, source: Author | str) -> bool:
@@ -604,7 +604,7 @@ class Journal:
         else:
             db.execute(
                 "UPDATE games SET finished = COALESCE(finished, ?), result = ? WHERE id = ?",
-                (self._clock(), _dumps(result), game_id),
+                (self._clock(), dumps(result), game_id),
             )
 
     def _bump(self, db: sqlite3.Connection, game_id: str) -> None:
@@ -692,7 +692,7 @@ class Journal:
             sync_to_disk(folder)
         except sqlite3.OperationalError as exc:
             work.unlink(missing_ok=True)
-            if _write_failure(exc):
+            if is_write_failure(exc):
                 raise JournalUnavailable(str(exc)) from None
             raise
         except OSError:

@@ -21,12 +21,12 @@ from companion.engine.rules import RuleError
 from companion.table.backups import BACKUP_NAME, backups
 from companion.table.journal import KEEP_BACKUPS, Journal
 from companion.table.rows import (
-    _GAME_COLUMNS,
+    GAME_COLUMNS,
     JournalDamaged,
     JournalUnavailable,
     StorageError,
-    _text_factory,
-    _write_failure,
+    is_write_failure,
+    text_factory,
 )
 from companion.table.schema import SCHEMA
 from companion.table.session import Session
@@ -61,14 +61,14 @@ def quick_check(path: Path) -> str | None:
     except sqlite3.Error as exc:
         return str(exc)
     try:
-        db.text_factory = _text_factory
+        db.text_factory = text_factory
         rows = db.execute("PRAGMA integrity_check").fetchall()
         names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if names and "games" in names:  # the columns every reader names (a flipped bit in the schema's text)
-            db.execute(f"SELECT {_GAME_COLUMNS} FROM games LIMIT 1").fetchone()
+            db.execute(f"SELECT {GAME_COLUMNS} FROM games LIMIT 1").fetchone()
             db.execute("SELECT game_id, seq, action, source, at, status FROM actions LIMIT 1").fetchone()
     except sqlite3.OperationalError as exc:
-        if _write_failure(exc):
+        if is_write_failure(exc):
             return None  # a read-only card without the WAL's index: not damage; opening decides
         return str(exc)
     except sqlite3.DatabaseError as exc:

@@ -116,7 +116,7 @@ class GameDamaged(StorageError):
 
     def __init__(self, game_id: str, what: str):
         super().__init__("Game {game_id} is damaged in the journal ({what}); it is set aside on Home, where its rows "
-                         "can be exported. The other games play on.", game_id=_shown(game_id), what=what)
+                         "can be exported. The other games play on.", game_id=shown(game_id), what=what)
         self.game_id = game_id
         self.what = what
 
@@ -155,7 +155,7 @@ class JournalDamaged(StorageError):
 _WRITE_FAILURES = ("SQLITE_FULL", "SQLITE_READONLY", "SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_PERM")
 
 
-def _write_failure(exc: BaseException) -> bool:
+def is_write_failure(exc: BaseException) -> bool:
     if not isinstance(exc, sqlite3.OperationalError):
         return False
     name = getattr(exc, "sqlite_errorname", "") or ""
@@ -163,7 +163,7 @@ def _write_failure(exc: BaseException) -> bool:
     return name.startswith(_WRITE_FAILURES) or "disk is full" in text or "readonly" in text or "disk I/O" in text
 
 
-def _author(source: str, author: str | None) -> Author:
+def author_of_row(source: str, author: str | None) -> Author:
     """A row's author; a row never migrated (a read-only card from before authors), or whose author
     cell a flipped bit damaged, by its source text."""
     if author:
@@ -174,18 +174,18 @@ def _author(source: str, author: str | None) -> Author:
     return from_legacy(source)
 
 
-def _entry(seq: int, action: str, source: str, at: float, author: str | None) -> JournalEntry:
-    return JournalEntry(seq, json.loads(action), source, at, _author(source, author))
+def entry_of_row(seq: int, action: str, source: str, at: float, author: str | None) -> JournalEntry:
+    return JournalEntry(seq, json.loads(action), source, at, author_of_row(source, author))
 
 
-def _dumps(obj: Any) -> str:
+def dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
-_GAME_COLUMNS = "id, game, players, options, created, finished, result, rev"
+GAME_COLUMNS = "id, game, players, options, created, finished, result, rev"
 
 
-_ACTION_COLUMNS = "seq, action, source, at, status, edit, origin, note"
+ACTION_COLUMNS = "seq, action, source, at, status, edit, origin, note"
 
 
 _STATUSES = ("active", "undone", "discarded", "replaced", "removed", "aside", "reentered", "dropped")
@@ -195,7 +195,7 @@ _STATUSES = ("active", "undone", "discarded", "replaced", "removed", "aside", "r
 _LATEST = 1e10
 
 
-def _text_factory(raw: bytes) -> str:
+def text_factory(raw: bytes) -> str:
     """Text as stored; bytes that are not UTF-8 (a flipped bit) come back as lone surrogates, which
     every check below refuses, instead of failing the whole query (and every game with it)."""
     return raw.decode("utf-8", "surrogateescape")
@@ -211,7 +211,7 @@ def _sound_text(value: Any) -> bool:
     return True
 
 
-def _shown(value: Any) -> str:
+def shown(value: Any) -> str:
     """A value of a damaged row as text a page can show (its undecodable bytes as ``\\xNN``)."""
     if isinstance(value, str):
         return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
@@ -220,8 +220,8 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-def _raw(value: Any) -> Any:
-    return value if value is None or isinstance(value, int | float) else _shown(value)
+def raw_value(value: Any) -> Any:
+    return value if value is None or isinstance(value, int | float) else shown(value)
 
 
 def json_or_none(text: Any) -> Any:
@@ -238,16 +238,12 @@ def json_or_none(text: Any) -> Any:
         return None
 
 
-#: the name the journal's reads import it by
-_json_or_none = json_or_none
-
-
 def _time(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value < _LATEST
 
 
-def _row_problem(row: tuple[Any, ...]) -> str | None:
-    """Why one action row (:data:`_ACTION_COLUMNS`) cannot be replayed as stored; None when it can."""
+def row_problem(row: tuple[Any, ...]) -> str | None:
+    """Why one action row (:data:`ACTION_COLUMNS`) cannot be replayed as stored; None when it can."""
     seq, text, source, at, status, edit, origin, note = row
     if not isinstance(seq, int) or seq <= 0:
         return "an action's number cannot be read"
@@ -263,7 +259,7 @@ def _row_problem(row: tuple[Any, ...]) -> str | None:
     return None
 
 
-def _record(row: tuple[Any, ...]) -> GameRecord:
+def record_of_row(row: tuple[Any, ...]) -> GameRecord:
     """A game's row decoded under a guard: a cell that cannot be read gives a record with ``damage`` set."""
     gid, game, players, options, created, finished, result, rev = row[:8]
     version = row[8] if len(row) > 8 and isinstance(row[8], int) else None
@@ -283,7 +279,7 @@ def _record(row: tuple[Any, ...]) -> GameRecord:
     elif not isinstance(rev, int):
         problem = "its revision cannot be read"
     return GameRecord(
-        gid if isinstance(gid, str) else _shown(gid), game if isinstance(game, str) else _shown(game),
+        gid if isinstance(gid, str) else shown(gid), game if isinstance(game, str) else shown(game),
         names if isinstance(names, list) else [], opts if isinstance(opts, dict) else {},
         created if _time(created) else 0.0, finished if problem is None else None, res,
         rev if isinstance(rev, int) else 0, problem, version,
