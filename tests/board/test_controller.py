@@ -13,10 +13,13 @@ from companion.board import screens
 from companion.board.config import Config
 from companion.board.controller import TableController
 from companion.board.devices import open_devices
+from companion.board.presenter import OledPresenter
 from companion.table.journal import Journal
 from companion.table.rows import NOT_RECORDED
 from companion.table.session import Session
 from hw.events import ButtonEvent, DieEvent
+from hw.oled import open_oled
+from hw.outputs import Beeper
 from hw.tags import Component
 from tests.hw.conftest import (
     FakeClock,
@@ -407,3 +410,20 @@ def test_a_card_that_refuses_the_write_says_so_on_the_oled_not_as_a_refused_move
     assert t.session.version == version
     assert t.ctl.act({"type": "bid", "player": "Ann", "direction": "N", "amount": 500}) is True
     assert t.session.version == version + 1
+
+
+def test_the_presenter_draws_on_its_own_with_the_move_it_is_handed(tmp_path):
+    """The OLED's side owns what is on screen: a refusal is drawn as the error frame until its time is up,
+    then the game's own screen, with no controller around it; the entry it draws is the one it is handed."""
+    clock = FakeClock(10.0)
+    session = Session.new(Journal(tmp_path / "p.db"), "pocket-galapagos", ["Ann"], clock=clock, wall=clock)
+    oled = open_oled("dummy")
+    presenter = OledPresenter(session, oled, beeper=Beeper(None), clock=clock)
+    presenter.refuse("Not now")
+    assert presenter.refresh(None) and presenter.frame_name(session.public(), presenter.context(None)) == "error"
+    error_frame = oled.frame.tobytes()
+    clock.advance(presenter.message_seconds + 60)
+    assert presenter.expire() and presenter.message is None
+    assert presenter.refresh(None) and oled.frame.tobytes() != error_frame
+    assert presenter.frame_name(session.public(), presenter.context(None)) != "error"
+    assert presenter.heading(None) == "" and presenter.question(None) == ""
