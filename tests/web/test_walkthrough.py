@@ -28,6 +28,7 @@ from tests.web.runner import Server, free_port, start_server
 from tests.web.test_phone_moves import (
     PHONE,
     TABLET,
+    answered_without_sending,
     chip_texts,
     done_if_asked,
     field,
@@ -35,6 +36,7 @@ from tests.web.test_phone_moves import (
     offered,
     play,
     synced,
+    watch_posts,
 )
 
 pytestmark = pytest.mark.browser
@@ -159,9 +161,10 @@ def test_galapagos_auction_two_phones_bid_play_cards_and_undo(run, browser) -> N
     undo = bob.locator("button[data-move='undo']")
     assert "Bob takes a tortoise" in undo.inner_text()
     assert ann.locator("button[data-move='undo']").count() == 0  # not Ann's action to take back
+    watch_posts(bob)
     question = confirm(bob, undo, ok=False)
     assert "Undo the last action?" in question and "Bob takes a tortoise" in question
-    bob.wait_for_timeout(300)
+    answered_without_sending(bob)  # Cancel sent nothing
     assert "£700" in bob.inner_text(".mine .money")  # Cancel kept it
     confirm(bob, bob.locator("button[data-move='undo']"))
     wait_text(bob, ".mine .money", "£1100")
