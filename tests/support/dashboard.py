@@ -10,8 +10,7 @@ from urllib.parse import quote
 
 from flask import Flask
 from flask.testing import FlaskClient
-from jinja2 import BytecodeCache
-from jinja2.bccache import Bucket
+from jinja2.bccache import Bucket, BytecodeCache
 
 from companion.table.journal import Journal
 from web import create_app
@@ -48,7 +47,7 @@ class CompiledTemplates(BytecodeCache):
         self.compiled[bucket.key] = bucket.bytecode_to_string()
 
 
-#: shared by every app a test process makes through :func:`open_table`
+#: shared by every app a test process makes through :func:`open_table` (and the bit-flip fuzz's starts)
 COMPILED_TEMPLATES = CompiledTemplates()
 
 
