@@ -8,6 +8,8 @@ a module of its own so that xdist can hand the two halves to different workers. 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.web.runner import Server
@@ -29,15 +31,20 @@ def server(sim_server: Server) -> Server:
     return sim_server
 
 
+def four_castaways(browser, server: Server) -> tuple[str, Any, dict[str | None, Any], list[dict[str, Any]]]:
+    """The script's game on the table: its id, the tablet, every page (None: the tablet; Ann's and
+    Cid's phones) and the script's lines."""
+    head, lines = script(SCRIPT)
+    gid, code = server.new_game("galerapagos", head["players"])
+    tab = tablet(browser, server, gid)
+    return gid, tab, {None: tab, **{p: join_phone(browser, server, code, p) for p in sorted(PHONES)}}, lines
+
+
 # -- Galèrapagos: everyone acted, a shortage, the vote ------------------------------------------------------
 @pytest.mark.slow(reason="four players (two phones, two tablet seats) through the first hidden moments of a whole "
                          "game, each page reloaded and every enabled button listed and compared with the moves")
 def test_galerapagos_hidden_moments_lead_with_the_rulebooks_next_step(browser, server: Server) -> None:
-    head, lines = script(SCRIPT)
-    players = head["players"]  # Ann, Bob, Cid, Dan: Ann and Cid on phones, Bob and Dan played on the tablet
-    gid, code = server.new_game("galerapagos", players)
-    tab = tablet(browser, server, gid)
-    pages = {None: tab, **{p: join_phone(browser, server, code, p) for p in sorted(PHONES)}}
+    gid, tab, pages, lines = four_castaways(browser, server)
     phones = PHONES
     try:
         # round 2, everyone acted: Dan, sick since the snake, holds the first-player card and plays on the tablet

@@ -12,9 +12,8 @@ from __future__ import annotations
 import pytest
 
 from tests.web.runner import Server
-from tests.web.test_lead_browser import close, enter, look, script, tablet, to_the_end
-from tests.web.test_lead_browser_galerapagos import PHONES, SCRIPT, TO_THE_VOTE
-from tests.web.test_phone_moves import join_phone
+from tests.web.test_lead_browser import close, enter, look, to_the_end
+from tests.web.test_lead_browser_galerapagos import PHONES, TO_THE_VOTE, four_castaways
 
 pytestmark = pytest.mark.browser
 
@@ -28,10 +27,7 @@ def server(sim_server: Server) -> Server:
 @pytest.mark.slow(reason="four players (two phones, two tablet seats) through the last hidden moments of a whole "
                          "game, each page reloaded and every enabled button listed and compared with the moves")
 def test_galerapagos_death_and_raft_lead_with_the_rulebooks_next_step(browser, server: Server) -> None:
-    head, lines = script(SCRIPT)
-    gid, code = server.new_game("galerapagos", head["players"])
-    tab = tablet(browser, server, gid)
-    pages = {None: tab, **{p: join_phone(browser, server, code, p) for p in sorted(PHONES)}}
+    gid, tab, pages, lines = four_castaways(browser, server)
     phones = PHONES
     try:
         enter(server, gid, phones, lines[:TO_THE_VOTE])  # the first half's moments: its own module
