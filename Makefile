@@ -15,7 +15,7 @@ browser:
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "Browser tests need Debian's chromium: sudo apt-get install chromium"; exit 1; fi; }
 
-# The club tests (issue 26) start Debian's Mosquitto broker on a free loopback port, as the
+# The club tests start Debian's Mosquitto broker on a free loopback port, as the
 # browser tests start Chromium. Installed once, as root.
 MOSQUITTO := /usr/sbin/mosquitto
 mosquitto:

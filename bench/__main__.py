@@ -1,7 +1,9 @@
 """`make bench`: run every benchmark in its own process, collect bench/results.json and docs/performance.md.
 
 Each module in ``MODULES`` prints one JSON object ``{metric: {"value", "unit", "target", ...}}``.
-A module that fails is reported with its error and the others still run.
+A module that fails is reported with its error and the others still run. The machine the figures
+were made on goes to bench/run.json, so that ``python -m bench --markdown`` can write
+docs/performance.md again from the stored figures without measuring anything.
 """
 
 from __future__ import annotations
@@ -51,14 +53,28 @@ def _loads(results: dict) -> str:
     return f"{min(loads)}-{max(loads)}" if loads else "unknown"
 
 
-def write_markdown(results: dict, errors: dict[str, str]) -> str:
+#: what a reader is told first: the page is written by a program, from which files, and where the prose lives
+GENERATED = ("*This page is generated: `make bench` (that is, `python -m bench`) measures and writes it from "
+             "`bench/results.json` and `bench/run.json`; `python -m bench --markdown` writes it again from those "
+             "files without measuring. Do not edit it by hand: how the figures are made, the Pi's estimates and "
+             "the choices they led to are in [performance-notes.md](performance-notes.md).*")
+
+
+def this_machine() -> dict:
+    """The machine and the day the figures are made on, as bench/run.json keeps them."""
+    return {"machine": platform.machine(), "python": f"{platform.python_implementation()} {platform.python_version()}",
+            "date": time.strftime("%Y-%m-%d"), "cores": os.cpu_count()}
+
+
+def write_markdown(results: dict, errors: dict[str, str], run: dict) -> str:
     lines = [
         "# Performance",
         "",
-        f"Measured by `make bench` on {platform.machine()} with {platform.python_implementation()} "
-        f"{platform.python_version()}, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, 1-minute load average "
-        f"{_loads(results)} while the modules ran (`load_1min` of each figure: the machine's, not only ours). "
-        "Medians over repeated runs unless the metric says p99 or worst case. Raw figures: `bench/results.json`.",
+        GENERATED,
+        "",
+        f"Measured by `make bench` on {run['machine']} with {run['python']}, {run['date']}, {run['cores']} cores, "
+        f"1-minute load average {_loads(results)} while the modules ran (`load_1min` of each figure: the "
+        "machine's, not only ours). Medians over repeated runs unless the metric says p99 or worst case.",
         "",
         "| metric | value | unit | target | met | command |",
         "|---|---|---|---|---|---|",
@@ -76,13 +92,24 @@ def write_markdown(results: dict, errors: dict[str, str]) -> str:
     if errors:
         lines += ["", "## Not measured", ""]
         lines += [f"- `{m}`: {e}" for m, e in errors.items()]
-    notes = ROOT / "docs" / "performance-notes.md"
-    if notes.exists():
-        lines += ["", notes.read_text().strip()]
     return "\n".join(lines) + "\n"
 
 
+def rewrite_markdown() -> int:
+    """docs/performance.md again from bench/results.json and bench/run.json; nothing is measured."""
+    results = json.loads((ROOT / "bench" / "results.json").read_text())
+    run = json.loads((ROOT / "bench" / "run.json").read_text())
+    (ROOT / "docs" / "performance.md").write_text(write_markdown(results, {}, run))
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--markdown"]:
+        return rewrite_markdown()
+    if sys.argv[1:]:
+        print("usage: python -m bench [--markdown]", file=sys.stderr)
+        return 2
+    run = this_machine()
     results: dict[str, dict] = {}
     errors: dict[str, str] = {}
     for name in MODULES:
@@ -100,7 +127,8 @@ def main() -> int:
             results[metric] = {**rec, "module": name, "load_1min": load}
         print(f"{name}: {error or ', '.join(figures)}", file=sys.stderr)
     (ROOT / "bench" / "results.json").write_text(json.dumps(results, indent=2) + "\n")
-    (ROOT / "docs" / "performance.md").write_text(write_markdown(results, errors))
+    (ROOT / "bench" / "run.json").write_text(json.dumps(run, indent=2) + "\n")
+    (ROOT / "docs" / "performance.md").write_text(write_markdown(results, errors, run))
     json.dump(results, sys.stdout, indent=2)
     print()
     return 1 if errors else 0

@@ -1,4 +1,4 @@
-"""The club's outbox (issue 26): what it adds to an action, how soon a message has its PUBACK, how many
+"""The club's outbox: what it adds to an action, how soon a message has its PUBACK, how many
 messages a game makes.
 
 A Galèrapagos scenario game is played through a real session twice, with and without the outbox hook

@@ -1,4 +1,4 @@
-"""How long a chart of a game's course takes to draw on this machine (issue 25: ≤ 50 ms for a 12-round game).
+"""How long a chart of a game's course takes to draw on this machine (≤ 50 ms for a 12-round game).
 
 The twelve-round auction (tests/scenarios/auction_full_game.jsonl: 3 players, 4 charts, up to 6 lines)
 and a complete game of each other package are replayed once through the rules the way the story

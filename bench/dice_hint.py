@@ -18,7 +18,8 @@ from typing import Any
 
 from bench.common import emit, median, metric, percentile, size
 from companion.games.dice.island import COLOURS
-from companion.games.dice.rules import DiceRules, DiceState, hint
+from companion.games.dice.paths import best_path as hint
+from companion.games.dice.rules import DiceRules, DiceState
 
 RULES = DiceRules()
 #: runs of each position's hint; the fastest is its time (the search is deterministic)

@@ -25,8 +25,11 @@ LINK = re.compile(r"http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]+)")
 class Server:
     """`companion run --sim --port 0` on a journal file; restartable after a kill."""
 
-    def __init__(self, db: Path, timeout: float = 30.0, env: dict[str, str] | None = None):
+    def __init__(self, db: Path, timeout: float = 30.0, env: dict[str, str] | None = None,
+                 launcher: list[str] | None = None):
         self.db = db
+        #: what runs ``companion`` (default ``python -m companion``; bench.thread_cpu wraps it to time each thread)
+        self.launcher = launcher or [sys.executable, "-m", "companion"]
         self.timeout = timeout
         #: the environment of the server (default: no bytecode written, as the tests run it)
         self.env = env
@@ -39,7 +42,7 @@ class Server:
         env = self.env or dict(os.environ, PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1")
         began = time.perf_counter()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "companion", "--db", str(self.db), "run", "--sim", "--port", "0"],
+            [*self.launcher, "--db", str(self.db), "run", "--sim", "--port", "0"],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
         )
         assert self.proc.stdout is not None

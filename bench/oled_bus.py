@@ -30,7 +30,7 @@ sending only the changed page spans.
   freezes it.
 
 The dial is turned on the bid amount, what the encoder is for ("a rotary
-encoder for amounts", DESIGN.md); a turn that changes a field's choice and
+encoder for amounts", docs/design.md); a turn that changes a field's choice and
 its preview line is reported beside it (``dial_choice_turn_median_bytes``).
 """
 

@@ -1,6 +1,6 @@
 """Command line of the bridge: ``python -m firmware_bridge --port PATH --dump [--seconds N]``.
 
-The dump prints one JSON line per decoded event, in the DESIGN.md vocabulary, with ``at`` in
+The dump prints one JSON line per decoded event, in the docs/design.md vocabulary, with ``at`` in
 seconds from the start of the dump plus ``seq`` and ``boot_id``; link events (hello, resync,
 lost, ...) carry a ``"link"`` key. Events derived from a resync snapshot carry ``"resync": true``.
 When it ends it writes the link's counters as one JSON line on stderr.

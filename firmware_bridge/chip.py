@@ -30,6 +30,7 @@ transfer overhead), so timer, answer and settle times are deterministic.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from .firmware.mfrc522 import (
@@ -85,8 +86,6 @@ class RealClock(VirtualClock):
     """The monotonic clock, for a driver that sleeps for real (the Pi's): transfers take no model time."""
 
     def __call__(self) -> float:
-        import time
-
         return time.monotonic()
 
     def advance(self, seconds: float) -> None:

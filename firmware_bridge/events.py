@@ -1,4 +1,4 @@
-"""Events the host link reports, and their JSON Lines vocabulary (DESIGN.md "Bridge event scripts").
+"""Events the host link reports, and their JSON Lines vocabulary (docs/design.md "Bridge event scripts").
 
 The same vocabulary is read by the simulator's ``--script`` and written by the dump tool, so a
 recorded session can be replayed:

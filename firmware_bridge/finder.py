@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from serial.tools import list_ports
+
 # MicroPython on the Raspberry Pi Pico (RP2040) enumerates as 2E8A:0005; its by-id name is
 # usb-MicroPython_Board_in_FS_mode_<serial>-if00.
 DEFAULT_VID_PID = (0x2E8A, 0x0005)
@@ -22,8 +24,6 @@ DEFAULT_BY_ID = "/dev/serial/by-id/usb-MicroPython_*-if00"
 
 
 def _comports() -> Iterable[Any]:
-    from serial.tools import list_ports
-
     return list_ports.comports()
 
 
@@ -42,7 +42,7 @@ class PortFinder:
     def __call__(self) -> str | None:
         """The bridge's device now; with ``serial_number`` set, only a port with that USB serial.
 
-        Every way of finding it is filtered (issue 22): the udev link and the by-id links too,
+        Every way of finding it is filtered: the udev link and the by-id links too,
         or with two Picos plugged in the link could name the other one's port.
         """
         wanted = self._ports_with_serial() if self.serial_number else None

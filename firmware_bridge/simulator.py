@@ -3,7 +3,7 @@
     python -m firmware_bridge.simulator [--script EVENTS.jsonl] [--faults drop,corrupt,reboot]
 
 prints the pty's path on its first line, then answers the host exactly as the firmware does - it
-wraps the firmware's own ``Device`` class - and plays the script's events (DESIGN.md "Bridge event
+wraps the firmware's own ``Device`` class - and plays the script's events (docs/design.md "Bridge event
 scripts"). The script clock starts when the first HELLO arrives (``--start-now``: at launch), so
 a host that connects late still sees every event. It runs until interrupted, or ``--exit-after``
 seconds after the last scripted event.
@@ -429,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m firmware_bridge.simulator",
         description="Simulated reader microcontroller on a pseudo-terminal (prints its path first).",
     )
-    parser.add_argument("--script", help="JSON Lines events to play (DESIGN.md vocabulary)")
+    parser.add_argument("--script", help="JSON Lines events to play (the vocabulary of docs/design.md)")
     parser.add_argument("--faults", default="", help="comma list of drop, corrupt, reboot")
     parser.add_argument("--fault-rate", type=float, default=0.05, help="per-frame chance")
     parser.add_argument("--reboot-every", type=float, default=3.0, help="mean seconds")

@@ -8,12 +8,33 @@ checks can be pointed at another tree.
 from __future__ import annotations
 
 import grp
+import importlib.util
+import json
 import os
+import shutil
 import socket
+import sqlite3
+import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import serial
+from gpiozero import Device, DigitalInputDevice
+from gpiozero.pins.mock import MockFactory
+
+from hw.pins import PinFactoryError, make_factory
+from hw.supply import (  # noqa: F401 - the doctor's names for the supply's bits
+    SUPPLY_FIX,
+    THROTTLED_NOW,
+    THROTTLED_SINCE_BOOT,
+    THROTTLED_SYSFS,
+    UNDER_VOLTAGE_NOW,
+    UNDER_VOLTAGE_SINCE_BOOT,
+    supply_problem,
+    throttled,
+)
 
 
 @dataclass(frozen=True)
@@ -52,7 +73,7 @@ def i2c(device: str, port: int, address: int, dev: Path = Path("/dev")) -> list[
     if not checks[0].ok:
         return checks
     try:
-        from smbus2 import SMBus
+        from smbus2 import SMBus  # late: optional (the [pi] extra)
     except ImportError:
         return checks + [Check(device, f"I2C address {address:#04x}", False, "smbus2 is not installed", "pip install smbus2")]
     return checks + [probe_i2c(device, port, address, SMBus)]
@@ -112,8 +133,6 @@ def serial_port(device: str, port: str, missing_fix: str = BRIDGE_PORT_FIX) -> l
     checks = node(device, f"serial {port}", Path(port), missing_fix)
     if not checks[0].ok:
         return checks
-    import serial
-
     try:
         serial.Serial(port, exclusive=True, timeout=0).close()
     except serial.SerialException as exc:
@@ -126,8 +145,6 @@ def serial_port(device: str, port: str, missing_fix: str = BRIDGE_PORT_FIX) -> l
 
 
 def library(device: str, module: str, package: str) -> list[Check]:
-    import importlib.util
-
     found = importlib.util.find_spec(module) is not None
     fix = f"pip install '{package}'"
     return [Check(device, f"library {module}", found, "installed" if found else "missing", "" if found else fix)]
@@ -146,11 +163,6 @@ def pins(claims: Mapping[str, int], factory_name: str, chip: int | None = None) 
     never a traceback. With the mock factory the process's own mock pins are
     used when there are some, so a pin held in this process shows as busy.
     """
-    from gpiozero import Device, DigitalInputDevice
-    from gpiozero.pins.mock import MockFactory
-
-    from hw.pins import PinFactoryError, make_factory
-
     out: list[Check] = []
     if factory_name != "mock":
         out += node("GPIO", "GPIO chip", Path("/dev/gpiochip0"),
@@ -244,10 +256,6 @@ def service(status_file: Path = SERVICE_STATUS, systemctl: str = "systemctl", pr
     hand, or under systemd, keeps ``status.json`` in its runtime folder with its pid: a pid
     that is alive counts. Reading either never touches a device.
     """
-    import json
-    import shutil
-    import subprocess
-
     status = None
     try:
         status = json.loads(status_file.read_text(encoding="utf-8"))
@@ -305,8 +313,6 @@ def unit_db(unit: Path = SERVICE_UNIT) -> Path | None:
 def journal(device: str, path: Path, service_running: bool) -> list[Check]:
     """The journal file: there (or creatable), readable, and whole (SQLite's quick_check, read
     only, so a running service is not disturbed); writable only matters when nothing runs."""
-    import sqlite3
-
     if not path.exists():
         return writable(device, path)
     if not os.access(path, os.R_OK):
@@ -328,43 +334,6 @@ def journal(device: str, path: Path, service_running: bool) -> list[Check]:
     if not service_running:
         checks += writable(device, path)
     return checks
-
-
-#: vcgencmd get_throttled's bits (Raspberry Pi firmware)
-UNDER_VOLTAGE_NOW, THROTTLED_NOW = 1 << 0, 1 << 2
-UNDER_VOLTAGE_SINCE_BOOT, THROTTLED_SINCE_BOOT = 1 << 16, 1 << 18
-SUPPLY_FIX = "use the official supply (5.1 V 2.5 A for a Pi Zero 2 W or 3, 3 A for a Pi 4, 5 A for a Pi 5) and a short, thick cable"
-THROTTLED_SYSFS = Path("/sys/devices/platform/soc/soc:firmware/get_throttled")
-
-
-def throttled(sysfs: Path = THROTTLED_SYSFS, vcgencmd: str = "vcgencmd") -> int | None:
-    """The firmware's throttled bits: the kernel's sysfs file (readable by anyone, even in the
-    service's sandbox), else ``vcgencmd get_throttled``; None off a Pi."""
-    import shutil
-    import subprocess
-
-    try:
-        return int(sysfs.read_text().strip(), 16)
-    except (OSError, ValueError):
-        pass
-    if shutil.which(vcgencmd):
-        try:
-            out = subprocess.run([vcgencmd, "get_throttled"], capture_output=True, text=True, timeout=5).stdout
-            return int(out.strip().partition("=")[2], 16)
-        except (OSError, ValueError, subprocess.SubprocessError):
-            return None
-    return None
-
-
-def supply_problem(bits: int | None) -> str | None:
-    """One sentence when the supply sagged now or since boot (for the OLED and the log), else None."""
-    if bits is None:
-        return None
-    if bits & UNDER_VOLTAGE_NOW:
-        return "Power supply too weak now (under-voltage): the Pi slows down and the card may corrupt"
-    if bits & UNDER_VOLTAGE_SINCE_BOOT:
-        return "Power supply sagged since boot (under-voltage): a weak supply or cable"
-    return None
 
 
 def supply(bits: int | None) -> list[Check]:

@@ -20,9 +20,10 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 
-from gpiozero import DigitalInputDevice, RotaryEncoder
+from gpiozero import DigitalInputDevice, InputDevice, RotaryEncoder
 
 from hw.events import ButtonEvent, DeviceEvent, EncoderEvent
+from hw.pins import pin_trouble
 
 log = logging.getLogger(__name__)
 Listener = Callable[[DeviceEvent], None]
@@ -32,8 +33,6 @@ GLITCH_TIME = 0.0002
 
 def _claimed(pin: int) -> bool:
     """Whether ``pin`` can be claimed now (so the other pin of a pair is the busy one)."""
-    from gpiozero import InputDevice
-
     try:
         InputDevice(pin).close()
     except Exception:  # noqa: BLE001
@@ -162,8 +161,6 @@ class Panel:
         One busy pin (another program holds it) costs that one button, never the
         table: the others work and this one is tried again later.
         """
-        from hw.pins import pin_trouble
-
         for name, pin in self._wanted_buttons.items():
             if name in self.buttons:
                 continue
@@ -195,7 +192,7 @@ class Panel:
 
         lgpio's own debounce (``bounce_time`` handed to gpiozero) reports a level only once
         it has been stable for the whole window, so every press reached the glass 20 ms late
-        at the least (issue 22). Here the press acts on its first edge; a press edge within
+        at the least. Here the press acts on its first edge; a press edge within
         ``bounce_time`` of the last accepted press, or of a release edge (the contacts
         chattering as they open), is contact bounce and is dropped.
         """

@@ -31,6 +31,8 @@ import subprocess
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from hw.errors import DeviceError
+
 #: the NetworkManager connection profile the hotspot is (``deploy/hotspot.sh`` installs it)
 HOTSPOT_CONNECTION = "galapagos-hotspot"
 log = logging.getLogger(__name__)
@@ -43,7 +45,7 @@ PASSWORD_LENGTH = 12
 NMCLI_TIMEOUT = 10.0
 
 
-class NetworkError(Exception):
+class NetworkError(DeviceError):
     """nmcli is missing, NetworkManager is not running, or it refused: one sentence."""
 
 

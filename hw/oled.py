@@ -35,6 +35,7 @@ Opening the device, its errors and its bus meter are :mod:`hw.oled_device`.
 
 from __future__ import annotations
 
+import io
 import logging
 import threading
 import time
@@ -140,7 +141,7 @@ class Oled:
     def attach(self, device: Any, *, contrast: int | None = None, refresh_every: float | None = None) -> None:
         """Put ``device`` (the real display, answering at last) in place of the stand-in dummy.
 
-        The table started on a dummy because the display did not answer (issue 22: degrade,
+        The table started on a dummy because the display did not answer (degrade,
         never die); the frames went on being drawn, so the latest one goes to the glass now.
         """
         with self._bus_lock:
@@ -194,7 +195,7 @@ class Oled:
 
     @contextmanager
     def on_this_thread(self, push: Callable[[], bool] = lambda: True) -> Iterator[None]:
-        """Frames shown inside the block go to the glass from this thread when it ends (issue 22).
+        """Frames shown inside the block go to the glass from this thread when it ends.
 
         The input path (the device-event worker) renders a frame and would hand it to the
         pusher thread: one more thread to wake, and on a busy machine a wake-up can wait
@@ -303,8 +304,6 @@ class Oled:
 
     def png(self) -> bytes:
         """The current frame as PNG bytes (the dashboard mirrors the simulated display)."""
-        import io
-
         buf = io.BytesIO()
         (self.frame or Image.new("1", (WIDTH, HEIGHT))).save(buf, format="PNG")
         return buf.getvalue()

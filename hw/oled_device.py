@@ -10,6 +10,7 @@ apart so that the frame's life and the device's errors are each read in one plac
 
 from __future__ import annotations
 
+import atexit
 import errno
 import sys
 import threading
@@ -20,13 +21,15 @@ from typing import Any
 
 from PIL import Image
 
+from hw.errors import DeviceError
+
 WIDTH, HEIGHT = 128, 64
 PAGES = HEIGHT // 8
 KINDS = ("dummy", "ssd1306", "sh1106")
 ROTATIONS = (0, 2)  # a half turn; 1 and 3 would make the display 64x128 and fail luma's size check
 
 
-class DisplayError(Exception):
+class DisplayError(DeviceError):
     """The configured display cannot be opened (one sentence with the fix)."""
 
 
@@ -77,14 +80,14 @@ def open_device(kind: str = "dummy", *, port: int = 1, address: int = 0x3C, rota
     if rotate not in ROTATIONS:
         raise DisplayError(f"rotate = {rotate} would turn the 128x64 screens to portrait; use 0 or 2 (a half turn).")
     if kind == "dummy":
-        from luma.core.device import dummy
+        from luma.core.device import dummy  # late: luma is costly; the config reads this module
 
         return dummy(width=WIDTH, height=HEIGHT, rotate=rotate, mode="1")
     if kind not in KINDS:
         raise DisplayError(f"Unknown display type {kind!r}; use one of {', '.join(KINDS)}.")
-    from luma.core.error import DeviceNotFoundError, DevicePermissionError
-    from luma.core.interface.serial import i2c
-    from luma.oled import device as oled_devices
+    from luma.core.error import DeviceNotFoundError, DevicePermissionError  # late: as above
+    from luma.core.interface.serial import i2c  # late: as above
+    from luma.oled import device as oled_devices  # late: as above
 
     opened: Any = None  # the i2c interface opened here (its /dev/i2c-N descriptor), closed on failure
     hooks: list[Any] = []
@@ -133,9 +136,7 @@ def _exit_hooks(caught: list[Any]) -> Iterator[None]:
     at exit, sending DISPLAYOFF and a 1 KB clear to whatever answers by then. The hook is
     registered as usual and also noted here, so a failed open can take it back.
     """
-    import atexit
-
-    import luma.core.device as luma_device
+    import luma.core.device as luma_device  # late: as above
 
     real = luma_device.atexit
 
@@ -157,8 +158,6 @@ def _forget(opened: Any, hooks: list[Any]) -> None:
     smbus2's ``SMBus`` has no ``__del__``: a bus not closed here keeps its descriptor for the
     life of the process (a display unplugged over a weekend of retries: « too many open files »).
     """
-    import atexit
-
     for fn in hooks:
         atexit.unregister(fn)
     hooks.clear()

@@ -25,6 +25,9 @@ from pathlib import Path
 
 from gpiozero import Device
 from gpiozero.pins import Factory
+from gpiozero.pins.mock import MockFactory
+
+from hw.errors import DeviceError
 
 #: the names accepted in ``[gpio] factory`` (gpiozero's own entry-point names)
 FACTORIES = ("mock", "lgpio", "rpigpio", "native", "pigpio")
@@ -65,7 +68,7 @@ def header_chip(labels: dict[int, str] | None = None) -> int | None:
     return None
 
 
-class PinFactoryError(Exception):
+class PinFactoryError(DeviceError):
     """The configured pin factory cannot be loaded on this machine (one sentence)."""
 
     def __init__(self, message: str, fix: str = "") -> None:
@@ -178,7 +181,7 @@ def line_holder(pin: int) -> str | None:
     if handle is None:
         return None
     try:
-        import lgpio
+        import lgpio  # late: lgpio is optional (the [pi] extra): off a Pi there is no chip to ask
 
         info = lgpio.gpio_get_line_info(handle, pin)  # (status,) offset, flags, name, user: the user last
         user = info[-1] if isinstance(info, (list, tuple)) and info else None
@@ -189,8 +192,6 @@ def line_holder(pin: int) -> str | None:
 
 def reset_mock() -> None:
     """Clear every mock pin and reservation (tests call it between cases)."""
-    from gpiozero.pins.mock import MockFactory
-
     factory = Device.pin_factory
     if isinstance(factory, MockFactory):
         factory.reset()

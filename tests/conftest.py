@@ -12,6 +12,10 @@ from tests.support.dashboard import Table, open_table
 
 ROOT = Path(__file__).resolve().parent.parent
 
+#: Chromium and the served simulated table, for every folder: the browser suites live in web/ and in
+#: table/corrections/ (a correction's pages and browser tests beside its session tests)
+pytest_plugins = ["tests.support.browser"]
+
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:

@@ -15,12 +15,25 @@ from urllib.parse import quote, urlencode
 from flask import Flask, redirect, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from companion.table.rows import NOT_RECORDED, GameDamaged, JournalUnavailable
+from companion.engine.jsoncheck import clean
+from companion.table.rows import StorageError, UnknownGame
+from hw.errors import DeviceError
+from web import (
+    api,
+    course_view,
+    drafts,
+    exports,
+    home,
+    island_pages,
+    join_pages,
+    joining,
+    pages,
+    simpanel,
+)
+from web.access import set_seat_cookie, set_table_cookie
 from web.context import Dashboard
-from web.validate import ApiError
-
-#: the largest request body accepted at all (game set-ups with a 36-field layout fit easily)
-MAX_BODY = 64 * 1024
+from web.i18n import LANGS, lang, translator
+from web.validate import MAX_BODY, ApiError
 
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
        "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'")
@@ -33,19 +46,6 @@ def create_app(dashboard: Dashboard, **config: Any) -> Flask:
     app.extensions["companion"] = dashboard
     if dashboard.keys.nonces is None:  # a join code can be renewed (on request, or after too many guesses)
         dashboard.keys.nonces = dashboard.seats.code_nonce
-
-    from web import (
-        api,
-        course_view,
-        drafts,
-        exports,
-        home,
-        island_pages,
-        join_pages,
-        joining,
-        pages,
-        simpanel,
-    )
 
     app.register_blueprint(api.bp)
     app.register_blueprint(drafts.bp)
@@ -78,9 +78,9 @@ def create_app(dashboard: Dashboard, **config: Any) -> Flask:
         path = "/" + request.path.lstrip("/")  # "//host/?token=..." must not become a redirect elsewhere
         response = redirect(quote(path) + ("?" + urlencode(rest) if rest else ""))
         if seat is None:
-            api.set_table_cookie(response, token)
+            set_table_cookie(response, token)
         else:
-            api.set_seat_cookie(response, seat[0], token)
+            set_seat_cookie(response, seat[0], token)
         return response
 
     @app.after_request
@@ -110,22 +110,32 @@ def create_app(dashboard: Dashboard, **config: Any) -> Flask:
             return api.error_response(ApiError(err.code or 500, message))
         return _page_error(err.code or 500, message)
 
-    @app.errorhandler(JournalUnavailable)
-    def not_recorded(err: JournalUnavailable):
-        """A full or read-only card: 503 with the one sentence, on every route."""
-        app.logger.warning("journal write refused: %s", err.detail)
-        error = ApiError(503, NOT_RECORDED, retry_after=30)
+    # one answer per trade's root, whatever the route (Flask picks the handler by the error's class, never
+    # by the order written here): a refusal of the rules is answered where it is caught (400 or 409);
+    # a storage failure is its one sentence, a 503 (the card full or read-only, the journal damaged) or a
+    # 409 (one game's rows damaged or not replayable: the others play on); a device down is a 503 with
+    # its sentence; a game not found is a 404.
+    @app.errorhandler(StorageError)
+    def storage_failed(err: StorageError):
+        """The card or the journal's rows failed: the one sentence, on every route; nothing changed."""
+        app.logger.warning("storage: %s", getattr(err, "detail", "") or err.message)
+        status = 409 if err.one_game else 503
+        extra = {} if err.retry_after is None else {"retry_after": err.retry_after}
         if _wants_json():
-            return api.error_response(error)
-        return _page_error(503, NOT_RECORDED)
+            return api.error_response(ApiError(status, err.msgid, params=err.params, **extra))
+        return _page_error(status, err.msgid, **err.params)
 
-    @app.errorhandler(GameDamaged)
-    def damaged(err: GameDamaged):
-        """A game whose rows cannot be read: this game only, one sentence (Home lists it as damaged)."""
-        from web.i18n import lang
+    @app.errorhandler(DeviceError)
+    def device_down(err: DeviceError):
+        """A part of the table down (the network, a reader…) under a route: 503 with its sentence, in the log too."""
+        app.logger.warning("device down: %s", err)
+        error = ApiError(503, str(err))
+        return api.error_response(error) if _wants_json() else _page_error(503, error.message)
 
-        error = ApiError(409, err.text(lang()))
-        return api.error_response(error) if _wants_json() else _page_error(409, error.message)
+    @app.errorhandler(UnknownGame)
+    def unknown_game(err: UnknownGame):
+        error = ApiError(404, "There is no game {game}.", params={"game": repr(clean(err.game_id))})
+        return api.error_response(error) if _wants_json() else _page_error(404, error.msgid, **error.params)
 
     @app.errorhandler(sqlite3.DatabaseError)
     def unreadable(err: sqlite3.DatabaseError):
@@ -151,8 +161,6 @@ def _wants_json() -> bool:
 
 
 def _page_error(status: int, message: str, **params: object):
-    from web.i18n import LANGS, lang, translator
-
     t = translator(lang())
     return render_template("error.html", status=status, message=t(message, **params), t=t, lang=lang(),
                            langs=LANGS), status

@@ -15,6 +15,7 @@ browser sends one) matching the host.
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import request
@@ -102,6 +103,14 @@ def optional(game_id: str | None = None) -> Principal | None:
         return identify(game_id)
     except ApiError:
         return None
+
+
+def set_seat_cookie(response: Any, game_id: str, token: str) -> None:
+    response.set_cookie(seat_cookie(game_id), token, max_age=30 * 24 * 3600, httponly=True, samesite="Lax")
+
+
+def set_table_cookie(response: Any, token: str) -> None:
+    response.set_cookie(TABLE_COOKIE, token, max_age=30 * 24 * 3600, httponly=True, samesite="Lax")
 
 
 def csrf_for(principal: Principal | None) -> str:

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import render_template
+
 from companion import games
 from companion.engine import texts
 from companion.table import amend, extras, story
 from companion.table.session import Session
+from web import forms
+from web.i18n import translator
 from web.security import Principal
 
 #: what a phone says when an edit set one of its own moves aside (its own value shown: the author's)
@@ -61,17 +65,12 @@ def fresh_correction(session: Session) -> dict[str, Any] | None:
 
 
 def _page(language: str) -> dict[str, Any]:
-    from web import forms
-    from web.i18n import translator
-
     return {"t": translator(language), "fx": forms.helpers(), "lang": language}
 
 
 def history_html(session: Session, rows: list[dict[str, Any]], aside: list[dict[str, Any]], language: str) -> str:
     """The tablet's « fix an earlier action » panel: every action (newest first) with Edit and Remove,
     and the actions an edit set aside, each with the rules' refusal, to re-enter or drop."""
-    from flask import render_template
-
     return render_template("_history.html", rows=list(reversed(rows)), aside=aside, session=session,
                            **_page(language))
 
@@ -79,10 +78,8 @@ def history_html(session: Session, rows: list[dict[str, Any]], aside: list[dict[
 def form_html(session: Session, seq: int, found: dict[str, Any], language: str) -> str:
     """The move form the game offered before action ``seq`` (``GamePackage.moves`` of that state),
     the one that was played first; amend.js fills it in with what was played."""
-    from flask import render_template
-
-    forms = found["forms"]
+    offered = found["forms"]
     first = max(1, found.get("first", 0))
     return render_template("_history_form.html", seq=seq, text=found["text"], prefill=found["prefill"],
-                           forms_same=forms[:first], forms_other=forms[first:], session=session,
+                           forms_same=offered[:first], forms_other=offered[first:], session=session,
                            **_page(language))

@@ -6,7 +6,6 @@ Every handler is a few lines over the session API; every error is JSON
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from flask import Blueprint, jsonify, make_response, request
@@ -16,37 +15,26 @@ from companion.engine.jsoncheck import clean
 from companion.engine.rules import RuleError
 from companion.table import amend, extras
 from companion.table.authorship import phone, tablet
-from companion.table.rows import JournalUnavailable, UnknownGame
-from companion.table.session import ReplayError, Session
+from companion.table.session import Session
 from web import amend_view, joining, views
-from web.access import TABLE_COOKIE, require, seat_cookie
+from web.access import require, set_seat_cookie
 from web.context import dashboard
+from web.game_lookup import claimed_seats, open_game
 from web.i18n import lang
 from web.live import stream
 from web.security import Principal
-from web.validate import ApiError, action_body, game_header, only_keys, parse_body
+from web.validate import (
+    ACTION_LIMIT,
+    GAME_LIMIT,
+    SMALL_LIMIT,
+    ApiError,
+    action_body,
+    body,
+    game_header,
+    only_keys,
+)
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-
-#: body limits in bytes (the app-wide limit is larger, for game set-ups with a layout)
-ACTION_LIMIT = 4 * 1024
-GAME_LIMIT = 32 * 1024
-SMALL_LIMIT = 1024
-
-
-def body(limit: int) -> Any:
-    if request.mimetype != "application/json":
-        raise ApiError(415, "Send the body as JSON with \"Content-Type: application/json\".")
-    return parse_body(request.get_data(cache=False), limit)
-
-
-def open_game(game_id: str) -> Session:
-    try:
-        return dashboard().hub.session(game_id)
-    except UnknownGame:
-        raise ApiError(404, "There is no game {game}.", params={"game": repr(clean(game_id))}) from None
-    except ReplayError as err:  # this game only: the others play on
-        raise ApiError(409, err.message) from None
 
 
 def snapshot(session: Session, who: Principal) -> dict[str, Any]:
@@ -66,8 +54,6 @@ def create_game():
     game, players, options = game_header(body(GAME_LIMIT))
     try:
         session = dashboard().hub.new(game, players, options)
-    except JournalUnavailable:
-        raise  # 503, not a refusal of the rules
     except RuleError as err:
         raise ApiError(400, err.text(lang())) from None
     if request.args.get("current", "1") != "0":
@@ -111,8 +97,6 @@ def post_action(game_id: str):
         source = tablet(for_=_acting_for(session, action))
     try:
         events = session.act(action, source=source, settles=settles)
-    except JournalUnavailable:
-        raise  # 503, not a refusal of the rules
     except RuleError as err:
         raise ApiError(409, err.text(lang())) from None
     return jsonify({**snapshot(session, who), "events": events if who.is_table or not _secret(session) else []})
@@ -135,7 +119,7 @@ def _acting_for(session: Session, action: dict[str, Any]) -> str | None:
     Every seat-bearing field counts (a card paid with ``by``): a seat held by a phone is never sent its
     secret move (a vote), and the rest only when the tablet says it acts for that player (the log shows it).
     """
-    claimed = set(_claimed(session.id))
+    claimed = set(claimed_seats(session.id))
     held = sorted({v for v in games.package(session.game).seats_in(action).values() if isinstance(v, str) and v in claimed})
     if not held:
         return None
@@ -153,14 +137,6 @@ def _replaced_by(session: Session, seat: str | None, action: dict[str, Any]) -> 
     again (its author's new choice: its vote once more, changed or not)."""
     return tuple(e.seq for e, _ in session.set_aside()
                  if e.author.phone_of(seat) and e.action.get("type") == action.get("type"))
-
-
-def _claimed(game_id: str) -> list[str]:
-    """The seats held by a phone; none readable (a read-only card) means none: the write is refused anyway."""
-    try:
-        return dashboard().seats.claimed(game_id)
-    except sqlite3.DatabaseError:
-        return []
 
 
 def _secret(session: Session) -> bool:
@@ -184,8 +160,6 @@ def draw(game_id: str):
     try:
         action, seed = extras.draw(session, what, player if needs_player else None)
         events = session.act(action, source=phone(who.seat, seed) if not who.is_table else tablet(seed=seed))
-    except JournalUnavailable:
-        raise  # 503, not a refusal of the rules
     except RuleError as err:
         raise ApiError(409, err.text(lang())) from None
     return jsonify({"drawn": action, **snapshot(session, who), "events": events if who.is_table or not _secret(session) else []})
@@ -229,8 +203,6 @@ def _move(game_id: str, kind: str):
             raise ApiError(403, refusal)
     try:
         done = extras.undo(session, by_table=who.is_table, lang=lang()) if kind == "undo" else extras.redo(session)
-    except JournalUnavailable:
-        raise  # 503: the card refused the write, not the rules
     except RuleError as err:
         raise ApiError(409, err.text(lang())) from None
     if done is None:
@@ -302,14 +274,12 @@ def _rewrite(session: Session, who: Principal, seq: int, action: dict[str, Any] 
     if why:
         raise ApiError(409, why)
     pkg = games.package(session.game)
-    claimed = set(_claimed(session.id))
+    claimed = set(claimed_seats(session.id))
     held = [v for v in (pkg.seats_in(action).values() if action is not None else ()) if v in claimed]
     if held and not pkg.table_may_act(action, phone_held=True):
         raise ApiError(403, f"{held[0]} has a phone: only that phone may send this move.")  # never a vote for it
     try:
         done = session.edit(seq, action, source=tablet())
-    except JournalUnavailable:
-        raise  # 503: the card refused the write, not the rules
     except RuleError as err:
         raise ApiError(409, games.package(session.game).error_text(err, language)) from None
     extras.NOTICES.pop(session.id, None)  # an undo's notice (« everyone votes again ») no longer holds
@@ -334,8 +304,6 @@ def reenter_action(game_id: str, seq: int):
         raise ApiError(403, f"Only {found.author.seat}'s phone can make this move again.")
     try:
         events = session.reenter(seq, source=tablet() if who.is_table else phone(who.seat))
-    except JournalUnavailable:
-        raise
     except RuleError as err:
         raise ApiError(409, games.package(session.game).error_text(err, lang())) from None
     return jsonify({**snapshot(session, who), "events": events if who.is_table or not _secret(session) else []})
@@ -423,7 +391,7 @@ def join():
     """``{"code": "123456", "seat": "Ann"}`` → a seat token (also set as a cookie)."""
     d = dashboard()
     data = only_keys(body(SMALL_LIMIT), {"code", "seat"}, "The join request")
-    game_id, seat = find_seat(data.get("code"), data.get("seat"))
+    game_id, seat = joining.find_seat(data.get("code"), data.get("seat"))
     token = d.seats.claim(game_id, seat)
     if token is None:
         raise ApiError(409, f"{seat}'s seat is already taken on another phone; the table can free it.")
@@ -432,16 +400,6 @@ def join():
     response = make_response(jsonify({"game": game_id, "seat": seat, "token": token}), 201)
     set_seat_cookie(response, game_id, token)
     return response
-
-
-def find_seat(code: Any, seat: Any) -> tuple[str, str]:
-    """The unfinished game whose join code is ``code``, and check ``seat`` sits at it and is free to take."""
-    game_id = joining.game_for_code(code, request.remote_addr, seat)
-    session = open_game(game_id)
-    if seat not in session.players:
-        raise ApiError(400, f"Choose one of the seats: {', '.join(session.players)}.")
-    joining.refuse_if_kept(session, seat)
-    return game_id, seat
 
 
 @bp.post("/games/<game_id>/seats/<path:seat>/open")
@@ -454,14 +412,6 @@ def open_seat(game_id: str, seat: str):
     dashboard().seats.open_seat(game_id, seat)
     dashboard().hub.broadcast(game_id)
     return jsonify({"open": seat})
-
-
-def set_seat_cookie(response, game_id: str, token: str) -> None:
-    response.set_cookie(seat_cookie(game_id), token, max_age=30 * 24 * 3600, httponly=True, samesite="Lax")
-
-
-def set_table_cookie(response, token: str) -> None:
-    response.set_cookie(TABLE_COOKIE, token, max_age=30 * 24 * 3600, httponly=True, samesite="Lax")
 
 
 @bp.errorhandler(ApiError)

@@ -1,8 +1,9 @@
 """The course of a game (its charts and their tables) and the players' history across games.
 
 Thin on purpose: the figures come from the game package (:mod:`companion.engine.course`), the drawings
-from :mod:`companion.engine.charts`, the history from :mod:`companion.table.history`; this module only finds
-the game, checks who may look, and hands the templates what they show.
+from :mod:`companion.engine.charts` (through :mod:`web.course_charts`), the history from
+:mod:`companion.table.history`; this module only finds the game, checks who may look, and hands the
+templates what they show.
 
 - ``GET /g/<id>/course`` — the course of a game, one tap from the table and from every phone
   (the table's and the phones' pages carry the link); the results screen shows the same charts.
@@ -17,7 +18,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-from threading import Lock
 from typing import Any
 
 from flask import Blueprint, Response, make_response, request
@@ -26,57 +26,23 @@ from markupsafe import Markup
 from companion import games
 from companion.engine import charts, texts
 from companion.engine import course as shape
-from companion.table import course, history, story
+from companion.table import bgstats, history
 from companion.table.library import Library
 from web import access
 from web.access import require
 from web.context import dashboard
+from web.course_charts import drawn
+from web.formatting import csv_cell, export_title
+from web.game_lookup import open_game
 from web.i18n import lang
+from web.rendering import page
 from web.validate import ApiError
 
 bp = Blueprint("course", __name__)
 
-_cache: dict[tuple[str, str], tuple[tuple[int, ...], dict[str, Any] | None]] = {}
-_lock = Lock()
-
-
-def drawn(session: Any, language: str) -> dict[str, Any] | None:
-    """The course of ``session``'s game with each chart's SVG, kept while the story stays the same."""
-    stamp = tuple(e["seq"] for e in story.told(session, language))  # the one replay; an edit changes a line
-    key = (session.id, language)
-    with _lock:
-        hit = _cache.get(key)
-        if hit is not None and hit[0] == stamp:
-            return hit[1]
-    out = course.of_session(session, language)
-    if out is not None:
-        with_svgs(out)
-    with _lock:
-        if len(_cache) > 32:
-            _cache.clear()
-        _cache[key] = (stamp, out)
-    return out
-
-
-def with_svgs(out: dict[str, Any], prefix: str = "course") -> dict[str, Any]:
-    """Each chart of the course ``out`` with its SVG (``ch["svg"]``, ids unique in the page): the results
-    screen, the course page and the league's page of a game draw them here, the one way."""
-    for i, ch in enumerate(out["charts"]):
-        ch["svg"] = Markup(charts.svg(out, ch, ident=f"{prefix}-{ch['id']}-{i}"))
-    return out
-
-
-def extend(ctx: dict[str, Any], session: Any, who: Any, view: str, language: str) -> None:
-    """The link to the course on every page of a game, and its charts on the results screen."""
-    ctx["course_url"] = f"/g/{session.id}/course"
-    ctx["course"] = drawn(session, language) if ctx["pub"].get("over") else None
-
 
 @bp.get("/g/<game_id>/course")
 def course_page(game_id: str):
-    from web.api import open_game
-    from web.pages import page
-
     who = require(game_id)
     session = open_game(game_id)
     language = lang()
@@ -96,7 +62,7 @@ def _filters() -> tuple[str | None, str]:
 def _figures() -> tuple[dict[str, Any], str | None, str]:
     game, period = _filters()
     library = Library(dashboard().hub.journal)
-    return history.figures(library, game=game, period=period, now=dashboard().hub.journal._clock()), game, period
+    return history.figures(library, game=game, period=period, now=dashboard().hub.journal.now()), game, period
 
 
 def history_reader() -> tuple[Any, list[str] | None]:
@@ -118,8 +84,6 @@ def history_reader() -> tuple[Any, list[str] | None]:
 
 @bp.get("/history")
 def history_page():
-    from web.pages import page
-
     who, among = history_reader()
     figures, game, period = _figures()
     if among is not None:  # a phone: the players of its table, and nothing to export
@@ -149,8 +113,6 @@ def history_json():
 
 @bp.get("/history/players.csv")
 def history_csv():
-    from web.exports import csv_cell
-
     require(table=True)
     figures, _, _ = _figures()
     buf = io.StringIO()
@@ -163,10 +125,7 @@ def history_csv():
 
 # -- BG Stats: a file of plays beside the link -----------------------------------------------------
 def _bgsplay(records: list[Any], filename: str) -> Response:
-    from companion.table import bgstats
-    from web.exports import _title
-
-    body = json.dumps(bgstats.play_file(records, _title), ensure_ascii=False, indent=1)
+    body = json.dumps(bgstats.play_file(records, export_title), ensure_ascii=False, indent=1)
     return Response(body, mimetype="application/json",
                     headers={"Content-Disposition": f"attachment; filename={filename}"})
 
@@ -174,9 +133,6 @@ def _bgsplay(records: list[Any], filename: str) -> Response:
 @bp.get("/games/<game_id>/bgstats.bgsplay")
 def bgstats_game(game_id: str):
     """One finished game as a BG Stats play file (the link on Home hands over the same play)."""
-    from web.api import open_game
-    from web.validate import ApiError
-
     require(table=True)
     open_game(game_id)
     rec = dashboard().hub.journal.game(game_id)
@@ -191,6 +147,6 @@ def bgstats_history():
     require(table=True)
     game, period = _filters()
     library = Library(dashboard().hub.journal)
-    recs = [rec for rec, state in history.records(library, game=game, period=period, now=library.journal._clock())
+    recs = [rec for rec, state in history.records(library, game=game, period=period, now=library.journal.now())
             if state == "over"]
     return _bgsplay(recs, "galapagos-plays.bgsplay")

@@ -1,4 +1,4 @@
-"""What a phone has laid but not sent: its draft, kept for the sand's end (issue 21).
+"""What a phone has laid but not sent: its draft, kept for the sand's end.
 
 Real dice lying on a player's board count when the sand runs out, sent or not; so do
 the dice tapped into a phone's plan. The phone sends its draft as the player taps
@@ -16,8 +16,8 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 
 from web.access import require
-from web.api import SMALL_LIMIT, _claimed, body, open_game
-from web.validate import ApiError, only_keys
+from web.game_lookup import claimed_seats, open_game
+from web.validate import SMALL_LIMIT, ApiError, body, only_keys
 
 bp = Blueprint("drafts", __name__, url_prefix="/api")
 
@@ -37,7 +37,7 @@ def keep_draft(game_id: str):
         raise ApiError(400, "A draft names a player of this game.")
     if not who.may_act_for(game_id, player):
         raise ApiError(403, f"{who.seat} cannot lay a draft for {player}.")
-    if who.is_table and player in _claimed(game_id):
+    if who.is_table and player in claimed_seats(game_id):
         raise ApiError(403, f"{player} has a phone: only that phone lays {player}'s draft.")
     if (not isinstance(values, list) or len(values) > MOST
             or not all(isinstance(v, str | int) and not isinstance(v, bool) for v in values)):

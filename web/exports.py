@@ -22,27 +22,28 @@ from flask import (
 from companion import games
 from companion.engine import jsoncheck
 from companion.engine.rules import RuleError
+from companion.table import history
 from companion.table.library import Library
-from companion.table.rows import GameDamaged, GameRecord, UnknownGame, _json_or_none
+from companion.table.rows import GameDamaged, GameRecord, UnknownGame, json_or_none
 from web.access import require
 from web.context import dashboard
-from web.pages import _when
+from web.formatting import csv_cell, when
 from web.validate import ApiError
 
 bp = Blueprint("exports", __name__)
 
 
 # -- history exports ----------------------------------------------------------------------
-def _rows(history: list[tuple[GameRecord, str, bool]]) -> list[dict[str, Any]]:
+def _rows(played: list[tuple[GameRecord, str, bool]]) -> list[dict[str, Any]]:
     """One row per seat of every finished or abandoned game (those deleted from Home included);
     an abandoned game has no score and the reason ``abandoned``."""
     rows = []
-    for rec, state, _deleted in history:
+    for rec, state, _deleted in played:
         result = rec.result or {}
         reason = "abandoned" if state == "abandoned" else result.get("reason", "")
         for seat, name in enumerate(rec.players):
             rows.append({
-                "game_id": rec.id, "game": rec.game, "created": _when(rec.created), "finished": _when(rec.finished),
+                "game_id": rec.id, "game": rec.game, "created": when(rec.created), "finished": when(rec.finished),
                 "seat": seat + 1, "player": name, "score": (result.get("scores") or {}).get(name, ""),
                 "winner": name in (result.get("winners") or []), "reason": reason,
             })
@@ -60,15 +61,6 @@ def export_csv():
     writer.writerows({k: csv_cell(v) for k, v in row.items()} for row in rows)
     return Response(buf.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": "attachment; filename=galapagos-history.csv"})
-
-
-def csv_cell(value: Any) -> Any:
-    """A text cell a spreadsheet cannot take for a formula: wherever a ``= + - @`` (or tab, CR) starts
-    the cell or follows a separator (``,``, ``;``, tab: a French spreadsheet splits on ``;``), a ``'``
-    is put before it. Every cell is quoted as well (the writer's ``QUOTE_ALL``)."""
-    if isinstance(value, str):
-        return _FORMULA.sub(lambda m: f"{m.group(1)}{m.group(2)}'{m.group(3)}", value)
-    return value
 
 
 @bp.get("/games/<game_id>/raw.json")
@@ -117,7 +109,7 @@ def redact_raw(rows: dict[str, Any]) -> dict[str, Any]:
     words = public_names | set(vocabulary) | {"type", "true", "false", "null"}
     actions = []
     for row in rows["actions"]:
-        action = _json_or_none(row.get("action"))
+        action = json_or_none(row.get("action"))
         if isinstance(action, dict):
             kind = action.get("type")
             if not isinstance(kind, str) or kind not in vocabulary:
@@ -146,28 +138,7 @@ def export_json():
     marks = library.marks()
     records = [{**r.to_json(), "state": library.state(r, marks.get(r.id)),
                 "deleted": r.id in marks and marks[r.id].deleted is not None} for r in library.journal.games()]
-    from companion.table import history
-
-    players = history.figures(library, now=library.journal._clock())["players"]  # the history page's figures
+    players = history.figures(library, now=library.journal.now())["players"]  # the history page's figures
     response = make_response(jsonify({"games": records, "players": players}))
     response.headers["Content-Disposition"] = "attachment; filename=galapagos-history.json"
     return response
-
-
-def bgstats_link(rec: GameRecord) -> str:
-    """A BG Stats "createPlay" link for a finished game (:mod:`companion.table.bgstats`)."""
-    from companion.table import bgstats
-
-    return bgstats.link(rec, _title(rec.game))
-
-
-def _title(game: str) -> str:
-    """A game's name for exports (the id itself when the game is no longer installed)."""
-    try:
-        return games.package(game).title("en")
-    except RuleError:
-        return game
-
-
-#: a cell, or a part of it after a separator a spreadsheet may split on, that starts a formula
-_FORMULA = re.compile(r"(^|[,;\t\r\n])(\s*)([=+\-@\t\r])")

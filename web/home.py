@@ -20,13 +20,13 @@ from companion.engine import jsoncheck
 from companion.engine.rules import RuleError
 from companion.table import extras
 from companion.table.library import Library
-from companion.table.rows import GameRecord, JournalUnavailable, UnknownGame
+from companion.table.rows import GameRecord, UnknownGame
 from web.access import optional, require
 from web.context import dashboard
-from web.exports import bgstats_link
-from web.i18n import lang
-from web.island_pages import _builder, _cells, _island_ctx, _within_bounds, layout_of
-from web.pages import _when, page, when_in
+from web.formatting import bgstats_link, when, when_in
+from web.i18n import lang, translator
+from web.island_builder import builder, island_context, layout_of, read_cells
+from web.rendering import page
 from web.validate import ApiError, game_header
 
 bp = Blueprint("home", __name__)
@@ -66,7 +66,7 @@ def _home_ctx(form: dict[str, Any], error: str | None = None) -> dict[str, Any]:
         damaged=library.journal.damaged(),
         stats=library.stats(),
         current=dashboard().hub.current,
-        when=_when, when_long=lambda ts: when_in(ts, lang()),
+        when=when, when_long=lambda ts: when_in(ts, lang()),
         bgstats=bgstats_link,
         examples=examples, form=form, start_error=error,
     )
@@ -108,10 +108,10 @@ def _library_do(game_id: str, what: str) -> None:
     hub = dashboard().hub
     try:
         getattr(Library(hub.journal), what)(game_id)
-    except RuleError as err:
-        if isinstance(err, JournalUnavailable):
-            raise  # 503: the card is full or read-only
-        raise ApiError(404 if isinstance(err, UnknownGame) else 409, err.text(lang())) from None
+    except UnknownGame as err:
+        raise ApiError(404, err.text(lang())) from None
+    except RuleError as err:  # a refusal (a storage failure is the app's 503)
+        raise ApiError(409, err.text(lang())) from None
     if hub.current == game_id:
         hub.set_current(None)  # the table shows no game rather than one it was told to stop
 
@@ -131,16 +131,14 @@ def start_game():
         try:
             options = games.package(game).default_options(options)  # e.g. a random island when none is given
             session = dashboard().hub.new(game, names, options)
-        except RuleError as err:
-            if isinstance(err, JournalUnavailable):
-                raise  # 503: the card is full or read-only
+        except RuleError as err:  # a refusal (a storage failure is the app's 503)
             raise ApiError(400, err.text(lang(), game)) from None
     except ApiError as err:
         if err.status != 400:
             raise
-        if back == "island" and _builder(game, missing_ok=True):
-            ctx = _island_ctx(game, _cells(request.form.get("cells", "[]"), strict=False), players_text, chosen,
-                              err.message)
+        if back == "island" and builder(game, missing_ok=True):
+            ctx = island_context(game, read_cells(request.form.get("cells", "[]"), strict=False), players_text,
+                                 chosen, err.message)
             return page("island.html", who, **ctx), 400
         form = {"game": game, "players": players_text, "options": request.form.get("options") or "{}", "opt": chosen}
         return page("home.html", who, **_home_ctx(form, err.message)), 400
@@ -168,10 +166,27 @@ def _start_options(game: str, chosen: dict[str, str]) -> dict[str, Any]:
             except RuleError:
                 raise ApiError(400, f"The option {key!r} is not valid.") from None
     _within_bounds(game, options)
-    build = _builder(game, missing_ok=True)
+    build = builder(game, missing_ok=True)
     if build and "cells" in request.form:
-        options[build["option"]] = layout_of(_cells(request.form["cells"]))
+        options[build["option"]] = layout_of(read_cells(request.form["cells"]))
     return options
+
+
+def _within_bounds(game: str, options: dict[str, Any]) -> None:
+    """A reading with a range in the game's option specs (the sand timer's seconds) is a number in it,
+    whether chosen in the form or typed in the JSON box: one sentence otherwise."""
+    try:
+        specs = games.package(game).option_specs(lang())
+    except RuleError:
+        return
+    for spec in specs:
+        if "min" not in spec or spec["name"] not in options:
+            continue
+        value = options[spec["name"]]
+        if isinstance(value, bool) or not isinstance(value, int | float) or not spec["min"] <= value <= spec["max"]:
+            raise ApiError(400, translator(lang())("{option}: a number from {min} to {max}, not {value}.",
+                                                   option=spec["label"], min=spec["min"], max=spec["max"],
+                                                   value=json.dumps(value)[:40]))
 
 
 #: how many games Home lists besides the unfinished ones (the exports hold them all)

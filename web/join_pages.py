@@ -19,11 +19,11 @@ from flask import (
 
 from companion import games
 from web import joining
-from web.access import optional, require
-from web.api import find_seat, open_game, set_seat_cookie
+from web.access import optional, require, set_seat_cookie
 from web.context import dashboard
+from web.game_lookup import open_game
 from web.i18n import lang, translator
-from web.pages import page
+from web.rendering import page
 from web.validate import ApiError, parse_body
 
 bp = Blueprint("join", __name__)
@@ -80,7 +80,7 @@ def join_post():
     origin = request.headers.get("Origin")
     if origin and origin != "null" and urlsplit(origin).netloc != request.host:
         raise ApiError(403, "Requests from another site are refused.")
-    game_id, seat_name = find_seat(request.form.get("code", ""), request.form.get("seat"))
+    game_id, seat_name = joining.find_seat(request.form.get("code", ""), request.form.get("seat"))
     token = d.seats.claim(game_id, seat_name)
     if token is None:
         raise ApiError(409, f"{seat_name}'s seat is already taken on another phone; the table can free it.")

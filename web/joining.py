@@ -53,9 +53,12 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
+from flask import request
+
 from companion.table.library import Library
 from companion.table.session import Session
 from web.context import dashboard
+from web.game_lookup import open_game
 from web.security import Principal, RateLimiter
 from web.validate import ApiError
 
@@ -340,6 +343,16 @@ def kept_by_tablet(session: Session, seat: str) -> bool:
 def refuse_if_kept(session: Session, seat: str) -> None:
     if kept_by_tablet(session, seat):
         raise ApiError(409, f"{seat}'s seat is played on the tablet; the table can let a phone take it.")
+
+
+def find_seat(code: Any, seat: Any) -> tuple[str, str]:
+    """The unfinished game whose join code is ``code``, and check ``seat`` sits at it and is free to take."""
+    game_id = game_for_code(code, request.remote_addr, seat)
+    session = open_game(game_id)
+    if seat not in session.players:
+        raise ApiError(400, f"Choose one of the seats: {', '.join(session.players)}.")
+    refuse_if_kept(session, seat)
+    return game_id, seat
 
 
 def seat_segment(name: Any) -> str:

@@ -4,7 +4,7 @@ each game of the evening with its course charts where its table sent them.
 Served by ``companion league`` (not by a table's dashboard); it reads the league's store only. A game's
 charts are the dashboard's own: the course as its package drew it at the table (carried in the
 ``results`` message, checked by :mod:`companion.club.intake`), its tables rebuilt by
-:func:`companion.engine.course.complete` and drawn by :func:`web.course_view.with_svgs` into the
+:func:`companion.engine.course.complete` and drawn by :func:`web.course_charts.with_svgs` into the
 results screen's ``_course.html``.
 
 - ``GET /`` — the standings, then the games (each with a link to its course)
@@ -33,11 +33,14 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, render_template_string, request
 from markupsafe import escape
+from werkzeug.exceptions import HTTPException
 
 from companion import games
 from companion.club.league import csv_rows, standings
 from companion.engine import course as shape
 from companion.engine import texts
+from web.course_charts import with_svgs
+from web.formatting import csv_cell
 
 log = logging.getLogger(__name__)
 
@@ -253,8 +256,6 @@ def create_app(store: Any) -> Flask:
     @app.errorhandler(Exception)
     def unreadable(err: Exception) -> Response:
         """The league's database away (PostgreSQL restarting, the file gone): one sentence, 503, no traceback."""
-        from werkzeug.exceptions import HTTPException
-
         if isinstance(err, HTTPException):
             return err  # type: ignore[return-value]
         log.error("the league's page failed: %s", err, exc_info=err)
@@ -272,8 +273,6 @@ def create_app(store: Any) -> Flask:
     @app.get("/standings.csv")
     def as_csv() -> Response:
         # the dashboard's defusing: a name a table sent cannot be a formula in the club's spreadsheet
-        from web.exports import csv_cell
-
         out = io.StringIO()
         csv.writer(out, quoting=csv.QUOTE_ALL).writerows([csv_cell(v) for v in row] for row in csv_rows(current()["st"]))
         return Response(out.getvalue(), mimetype="text/csv",
@@ -292,8 +291,6 @@ def _title(game: str, code: str) -> str:
 
 def _drawn(by_lang: dict[str, Any] | None, code: str, rid: str) -> dict[str, Any] | None:
     """The course in ``code`` (else in English, else in the language it came in) with its tables and SVGs."""
-    from web.course_view import with_svgs
-
     if not by_lang:
         return None
     chosen = by_lang.get(code) or by_lang.get("en") or next(iter(by_lang.values()))

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Response, request, stream_with_context
+from flask.globals import request_ctx
 
 from web.context import dashboard
 from web.hub import LiveFull
@@ -149,8 +150,6 @@ def stream(channel: str, render: Callable[[], tuple[str, Any, int | None]], owne
     preamble = f"retry: {d.retry_ms}\n\n"
     detach = request.environ.get(PUMP_KEY)
     if detach is not None:  # the server's pump takes the stream once this response's headers are out
-        from flask.globals import request_ctx
-
         detach(LiveStream(feed, render, still_valid, gone, lifetime, d.keepalive, context=request_ctx.copy()))
         body: Iterator[str] = iter((preamble,))
     else:

@@ -1,59 +1,44 @@
-"""Server-rendered pages: the table view, a seat's (phone) view, its QR code, the language; shared page helpers.
+"""Server-rendered pages: the table view, a seat's (phone) view, its QR code, the language.
 
 The other pages are blueprints of their own: Home (:mod:`web.home`), joining (:mod:`web.join_pages`),
-set-up and the island builder (:mod:`web.island_pages`), the exports (:mod:`web.exports`).
+set-up and the island builder (:mod:`web.island_pages`), the exports (:mod:`web.exports`); each renders
+through :func:`web.rendering.page`, and none imports another.
 """
 
 from __future__ import annotations
 
 import io
-from datetime import datetime
 from typing import Any
 from urllib.parse import quote, urlsplit
 
+import qrcode
+import qrcode.image.svg
 from flask import (
     Blueprint,
     Response,
     redirect,
-    render_template,
     request,
 )
+from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
 
 from companion import games
-from companion.engine import texts
 from web import views
-from web.access import csrf_for, require
-from web.api import open_game
+from web.access import require
 from web.context import dashboard
-from web.i18n import LANGS, lang, translator
-from web.security import Principal
+from web.game_lookup import open_game
+from web.i18n import LANGS, lang
+from web.rendering import page
 from web.validate import ApiError
 
 bp = Blueprint("pages", __name__)
 
 
-def page(template: str, who: Principal | None, **ctx: Any) -> str:
-    language = ctx.pop("lang", None) or lang()
-    ctx.setdefault("t", translator(language))
-    ctx.setdefault("tn", texts.ntranslator(language))  # a count that agrees: « 1 player », « 2–4 players »
-    notices = dashboard().extra.get("notices", []) if who is not None and who.is_table else []
-    return render_template(template, who=who, csrf=csrf_for(who), lang=language, langs=LANGS,
-                           has_sim=dashboard().sim is not None, journal_notices=notices, **ctx)
-
-
 @bp.record_once
 def _game_templates(state: Any) -> None:
     """Each game package's page fragments, loaded under its id (``galapagos/picture.html``)."""
-    from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader
-
     app = state.app
     prefixes = {pkg.id: FileSystemLoader(pkg.templates()) for pkg in games.packages() if pkg.templates()}
     app.jinja_loader = ChoiceLoader([app.jinja_loader, PrefixLoader(prefixes)])
-
-
-#: the months as message ids: a date on Home reads « 1 December 2026, 20:15 », « 1 décembre 2026, 20:15 »
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
 
 
 # -- table and seats ------------------------------------------------------------
@@ -86,9 +71,6 @@ def seat(game_id: str, seat: str):
 def qr(game_id: str):
     require(table=True)
     open_game(game_id)
-    import qrcode
-    import qrcode.image.svg
-
     base = dashboard().base_url or request.host_url.rstrip("/")
     img = qrcode.make(f"{base}/join?code={dashboard().keys.join_code(game_id)}",
                       image_factory=qrcode.image.svg.SvgPathImage, box_size=8, border=2)
@@ -104,9 +86,6 @@ def wifi_qr():
     wifi = dashboard().wifi()
     if not wifi:
         raise ApiError(404, "The table is not on its own hotspot.")
-    import qrcode
-    import qrcode.image.svg
-
     img = qrcode.make(wifi["qr"], image_factory=qrcode.image.svg.SvgPathImage, box_size=8, border=2)
     buf = io.BytesIO()
     img.save(buf)
@@ -138,23 +117,3 @@ def same_origin_path(target: str) -> str:
     if parts.scheme or parts.netloc:
         return "/"
     return quote(target, safe="/?=&%:@!$'()*+,;~")
-
-
-def _when(ts: float | None) -> str:
-    return datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M") if ts else ""
-
-
-def when_in(ts: float | None, language: str) -> str:
-    """A date and time as the reader says it (day, month's name, year, 24-hour time)."""
-    if not ts:
-        return ""
-    at = datetime.fromtimestamp(ts)
-    month = translator(language)(MONTHS[at.month - 1])
-    if language == "fr":
-        month = month.lower()
-    return f"{at.day} {month} {at.year}, {at:%H:%M}"
-
-
-def _game_t(pkg: Any, language: str) -> Any:
-    """A game's translator for its fragments (``gt(msgid, **params)``)."""
-    return lambda msgid, **params: pkg.t(msgid, language, **params)

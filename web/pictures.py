@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 from companion.engine import texts
 from companion.engine.course import SEAT_COLOURS  # noqa: F401 -- one colour per seat: the companion's one list
+from companion.table import story
 
 
 def score_chart(history: list[dict[str, Any]], players: list[str], width: int = 320, height: int = 140) -> dict[str, Any]:
@@ -376,8 +377,6 @@ def last_told(session: Any, lang: str = "en") -> dict[str, Any] | None:
     under another pawn). The events are the rules' own, secrets included: a
     template reads only the public facts it needs, never prints them whole.
     """
-    from companion.table import story
-
     try:
         told = story.told(session, lang)
     except Exception:  # a picture never takes the page down

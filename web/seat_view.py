@@ -23,7 +23,6 @@ Keys added (read by ``_seat_state.html`` / ``_seat_actions.html``):
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from companion import games
@@ -61,21 +60,10 @@ def out_of_game(pub: dict[str, Any], me: str) -> bool:
 
 
 def _tables(pkg: Any) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
-    """The package's « you », « the tablet » and « you, while another is named » wordings of its prompts
-    (its ``prompts`` module, else its ``moves`` module)."""
-    mod = None
-    for name in ("prompts", "moves"):
-        try:
-            mod = importlib.import_module(f"{pkg.package_name}.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{pkg.package_name}.{name}":
-                raise
-            continue
-        break
-    if mod is None:
-        return {}, {}, {}
-    return (dict(getattr(mod, "PROMPT_FOR_YOU", {}) or {}), dict(getattr(mod, "PROMPT_FOR_TABLE", {}) or {}),
-            dict(getattr(mod, "PROMPT_FOR_OTHERS", {}) or {}))
+    """The package's « you », « the tablet » and « you, while another is named » wordings of its prompts,
+    as its ``__init__`` lists them."""
+    parts = pkg.parts
+    return dict(parts.prompt_for_you), dict(parts.prompt_for_table), dict(parts.prompt_for_others)
 
 
 def sentence(pkg: Any, exp: Any, me: str | None, lang: str, mine: list[dict[str, Any]] | None = None) -> str:

@@ -8,12 +8,24 @@ Chosen by measurement (docs/performance-notes.md). The composition root
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import json
 import logging
 import os
+import resource
 import socket
 import threading
 import time
 from typing import Any
+
+import waitress.server
+from waitress import wasyncore
+from waitress.channel import ClientDisconnected, HTTPChannel
+from waitress.task import ErrorTask, ThreadedTaskDispatcher
+
+from web.stream_pump import StreamPump, pumping_classes
+from web.validate import MAX_BODY
 
 log = logging.getLogger(__name__)
 
@@ -45,8 +57,6 @@ TRIM_EVERY = 10.0
 
 def wakeup_drain(fd: int, socket_map: dict[int, Any]) -> Any:
     """The wake-up pipe's read end in the server's poll: it empties the pipe, nothing more."""
-    from waitress import wasyncore
-
     class Drain(wasyncore.file_dispatcher):
         def writable(self) -> bool:
             return False
@@ -63,12 +73,10 @@ def wakeup_drain(fd: int, socket_map: dict[int, Any]) -> Any:
 
 def wasyncore_close_all(server: Any) -> None:
     """End the live streams and close the server's sockets (waitress's ``close`` also waits 5 s for its threads)."""
-    from waitress import wasyncore
-
     pump = getattr(server, "stream_pump", None)
     if pump is not None:
         pump.stop()
-    wasyncore.close_all(getattr(server, "map", None) or server._map)
+    wasyncore.close_all(server.socket_map)
 
 
 # -- the HTTP server -------------------------------------------------------------------------
@@ -83,31 +91,30 @@ def make_server(app: Any, host: str, port: int, *, max_body: int, threads: int =
     """A waitress server for ``app`` with bounded memory per connection and no starvation.
 
     Live pages are served by one :class:`~web.stream_pump.StreamPump` (``server.stream_pump``),
-    so ``threads`` is for requests only, however many pages stay open.
+    so ``threads`` is for requests only, however many pages stay open. ``server.socket_map`` is the
+    map of its sockets (the listeners and their connections) for a loop of one's own.
     """
-    import waitress.server
-
-    from web.stream_pump import StreamPump
-
+    socket_map: dict[int, Any] = {}
     options = [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1), (socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1),
                (socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)]  # a stalled page fills this, not MBs
     for name, value in (("TCP_KEEPIDLE", 5), ("TCP_KEEPINTVL", 3), ("TCP_KEEPCNT", 3), ("TCP_USER_TIMEOUT", 10_000)):
         if hasattr(socket, name):  # a vanished phone is noticed in ~15 s, not after TCP's 15 minutes
             options.append((socket.IPPROTO_TCP, getattr(socket, name), value))
     server = waitress.server.create_server(
-        app, host=host, port=port, threads=threads, _dispatcher=_lifo_dispatcher(threads),
+        app, map=socket_map, host=host, port=port, threads=threads, _dispatcher=_lifo_dispatcher(threads),
         connection_limit=CONNECTION_LIMIT, channel_timeout=IDLE_TIMEOUT, cleanup_interval=5,
         outbuf_high_watermark=OUTBUF_HIGH, outbuf_overflow=4 * OUTBUF_HIGH,
         channel_request_lookahead=1,  # keep reading a streaming connection: its close is seen at once
         asyncore_use_poll=True, ident="galapagos-companion", max_request_body_size=max_body,
         expose_tracebacks=False, clear_untrusted_proxy_headers=True,
     )  # waitress drops bodies over max_body (a JSON 413 too); below that the app answers
+    server.socket_map = socket_map
     server.stream_pump = StreamPump(OUTBUF_HIGH, SEND_TIMEOUT)
-    for listener in {id(s): s for s in server._map.values()}.values():
+    for listener in {id(s): s for s in socket_map.values()}.values():
         if isinstance(listener, waitress.server.BaseWSGIServer):
             listener.adj.socket_options = options  # a class attribute in waitress, not a keyword
             listener.channel_class = _channel_class()
-            listener.readable = _evicting_readable(listener)
+            listener.readable = _evicting_readable(listener, socket_map)
             listener.stream_pump = server.stream_pump
     return server
 
@@ -142,25 +149,24 @@ class LifoCondition(threading.Condition):
 
 def _lifo_dispatcher(threads: int) -> Any:
     """waitress' thread pool, waking its most recently idle worker first."""
-    from waitress.task import ThreadedTaskDispatcher
-
     dispatcher = ThreadedTaskDispatcher()
     dispatcher.queue_cv = LifoCondition(dispatcher.lock)
     dispatcher.set_thread_count(threads)
     return dispatcher
 
 
-def _evicting_readable(server: Any) -> Any:
-    """``server.readable`` that first closes the oldest idle connections when the limit is near."""
+def _evicting_readable(server: Any, socket_map: dict[int, Any]) -> Any:
+    """``server.readable`` that first closes the oldest idle connections when the limit is near
+    (``socket_map``: the server's sockets, its connections among them)."""
     base = type(server).readable
 
     def readable() -> bool:
         limit = server.adj.connection_limit
-        if server.accepting and len(server._map) >= limit - 8:
+        if server.accepting and len(socket_map) >= limit - 8:
             idle = sorted((c for c in list(server.active_channels.values())
                            if not c.requests and not c.will_close and not c.total_outbufs_len),
                           key=lambda c: c.last_activity)
-            for channel in idle[: len(server._map) - (limit - 16)]:
+            for channel in idle[: len(socket_map) - (limit - 16)]:
                 channel.will_close = True  # closed by the loop's next pass
         return base(server)
 
@@ -175,12 +181,6 @@ def _channel_class() -> Any:
     global _CHANNEL
     if _CHANNEL is not None:
         return _CHANNEL
-    import json
-
-    from waitress.channel import ClientDisconnected, HTTPChannel
-    from waitress.task import ErrorTask
-
-    from web import MAX_BODY
 
     class JsonErrorTask(ErrorTask):
         """waitress' own refusals (body too large, malformed request) in the API's JSON shape."""
@@ -227,8 +227,6 @@ def _channel_class() -> Any:
                         self.server.pull_trigger()
                         raise ClientDisconnected
 
-    from web.stream_pump import pumping_classes
-
     _CHANNEL = pumping_classes(Channel)
     return _CHANNEL
 
@@ -247,9 +245,6 @@ def release_free_memory() -> None:
     global _LIBC
     try:
         if _LIBC is None:
-            import ctypes
-            import ctypes.util
-
             _LIBC = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
         _LIBC.malloc_trim(0)
     except (OSError, AttributeError):
@@ -259,11 +254,9 @@ def release_free_memory() -> None:
 def raise_open_files_limit(wanted: int = 4096) -> None:
     """Raise the soft limit of open files: every connection is a file descriptor."""
     try:
-        import resource
-
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
         if soft != resource.RLIM_INFINITY and soft < target:
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-    except (ImportError, ValueError, OSError):
+    except (ValueError, OSError):
         pass

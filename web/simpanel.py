@@ -13,11 +13,10 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from web.access import require
-from web.api import SMALL_LIMIT, body
 from web.context import SimBackend, TagBackend, dashboard
 from web.live import stream
-from web.pages import page
-from web.validate import ApiError, only_keys
+from web.rendering import page
+from web.validate import SMALL_LIMIT, ApiError, body, only_keys
 
 bp = Blueprint("sim", __name__)
 

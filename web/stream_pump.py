@@ -24,6 +24,8 @@ import threading
 import time
 from typing import Any
 
+from waitress.task import WSGITask
+
 from web.live import CHECK_EVERY, PUMP_KEY
 
 log = logging.getLogger(__name__)
@@ -175,7 +177,6 @@ def pumping_classes(channel_base: Any) -> Any:
     The server (the listener) carries the pump as ``stream_pump``; a server without one serves
     every stream on its worker thread as before.
     """
-    from waitress.task import WSGITask
 
     class PumpingTask(WSGITask):
         stream: Any = None
@@ -190,7 +191,7 @@ def pumping_classes(channel_base: Any) -> Any:
             self.stream = stream
             self.channel.stream_task = self
 
-        def _release(self) -> None:
+        def release_stream(self) -> None:
             if self.stream is not None:
                 self.stream.close()
                 self.stream = None
@@ -203,15 +204,15 @@ def pumping_classes(channel_base: Any) -> Any:
                     if self.complete and self.wrote_header and self.status.startswith("200"):
                         self.close_on_finish = False  # the connection stays: the pump finishes the response
                         return
-                    self._release()
+                    self.release_stream()
                 self.finish()
             except OSError:
-                self._release()
+                self.release_stream()
                 self.close_on_finish = True
                 if self.channel.adj.log_socket_errors:
                     raise
             except BaseException:
-                self._release()
+                self.release_stream()
                 raise
 
     class PumpingChannel(channel_base):
@@ -230,6 +231,6 @@ def pumping_classes(channel_base: Any) -> Any:
             if keep:
                 self.server.stream_pump.adopt(task)
             else:
-                task._release()
+                task.release_stream()
 
     return PumpingChannel

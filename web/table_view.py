@@ -21,7 +21,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import logging
 from typing import Any
@@ -128,26 +127,19 @@ def waiting_line(exp: Any, prompt: str, claimed: set[str], banner: set[str], lan
 
 
 def hand_off(pkg: Any, session: Session, lang: str) -> list[str]:
-    """What the table must do by hand after the last action, as the game's narration says it:
-    ``<package>.narrate.hand_off(event, lang)`` for each of its events (« Deal Dan's 4 cards: 2 to
-    Ann, 2 to Cleo »; "" for an event that asks nothing); none when the package has no such hook."""
-    try:
-        mod = importlib.import_module(f"{pkg.package_name}.narrate")
-    except ModuleNotFoundError:
-        return []
-    fn = getattr(mod, "hand_off", None)
+    """What the table must do by hand after the last action, as the game's narration says it (the
+    package's ``hand_off`` part for each of the round's events: « Deal Dan's 4 cards: 2 to Ann, 2 to
+    Cleo »); none when the package lists no such part or an event asks nothing."""
     told = story.told(session, lang)
-    if not callable(fn) or not told:
+    if not told:
         return []
     out: list[str] = []
     for event in told[-1]["events"]:
         try:
-            said = fn(event, lang)
+            out += pkg.hand_off(event, lang)
         except Exception:  # the narration must never take the page down
             logging.getLogger(__name__).exception("hand-off of %s", session.game)
-            continue
-        out += [said] if isinstance(said, str) else list(said or [])
-    return [str(x) for x in out if x]
+    return out
 
 
 def _results(pkg: Any, session: Session, language: str) -> dict[str, Any] | None:

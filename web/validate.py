@@ -12,6 +12,17 @@ import json
 import math
 from typing import Any
 
+from flask import request
+
+from companion.engine import texts
+
+#: the largest request body accepted at all (game set-ups with a 36-field layout fit easily)
+MAX_BODY = 64 * 1024
+#: body limits in bytes of the API's requests (smaller than MAX_BODY, which game set-ups with a layout need)
+ACTION_LIMIT = 4 * 1024
+GAME_LIMIT = 32 * 1024
+SMALL_LIMIT = 1024
+
 MAX_DEPTH = 5
 MAX_NODES = 2000
 MAX_STRING = 200
@@ -26,14 +37,19 @@ class ApiError(Exception):
     def __init__(self, status: int, message: str, *, params: dict[str, Any] | None = None, **extra: Any):
         """``message`` is a sentence, or a message id with ``params`` (a page says it in the reader's language;
         the API's JSON in English)."""
-        from companion.engine import texts
-
         self.msgid, self.params = message, dict(params or {})
         message = texts.render(message, self.params, "en") if params else message
         super().__init__(message)
         self.status = status
         self.message = message
         self.extra = extra
+
+
+def body(limit: int) -> Any:
+    """The request's JSON body, no larger than ``limit`` bytes, its shape checked (415 unless sent as JSON)."""
+    if request.mimetype != "application/json":
+        raise ApiError(415, "Send the body as JSON with \"Content-Type: application/json\".")
+    return parse_body(request.get_data(cache=False), limit)
 
 
 def parse_body(raw: bytes, limit: int) -> Any:

@@ -23,7 +23,7 @@ from companion import games
 from companion.engine import texts
 from companion.table import extras, story
 from companion.table.session import Session
-from web import amend_view, course_view, forms, joining, pictures, seat_view, table_view
+from web import amend_view, course_charts, forms, joining, pictures, seat_view, table_view
 from web.access import csrf_for
 from web.context import dashboard
 from web.i18n import translator
@@ -96,7 +96,7 @@ def context(session: Session, who: Principal | None, view: str, language: str, s
 
 #: the modules that add to a page's context: the phone's "your move", the table's ribbon and results,
 #: the fixing of earlier actions, and the seats the tablet keeps; each is ``extend(ctx, session, who, view, language)``
-EXTENSIONS = (seat_view.extend, table_view.extend, amend_view.extend, joining.extend, course_view.extend)
+EXTENSIONS = (seat_view.extend, table_view.extend, amend_view.extend, joining.extend, course_charts.extend)
 
 
 def _failing(d: Any) -> list[str]:

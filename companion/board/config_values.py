@@ -198,7 +198,7 @@ class ValueReader:
         return tuple(out)
 
     def spi_mix(self, readers: list[ReaderConfig]) -> None:
-        """Refuse the SPI wirings that cannot work, in one sentence each (issue 22).
+        """Refuse the SPI wirings that cannot work, in one sentence each.
 
         SPI_NO_CS, which a GPIO-selected reader needs, is a mode of the spidev *node*
         (Linux spidev.c keeps it per device, not per open file): a GPIO-selected reader on

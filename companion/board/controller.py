@@ -1,6 +1,6 @@
 """The table controller: device events → game actions, game state → OLED screens and beeps.
 
-It sits above the session (DESIGN.md: device event → session → rules → new
+It sits above the session (docs/design.md: device event → session → rules → new
 state → screens) and names no game: what the table may do is the game
 package's *moves* (:mod:`companion.engine.moves`), what a component laid on a reader
 means is the package's ``tag_action``, and the screens come from the package.
@@ -46,6 +46,7 @@ from companion.board.presenter import OledPresenter
 from companion.engine import moves
 from companion.engine.rules import RuleError
 from companion.table import extras
+from companion.table.rows import StorageError
 from companion.table.session import Change, Session
 from hw.events import ButtonEvent, DeviceEvent, DieEvent, EncoderEvent, StatusEvent, TagEvent
 from hw.oled import Oled
@@ -238,6 +239,8 @@ class TableController(OledPresenter):
             undone = extras.undo(self.session, by_table=True, lang=self.lang)
         except RuleError as err:
             return self.refuse(self.package.error_text(err, self.lang))
+        except StorageError as err:  # the card refused the write: its sentence, nothing changed
+            return self.refuse(err.text(self.lang))
         if undone is None:
             self.refuse(self._t("There is nothing to undo."))
         else:
@@ -329,6 +332,9 @@ class TableController(OledPresenter):
             self.session.act(action, source="table")
         except RuleError as err:
             self.refuse(self.package.error_text(err, self.lang))
+            return False
+        except StorageError as err:  # the card refused the write: its sentence, nothing changed
+            self.refuse(err.text(self.lang))
             return False
         self.beeper.play("ok")
         return True

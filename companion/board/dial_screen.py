@@ -43,7 +43,7 @@ def segments(entry: Entry | None, t: Callable[[str], str]) -> tuple[tuple[str, b
         return ((choice_label(f, entry.values[f["name"]])[0], True),)
     # nothing chosen yet: the field's name stands on the preview line (:func:`preview`) and the value
     # line asks « ? » in the box its first value takes, so the first detent costs the OLED's bus what
-    # a turn between two values costs (issue 22: « Direction? » across the value line sent 280 bytes)
+    # a turn between two values costs (« Direction? » across the value line sent 280 bytes)
     return (("?", True),)
 
 

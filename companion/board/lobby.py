@@ -30,6 +30,7 @@ from companion import games
 from companion.board import screens
 from companion.engine import texts
 from companion.engine.rules import RuleError
+from companion.table.rows import StorageError
 from hw.events import ButtonEvent, DeviceEvent, EncoderEvent
 from hw.oled import Oled
 from hw.outputs import Beeper
@@ -166,7 +167,9 @@ class TableLobby:
             self.start(self.game, self.names(), options)
         except RuleError as err:
             return self._refuse(pkg.error_text(err, self.lang))
-        except Exception:  # the journal or the hub failed: say so, keep the lobby
+        except StorageError as err:  # the card refused the new game: its sentence, keep the lobby
+            return self._refuse(err.text(self.lang))
+        except Exception:  # a bug in the hub: say so, keep the lobby
             log.exception("a game could not be started from the buttons")
             return self._refuse(texts.gettext_("The game could not be started; see the dashboard.", self.lang))
         self.beeper.play("ok")

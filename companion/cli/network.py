@@ -12,11 +12,14 @@
 from __future__ import annotations
 
 import argparse
+import re
 import secrets
 import sys
 from pathlib import Path
 from typing import Any
 
+from companion.board.config_text import replace_table, toml_string
+from companion.cli.hw import load_config
 from companion.cli.main import UsageError, command, emit, subcommands
 
 KEYFILE_DIR = "/etc/NetworkManager/system-connections"
@@ -40,11 +43,10 @@ def _parsers(sub: Any) -> None:
 
 @command("network")
 def cmd_network(args: argparse.Namespace) -> int:
-    from companion.board import network
-    from companion.cli.hw import _config
-    from hw import network as nm
+    from companion.board import network  # late: nmcli's client; network only
+    from hw import network as nm  # late: nmcli's client; network only
 
-    cfg = _config(args.config)
+    cfg = load_config(args.config)
     settings = network.settings_of(cfg)
     manager = nm.NetworkManager()
     try:
@@ -76,9 +78,8 @@ def cmd_network(args: argparse.Namespace) -> int:
 
 
 def _setup(args: argparse.Namespace, cfg: Any, settings: Any) -> int:
-    from companion.board import network
-    from companion.board.config_text import replace_table, toml_string
-    from hw import network as nm
+    from companion.board import network  # late: nmcli's client; network only
+    from hw import network as nm  # late: nmcli's client; network only
 
     path = Path(cfg.source)
     if not path.is_file():
@@ -124,8 +125,6 @@ def _setup(args: argparse.Namespace, cfg: Any, settings: Any) -> int:
 
 def _uuid_of(keyfile: Path) -> str | None:
     """The ``uuid=`` of an existing profile (written again, it stays the same connection)."""
-    import re
-
     try:
         found = re.search(r"^uuid=([0-9a-fA-F-]{36})$", keyfile.read_text(encoding="utf-8"), re.M)
     except OSError:

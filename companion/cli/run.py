@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
+import gc
 import os
 import sys
+import traceback
 from typing import Any
 
 from companion.cli.main import UsageError, command, fail, subcommands
+from companion.table.journal import default_db_path
 
 #: exit statuses of ``companion run``: 2 is only a bad command line or config file (the unit's
 #: RestartPreventExitStatus); a port taken is EX_TEMPFAIL, a crash EX_SOFTWARE, both restarted
@@ -40,8 +44,8 @@ def limit_malloc_arenas(arenas: int = 2) -> None:
     shows as a resident size that keeps creeping up under load. Same as
     ``MALLOC_ARENA_MAX=2``; a no-op where the C library is not glibc.
     """
-    import ctypes
-    import ctypes.util
+    import ctypes  # late: run only
+    import ctypes.util  # late: run only
 
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
@@ -56,19 +60,15 @@ def freeze_start_up_heap() -> None:
 
     A full collection walks every tracked object: 50-100 ms on a 2-core x86 machine for a
     started table, several times that on a Pi, and every thread waits for it, a button press
-    on its way to the OLED too (issue 22). Frozen objects are never walked again; what is
+    on its way to the OLED too. Frozen objects are never walked again; what is
     garbage already is collected first.
     """
-    import gc
-
     gc.collect()
     gc.freeze()
 
 
 def listen_error(host: str, port: int, exc: OSError) -> str:
     """One sentence for a port the server cannot take, naming both ways to pick another."""
-    import errno
-
     if exc.errno == errno.EADDRINUSE:
         return (f"Port {port} on {host} is already in use (another companion or server holds it): "
                 f"pick another with `companion run --port N` or `make run PORT=N`.")
@@ -80,10 +80,9 @@ def listen_error(host: str, port: int, exc: OSError) -> str:
 
 @command("run")
 def cmd_run(args: argparse.Namespace) -> int:
-    from companion.board import config
-    from companion.cli.app import build, exit_now
-    from companion.table.journal import default_db_path
-    from web.server import raise_open_files_limit
+    from companion.board import config  # late: gpiozero, ~60 ms; run only
+    from companion.cli.app import build, exit_now  # late: Flask, waitress, ~0.1 s
+    from web.server import raise_open_files_limit  # late: waitress; run only
 
     try:
         cfg = config.load(args.config)
@@ -98,7 +97,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     db_path = default_db_path(args.db).absolute()
     if cfg.tags_db:
         cfg = dataclasses.replace(cfg, tags_db=os.path.abspath(cfg.tags_db))
-    from companion.cli.storage import place_journal
+    from companion.cli.storage import place_journal  # late: ~2 ms; run only
 
     placement = place_journal(db_path, sim=args.sim or cfg.simulated)  # a read-only card, a root in memory
     if placement.refusal:
@@ -106,7 +105,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     companion = build(cfg, placement.path, sim=args.sim, host=args.host, port=args.port, url=args.url)
     if placement.warning:
         companion.say_storage(placement.warning)
-    from hw.rfid import ReaderError
+    from hw.rfid import ReaderError  # late: after the path is absolute (LG_WD)
 
     companion.install_signal_handlers()  # before start: a SIGTERM during start-up stops it cleanly
     try:
@@ -146,8 +145,6 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def crashed(companion: Any, exc: BaseException) -> int:
     """A crash: the details in the log (systemd's journal), one sentence, a status systemd restarts."""
-    import traceback
-
     report = companion.db_path.with_name(companion.db_path.name + ".crash.txt")
     try:
         report.write_text("".join(traceback.format_exception(exc)), encoding="utf-8")

@@ -8,7 +8,8 @@
 - **Start-up faults**: each device that did not open at start (the GPIO chip, a busy pin, the
   OLED, a reader) named in the log once, as the doctor would name it.
 - **The supply**: under-voltage now or since boot (the firmware's throttled bits) is a device
-  problem like any other: a StatusEvent, so the OLED, the dashboard and the log say it.
+  problem like any other: a StatusEvent, so the OLED, the dashboard and the log say it; checked at
+  start and again while the table runs (:class:`hw.supply.SupplyWatch`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ import logging
 import os
 from pathlib import Path
 from typing import Any
+
+from hw.events import StatusEvent
+from hw.supply import DEVICE, SupplyWatch, supply_problem
 
 log = logging.getLogger("companion.devices")
 
@@ -35,7 +39,7 @@ def status_path(env: dict[str, str] | None = None) -> Path | None:
 
 def status_paths(env: dict[str, str] | None = None) -> list[Path]:
     """Where the doctor looks: the service's runtime folder, then this user's."""
-    from hw.doctor import SERVICE_STATUS
+    from hw.doctor import SERVICE_STATUS  # late: ~5 ms, not for `companion run`
 
     own = status_path(env)
     return [SERVICE_STATUS] + ([own] if own is not None and own != SERVICE_STATUS else [])
@@ -80,21 +84,17 @@ def log_start_faults(devices: Any) -> list[str]:
     return said
 
 
-def announce_supply(devices: Any, bits: int | None) -> Any:
-    """A sagging supply is a device problem: the OLED, the dashboard and the log say it (the
-    log here unless the table's own health log does). Returns the event, or None."""
-    event = supply_event(bits)
-    if event is not None:
-        if getattr(devices, "health_log", None) is None:
-            log.warning("at start: %s", event.message)
-        devices.emit(event)
+def announce_supply(devices: Any, watch: SupplyWatch) -> StatusEvent | None:
+    """The supply's first check at start: a sag (now, or since boot) is a device problem that the OLED,
+    the dashboard and the log say (the log here unless the table's own health log does); the table
+    loop checks again every :data:`hw.supply.CHECK_EVERY` seconds. Returns the event, or None."""
+    event = watch.check()
+    if event is not None and not event.ok and getattr(devices, "health_log", None) is None:
+        log.warning("at start: %s", event.message)
     return event
 
 
-def supply_event(bits: int | None) -> Any:
+def supply_event(bits: int | None) -> StatusEvent | None:
     """A StatusEvent for the supply when it sagged (now or since boot), else None."""
-    from hw.doctor import supply_problem
-    from hw.events import StatusEvent
-
     problem = supply_problem(bits)
-    return StatusEvent("power supply", False, problem) if problem else None
+    return StatusEvent(DEVICE, False, problem) if problem else None

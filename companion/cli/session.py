@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from datetime import datetime
 from typing import Any
 
 from companion.cli.main import UsageError, command, emit, subcommands
@@ -16,6 +17,7 @@ from companion.engine import jsoncheck
 from companion.engine.rules import RuleError
 from companion.table.journal import Journal, default_db_path
 from companion.table.session import Session
+from companion.table.summary import summary
 
 
 @subcommands
@@ -100,8 +102,6 @@ def cmd_act(args: argparse.Namespace) -> int:
 def cmd_show(args: argparse.Namespace) -> int:
     session = open_session(args)
     if args.text:
-        from companion.table.summary import summary
-
         print(summary(session))
     else:
         emit(session.public())
@@ -138,8 +138,6 @@ def cmd_list(args: argparse.Namespace) -> int:
     if not records:
         print("No games yet. Start one with: companion new GAME --players A,B")
         return 0
-    from datetime import datetime
-
     for rec in records:
         when = datetime.fromtimestamp(rec.created).strftime("%Y-%m-%d %H:%M")
         status = "playing"
@@ -152,6 +150,6 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 @command("play")
 def cmd_play(args: argparse.Namespace) -> int:
-    from companion.cli.terminal import play
+    from companion.cli.terminal import play  # late: ~5 ms; play only
 
     return play(open_journal(args), args.id)

@@ -1,4 +1,4 @@
-"""Tag enrolment from the dashboard: scan a tag, then say what it is (DESIGN.md, hardware model).
+"""Tag enrolment from the dashboard: scan a tag, then say what it is (docs/design.md, « Hardware and simulation »).
 
 :class:`Tags` is what the dashboard's enrolment page is given over the table's tag
 registry; :func:`parse_tag_value` reads a value the way players type it, and
@@ -7,7 +7,10 @@ registry; :func:`parse_tag_value` reads a value the way players type it, and
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import Any
+
+from hw.tags import Component, TagError, make_component
 
 
 class Tags:
@@ -36,16 +39,12 @@ class Tags:
         return dict(self.EXAMPLES)
 
     def enrolled(self) -> list[dict[str, Any]]:
-        from hw.tags import Component
-
         rows = self.registry.entries()
         for row in rows:
             row["label"] = Component(row["kind"], row["value"], row.get("label", "")).describe()
         return rows
 
     def enroll(self, uid: str, kind: str, value: str) -> dict[str, Any]:
-        from hw.tags import TagError, make_component
-
         try:
             comp = make_component(kind, parse_tag_value(kind, value))
         except TagError as exc:
@@ -93,10 +92,6 @@ def demo_tags() -> list[tuple[str, Any]]:
 
     UIDs are 7 bytes: ``04`` (NXP), a kind byte, then a running number.
     """
-    from itertools import combinations
-
-    from hw.tags import make_component
-
     animals = ["sea_lion", "iguana", "tortoise", "booby", "penguin", "crab"]
     colours = ["black", "white", "red", "green", "yellow", "blue"]
     made: list[tuple[str, Any]] = []

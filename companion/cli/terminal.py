@@ -6,6 +6,7 @@ exactly like a phone's tap or a button press, and survives a power cut.
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Callable
 
@@ -15,8 +16,9 @@ from companion.engine.rules import RuleError
 from companion.engine.shortform import parse, usage
 from companion.table import extras
 from companion.table.journal import Journal
+from companion.table.rows import StorageError, UnknownGame
 from companion.table.session import Session
-from companion.table.summary import summary
+from companion.table.summary import story_lines, summary
 
 HELP = """Type the number of a move below (then answer its questions), or an action in short
 form (`bid Ann N 300`) or as JSON. Commands: help, moves, show, undo, redo, quit."""
@@ -93,6 +95,9 @@ def play(journal: Journal, game_id: str | None = None,
                 except RuleError as err:
                     out(f"Refused: {err.message}")
                     continue
+                except StorageError as err:  # the card refused the write: said, nothing changed, play on
+                    out(err.message)
+                    continue
                 out(after_move(session))
                 continue
             if word in ("undo", "redo"):
@@ -100,6 +105,9 @@ def play(journal: Journal, game_id: str | None = None,
                     done = extras.undo(session) if word == "undo" else session.redo()
                 except RuleError as err:
                     out(f"Refused: {err.message}")
+                    continue
+                except StorageError as err:  # the card refused the write: said, nothing changed, play on
+                    out(err.message)
                     continue
                 pkg = games.package(session.game)
                 out(f"{'Undone' if word == 'undo' else 'Redone'}: {pkg.describe(done)}." if done else f"Nothing to {word}.")
@@ -110,19 +118,20 @@ def play(journal: Journal, game_id: str | None = None,
             except RuleError as err:
                 out(f"Refused: {err.message}")
                 continue
+            except StorageError as err:  # the card refused the write: said, nothing changed, play on
+                out(err.message)
+                continue
             out(after_move(session))
     except (EOFError, KeyboardInterrupt):
         out("")
         return 0
-    except RuleError as err:
+    except (RuleError, StorageError, UnknownGame) as err:  # a refusal, the card, or no such game: one sentence
         sys.stderr.write(f"companion: {err.message}\n")
         return 2
 
 
 def after_move(session: Session, story: bool = True) -> str:
     """What a player wants after a move: what happened, what the game waits for, the moves."""
-    from companion.table.summary import story_lines
-
     pkg = games.package(session.game)
     lines = [f"  {s}" for s in story_lines(session, limit=1)] if story else []
     if session.over:
@@ -251,8 +260,6 @@ def _read_value(f: dict, kind: str, answer: str) -> object:
         except ValueError:
             return _ABANDON
         return value if value in moves.range_values(f) else _ABANDON
-    import json
-
     values = []
     for word in (w.strip() for w in answer.split(",") if w.strip()):
         try:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pwd
 import secrets
 import shutil
 import subprocess
@@ -33,6 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli.main import UsageError, command, subcommands
+from companion.table.journal import Journal, default_db_path
+from companion.table.session import Session
 
 #: games of the journal the new release must replay (the most recently played)
 REPLAY_GAMES = 5
@@ -193,9 +196,6 @@ def _ending(state: dict[str, Any]) -> dict[str, Any]:
 
 def check_replay(python: Path, backup: Path, games: int) -> int:
     """The new release opens the last ``games`` games of a copy of ``backup`` and ends each where this one does."""
-    from companion.table.journal import Journal
-    from companion.table.session import Session
-
     with tempfile.TemporaryDirectory(prefix="companion-update-") as tmp:
         ours, theirs = Path(tmp) / "ours.db", Path(tmp) / "theirs.db"
         shutil.copyfile(backup, ours)
@@ -224,8 +224,6 @@ def check_replay(python: Path, backup: Path, games: int) -> int:
 
 def backup_journal(db_path: Path) -> Path | None:
     """A backup of the journal now (None when there is no journal yet)."""
-    from companion.table.journal import Journal
-
     if not db_path.exists():
         return None
     with Journal(db_path) as journal:
@@ -244,7 +242,7 @@ def _home(args: argparse.Namespace) -> Releases:
 def _config(args: argparse.Namespace) -> str | None:
     if args.config:
         return args.config
-    from companion.board import config
+    from companion.board import config  # late: gpiozero, ~60 ms; update only
 
     found = config.default_path()
     return str(found) if found is not None else None
@@ -252,13 +250,9 @@ def _config(args: argparse.Namespace) -> str | None:
 
 @command("update")
 def cmd_update(args: argparse.Namespace) -> int:
-    from companion.table.journal import default_db_path
-
     releases = _home(args)
     owner = releases.home.stat().st_uid if releases.home.exists() else os.geteuid()
     if os.geteuid() == 0 and owner != 0:  # root would leave root-owned releases in the user's checkout
-        import pwd
-
         try:
             name = pwd.getpwuid(owner).pw_name
         except KeyError:

@@ -1,4 +1,4 @@
-"""The club: tables that speak to an MQTT broker, and the league that listens to them (issue 27's regroup
+"""The club: tables that speak to an MQTT broker, and the league that listens to them (the regroup
 may move this package; it imports nothing from ``web``).
 
 * :mod:`companion.club.settings` — the ``[mqtt]`` table of the config file;

@@ -25,6 +25,9 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
 from companion import games
 from companion.club import intake
 from companion.club.settings import parse_url
@@ -73,7 +76,7 @@ class Store:
         self.listeners: list[Callable[[str, str], None]] = []
         if self.pg:
             try:
-                import psycopg
+                import psycopg  # late: psycopg is optional (the [league] extra), for a PostgreSQL league only
             except ImportError:
                 raise LeagueError("A PostgreSQL league needs psycopg: pip install 'psycopg[binary]'.") from None
             try:
@@ -295,9 +298,6 @@ class Subscriber:
 
     def __init__(self, broker: str, store: Store, *, username: str | None = None, password: str | None = None,
                  ca_file: str | None = None, client_id: str | None = None) -> None:
-        import paho.mqtt.client as mqtt
-        from paho.mqtt.enums import CallbackAPIVersion
-
         try:
             self.host, self.port, tls = parse_url(broker, "--broker")
         except ValueError as exc:

@@ -4,7 +4,8 @@ Every payload here is made from what the dashboard's public readers get: ``rules
 None)`` (the view with no seat: a vote before the reveal, a hand, anything ``view`` hides stays out),
 the game package's narration (written so that « Ann votes. » names nobody), its results and turn. No
 function here sees an action's secret fields except through the narration, which the secret-free test
-over whole games checks. Pure functions: no clock, no I/O (the outbox gives them the journal's rows).
+over whole games checks. Pure functions: no clock, no I/O (the outbox gives them the game's actions as
+the table's one replay played them, :class:`companion.table.played.PlayedAction`).
 """
 
 from __future__ import annotations
@@ -12,13 +13,12 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from companion.engine import course as shape
 from companion.engine import texts
-from companion.engine.rules import RuleError
 from companion.table import bgstats, story
+from companion.table.played import PlayedAction
 
 log = logging.getLogger(__name__)
 
@@ -32,36 +32,7 @@ def topic(table: str, kind: str) -> str:
     return f"{PREFIX}/{table}/{kind}"
 
 
-@dataclass(frozen=True)
-class Step:
-    """One journalled action replayed: the state before and after it, and what the rules said it did."""
-
-    entry: Any  # companion.table.rows.JournalEntry
-    before: Any
-    events: list[dict[str, Any]]
-    after: Any
-
-
-def replay(pkg: Any, players: list[str], options: dict[str, Any], entries: list[Any]) -> tuple[Any, list[Step]]:
-    """The game's set-up state and each action in play replayed (a line today's rules refuse is skipped)."""
-    first = pkg.rules.setup(list(players), dict(options))
-    return first, replay_from(pkg, first, entries)[1]
-
-
-def replay_from(pkg: Any, state: Any, entries: list[Any]) -> tuple[Any, list[Step]]:
-    """``entries`` replayed onto ``state``: the last state and the steps."""
-    steps = []
-    for entry in entries:
-        try:
-            after, events = pkg.rules.apply(state, entry.action)
-        except RuleError:
-            continue
-        steps.append(Step(entry, state, events, after))
-        state = after
-    return state, steps
-
-
-def sand_end(pkg: Any, steps: list[Step], state: Any) -> float | None:
+def sand_end(pkg: Any, steps: list[PlayedAction], state: Any) -> float | None:
     """When the sand timer runs out (epoch seconds, from the journalled moment it was turned), or None."""
     if pkg.rules.view(state).get("timer") != "running":
         return None
@@ -76,7 +47,7 @@ def _iso(at: float | None) -> str | None:
     return None if at is None else dt.datetime.fromtimestamp(at, dt.UTC).isoformat(timespec="seconds")
 
 
-def status(table: str, record: Any, pkg: Any, state: Any, steps: list[Step], devices_down: list[str],
+def status(table: str, record: Any, pkg: Any, state: Any, steps: list[PlayedAction], devices_down: list[str],
            lang: str = "en") -> dict[str, Any]:
     """The retained ``status``: game, round, whose turn, the sand's end, the players' public figures,
     the public gauges (:attr:`GamePackage.gauges`) and the devices down."""
@@ -100,7 +71,7 @@ def status(table: str, record: Any, pkg: Any, state: Any, steps: list[Step], dev
     }
 
 
-def story_lines(table: str, record: Any, pkg: Any, steps: list[Step], after_seq: int,
+def story_lines(table: str, record: Any, pkg: Any, steps: list[PlayedAction], after_seq: int,
                 lang: str = "en") -> Iterator[dict[str, Any]]:
     """One ``story`` message per action journalled after ``after_seq``: its narration in the table's language."""
     for step in steps:
@@ -122,7 +93,7 @@ def story_lines(table: str, record: Any, pkg: Any, steps: list[Step], after_seq:
                "from": story.source_text(entry.author, lang)}
 
 
-def result(table: str, record: Any, pkg: Any, state: Any, steps: list[Step], finished: float | None) -> dict[str, Any]:
+def result(table: str, record: Any, pkg: Any, state: Any, steps: list[PlayedAction], finished: float | None) -> dict[str, Any]:
     """The ``results`` record of a finished game: players, scores, ranking, tie-break, duration, the BG Stats
     fields, the course (:func:`course`). ``id`` is the game's id (random, so two tables never collide): the same
     game sent twice is one."""
@@ -147,7 +118,7 @@ def result(table: str, record: Any, pkg: Any, state: Any, steps: list[Step], fin
             "course": course(pkg, steps)}
 
 
-def course(pkg: Any, steps: list[Step]) -> dict[str, Any] | None:
+def course(pkg: Any, steps: list[PlayedAction]) -> dict[str, Any] | None:
     """The game's course in every language of the interface (``{"en": …, "fr": …}``), as its package draws
     it (:meth:`GamePackage.course`: the public view round by round, the weather, revealed votes and deaths
     as marks), without the parts the league rebuilds (each chart's table); None when the package draws none.

@@ -4,7 +4,7 @@ A power cut, a companion killed or a broker away for an hour lose nothing: a mes
 its action does (both commit or neither), and :mod:`companion.club.publisher` sends the rows in order,
 marking one sent only on the broker's PUBACK. The hook runs inside :meth:`Journal.transaction` just before
 its COMMIT (``Journal.commit_hooks``): it replays the changed game (a thousand actions take a few
-milliseconds) and writes the new story lines, the status when it changed, and the game's result when it
+milliseconds, with the session's own replay and policy: :mod:`companion.table.played`) and writes the new story lines, the status when it changed, and the game's result when it
 ended. Nothing here talks to the network, so the table never waits for the broker.
 
 Every row has an id that never comes back (AUTOINCREMENT) and the journal's generation (bumped when it is
@@ -26,6 +26,8 @@ from typing import Any
 
 from companion import games
 from companion.club import messages
+from companion.table.played import PlayedAction, play_onto, replay
+from companion.table.rows import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +91,7 @@ class Outbox:
         self.wake = threading.Event()
         self._wrote = False
         #: game id -> ((players, options), seqs replayed, set-up state, steps): see :meth:`_replayed`
-        self._cache: dict[str, tuple[Any, tuple[int, ...], Any, list[messages.Step]]] = {}
+        self._cache: dict[str, tuple[Any, tuple[int, ...], Any, list[PlayedAction]]] = {}
         with journal.transaction() as db:
             for statement in SCHEMA:
                 db.execute(statement)
@@ -111,8 +113,11 @@ class Outbox:
             db.execute("SAVEPOINT club")
             try:
                 self._collect(db, game_id)
-            except Exception:  # noqa: BLE001 - the action commits; its messages are logged as lost
-                log.exception("the club messages of game %s could not be written", game_id)
+            except Exception as exc:  # noqa: BLE001 - the action commits; its messages are logged as lost
+                if isinstance(exc, StorageError):  # its rows cannot be read or played again: said, no trace
+                    log.error("the club messages of game %s wait: %s", game_id, exc)
+                else:
+                    log.exception("the club messages of game %s could not be written", game_id)
                 db.execute("ROLLBACK TO club")
             db.execute("RELEASE club")
 
@@ -149,26 +154,27 @@ class Outbox:
             self._put_result(db, {**messages.withdrawn(self.table, record), "rev": record.rev}, game_id)
             self._set_mark(db, rkey, "withdrawn")
 
-    def _replayed(self, db: sqlite3.Connection, pkg: Any, record: Any) -> tuple[Any, list[messages.Step], list[Any]]:
+    def _replayed(self, db: sqlite3.Connection, pkg: Any, record: Any) -> tuple[Any, list[PlayedAction], list[Any]]:
         """The game replayed and its actions in play, reusing the last replay when they only grew or shrank
-        at the end (an action, an undo): the hook then reads and applies the new actions only, not the game."""
+        at the end (an action, an undo): the hook then reads and applies the new actions only, not the game.
+        The replay is the session's (:func:`companion.table.played.replay`): a line today's rules refuse is a
+        :class:`~companion.table.played.ReplayError`, and the game's messages wait, as the game itself cannot be opened."""
         seqs = tuple(r[0] for r in db.execute("SELECT seq FROM actions WHERE game_id = ? AND status = 'active' "
                                               "ORDER BY seq", (record.id,)))
         key = (record.players, record.options)
         hit = self._cache.get(record.id)
-        if hit is not None and hit[0] == key and len(hit[3]) == len(hit[1]):  # no line was skipped last time
+        if hit is not None and hit[0] == key:
             old, first, steps = hit[1], hit[2], hit[3]
             n = next((i for i, (a, b) in enumerate(zip(old, seqs, strict=False)) if a != b), min(len(old), len(seqs)))
             if n in (len(old), len(seqs)):  # it grew or shrank at the end only
                 steps = steps[:n]
                 new = self.journal.active(record.id, db, after=seqs[n - 1]) if n and n < len(seqs) else \
                     self.journal.active(record.id, db) if n < len(seqs) else []
-                _, tail = messages.replay_from(pkg, steps[-1].after if steps else first, new)
-                steps = steps + tail
+                steps = steps + play_onto(pkg.rules, record, steps[-1].after if steps else first, new)
                 self._cache[record.id] = (key, seqs, first, steps)
                 return first, steps, [s.entry for s in steps]
         entries = self.journal.active(record.id, db)
-        first, steps = messages.replay(pkg, record.players, record.options, entries)
+        first, steps = replay(pkg.rules, record, entries)
         if len(self._cache) > 16:
             self._cache.clear()
         self._cache[record.id] = (key, tuple(e.seq for e in entries), first, steps)

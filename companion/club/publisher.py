@@ -13,6 +13,7 @@ everything until the broker accepts it.
 
 from __future__ import annotations
 
+import json
 import logging
 import ssl
 import threading
@@ -217,6 +218,4 @@ def all_gauges() -> dict[str, str]:
 
 
 def _json(payload: Any) -> bytes:
-    import json
-
     return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()

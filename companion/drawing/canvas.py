@@ -44,7 +44,7 @@ def latin1(text: str) -> str:
     """Text the Latin-1 bitmap fonts can draw: arrows and ellipses spelled out, other marks stripped.
 
     Cached: a frame asks it a dozen times per line (widths, fits, the draw), and on the press
-    path it was a fifth of the render (issue 22's button-to-photons figure).
+    path it was a fifth of the render (the button-to-photons figure).
     """
     out = []
     for ch in str(text):

@@ -13,12 +13,12 @@ import io
 import os
 import sys
 
+from companion import games
+from companion.engine import texts
+
 
 def po_files() -> list[tuple[str, str]]:
     """(domain, path of the .po) for every catalog of every registered domain."""
-    from companion import games
-    from companion.engine import texts
-
     games.packages()  # registers each game's domain
     out = []
     for _domain, localedir in sorted(texts.domains().items()):
@@ -36,8 +36,8 @@ def po_files() -> list[tuple[str, str]]:
 
 def compiled(po_path: str) -> bytes:
     """The .mo bytes of one .po file."""
-    from babel.messages.mofile import write_mo
-    from babel.messages.pofile import read_po
+    from babel.messages.mofile import write_mo  # late: build-time only, not on the table
+    from babel.messages.pofile import read_po  # late: build-time only, not on the table
 
     with open(po_path, "rb") as handle:
         catalog = read_po(handle)

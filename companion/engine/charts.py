@@ -25,8 +25,9 @@ def svg(course: dict[str, Any], ch: dict[str, Any], *, ident: str = "chart") -> 
 
     ``ident`` becomes the element's id (pygal scopes its CSS by it): unique in a page.
     """
-    import pygal
-    from pygal.style import Style
+    # pygal costs about 50 ms at start-up and only a course page draws charts
+    import pygal  # late: costly at start-up, see above
+    from pygal.style import Style  # late: costly at start-up, see above
 
     lines = ch["series"]
     colours = [s["colour"] for s in lines] + ["#777777"] * len(ch.get("lines") or [])

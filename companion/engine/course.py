@@ -4,8 +4,8 @@ What a table asks after a game (« when did Cleo overtake me? », « how close w
 thirst? ») needs the figures at the end of every round. They come from the rules' own states: the
 story (:func:`companion.table.story.told`) already replays the journal once and keeps, for every action,
 the state before and after it; :func:`rounds` groups those by the round the package says each
-action belongs to and keeps the state after each round's last action. A package's ``course.py``
-reads its figures there (``course(entries, lang)``), never recomputing a rule. Reading a live game's
+action belongs to and keeps the state after each round's last action. A package's part ``course(entries, lang)``
+(its ``course.py``, listed in its ``__init__``) reads its figures there, never recomputing a rule. Reading a live game's
 course (its session, a tournament's other manches) is :mod:`companion.table.course`'s.
 
 A course is neutral data, the same for the tablet's charts, the screen readers' tables and the

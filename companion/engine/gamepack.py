@@ -1,4 +1,4 @@
-"""What a game package gives every interface (DESIGN.md: one package per game).
+"""What a game package gives every interface (docs/design.md, « Moves and their steps »: one package per game).
 
 A game is one folder, ``companion/games/<game>/``, whose ``__init__.py``
 defines ``GAME``, an instance of a :class:`GamePackage` subclass. The package
@@ -8,6 +8,12 @@ holds its pure rules (``rules.py``), its moves, its narration, its texts
 controller, the web layer, the terminal table and the CLI name no game: they
 call these methods, whose defaults here make a minimal game work everywhere.
 
+A package is wired one way only, explicitly: its ``__init__`` lists its parts (:class:`Parts`: its
+moves, its story, its results, its course, its table inputs…), as a boardgame.io game object lists
+its moves, turn order and player view together, and overrides the methods whose answer is its own
+(its screens, its page, its options). Nothing is found by a module's file name: a reader of a game's
+``__init__`` sees every part it has.
+
 Nothing here may import ``web`` or ``hw`` at module level; screens receive
 a canvas, the table receives components (duck-typed: ``kind`` and ``value``).
 """
@@ -15,9 +21,13 @@ a canvas, the table receives components (duck-typed: ``kind`` and ``value``).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from companion.engine import course as engine_course
+from companion.engine import moves as engine_moves
+from companion.engine import results as engine_results
 from companion.engine import texts
 from companion.engine.rules import Action, Event, RuleError, Rules
 from companion.engine.shapes import Form, Step
@@ -32,8 +42,49 @@ def _expected_step(form: Form, players: Any, actions: Any) -> Step:
     return "next" if player is None or not players or player in players else "also"
 
 
+@dataclass(frozen=True, kw_only=True)
+class Parts:
+    """The functions a game package is made of, each named in its ``__init__`` (None: the game has none,
+    and :class:`GamePackage`'s default answers). Every one is pure: it reads what it is given."""
+
+    #: ``moves(state, lang) -> [form]``: every form that may be submitted now (:mod:`companion.engine.moves`)
+    moves: Callable[[Any, str], list[Form]] | None = None
+    #: ``narrate(before, action, events, after, lang) -> [sentence]``: what an action did
+    narrate: Callable[[Any, Action, list[Event], Any, str], list[str]] | None = None
+    #: ``describe(action, lang, viewer) -> line``: an action in a log or on an undo button (None: the default)
+    describe: Callable[[Action, str, str | None], str | None] | None = None
+    #: ``hand_off(event, lang) -> sentence(s)``: what the table must do by hand after an event ("" for none)
+    hand_off: Callable[[Event, str], Any] | None = None
+    #: ``results(state, lang, events) -> results``: the end of the game's results, its bonuses named
+    results: Callable[[Any, str, list[Event]], dict[str, Any]] | None = None
+    #: ``round_of(before, action, after) -> round``: the round an action belongs to in the story
+    round_of: Callable[[Any, Action, Any], int | None] | None = None
+    #: ``round_heading(number, lang) -> heading``: a round's heading in the story (« Turn 3 »)
+    round_heading: Callable[[int, str], str] | None = None
+    #: ``course(entries, lang) -> course``: the game's charts (:mod:`companion.engine.course`)
+    course: Callable[[list[dict[str, Any]], str], dict[str, Any] | None] | None = None
+    #: the wordings of the prompts on a seat's phone, action type -> message id: addressed to « you »,
+    #: said to the table's tablet, and to « you » while the prompt names another player
+    prompt_for_you: Mapping[str, str] = field(default_factory=dict)
+    prompt_for_table: Mapping[str, str] = field(default_factory=dict)
+    prompt_for_others: Mapping[str, str] = field(default_factory=dict)
+    #: ``figure(key, value, lang) -> text``: a figure's value the game's way (« £900 »), None: as a number
+    figure: Callable[[str, Any, str], str | None] | None = None
+    #: the version of the rules a new game is journalled under, and ``migrate(actions, version, rules,
+    #: players, options)``: a game's lines journalled under an earlier version, in today's vocabulary
+    rules_version: int = 1
+    migrate: Callable[..., list[tuple[int | None, Action]]] | None = None
+    # -- the table's inputs: what a tag, a die or a seat button means (see GamePackage's methods)
+    tag_action: Callable[[Any, str, Any, Any], Any] | None = None
+    die_face: Callable[[int], Any] | None = None
+    lane_action: Callable[[str, list[Any], Any], Action | None] | None = None
+    at_timer_end: Callable[[Any, dict[str, list[Any]]], list[Action]] | None = None
+    table_tags: Callable[[Action, Any], list[tuple[str, str, dict[str, Any]]] | None] | None = None
+    component_kinds: Callable[[], dict[str, Any]] | None = None
+
+
 class GamePackage:
-    """One game as the interfaces see it. Subclass it in the game's package."""
+    """One game as the interfaces see it. Subclass it in the game's package, and list its parts."""
 
     rules: Rules
     #: the folder of the package (for its catalogs and templates)
@@ -59,45 +110,28 @@ class GamePackage:
     #: with its English label): the club's status and Home Assistant's sensors show them
     gauges: ClassVar[dict[str, str]] = {}
 
-    def __init__(self, rules: Rules, folder: str) -> None:
+    def __init__(self, rules: Rules, folder: str, parts: Parts | None = None) -> None:
         self.rules = rules
         self.folder = folder
-        #: the package's import name (``companion.games.auction``): its modules by convention
+        #: the functions the package is made of, as its ``__init__`` lists them
+        self.parts = parts or Parts()
+        #: the package's import name (``companion.games.auction``)
         self.package_name = type(rules).__module__.rsplit(".", 1)[0]
         localedir = os.path.join(folder, "locale")
         if os.path.isdir(localedir):
             texts.register(self.domain, localedir)
 
-    def _hook(self, module: str, name: str) -> Callable[..., Any] | None:
-        """``<package>.<module>.<name>`` when the package has it (moves.moves, narrate.narrate…).
-
-        By this convention a package needs no code in ``__init__`` to be heard: a
-        ``moves.py`` with ``moves(state, lang)`` is its moves, a ``narrate.py`` with
-        ``narrate(...)``/``describe(...)`` its story, a ``table.py`` its table inputs.
-        """
-        import importlib
-
-        try:
-            mod = importlib.import_module(f"{self.package_name}.{module}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{self.package_name}.{module}":
-                raise
-            return None
-        fn = getattr(mod, name, None)
-        return fn if callable(fn) else None
-
     # -- versions of the rules (see companion/table/migrations.py) -----------------------------
     @property
     def rules_version(self) -> int:
-        """The version of the rules a new game is journalled under (``migrate.rules_version()``; 1 by default)."""
-        fn = self._hook("migrate", "rules_version")
-        return int(fn()) if fn else 1
+        """The version of the rules a new game is journalled under (its parts' ``rules_version``; 1 by default)."""
+        return self.parts.rules_version
 
     def migrate(self, actions: list[Action], version: int, players: list[str],
                 options: dict[str, Any]) -> list[tuple[int | None, Action]] | None:
         """A game's lines journalled under an earlier ``version``, in today's vocabulary (each with the index
         of the line it translates, None for a line added); None when the package has no migration."""
-        fn = self._hook("migrate", "migrate")
+        fn = self.parts.migrate
         return fn(actions, version, self.rules, players, options) if fn else None
 
     # -- identity and texts -------------------------------------------------------
@@ -147,33 +181,43 @@ class GamePackage:
         list is in step order (next, also, override), which every interface follows. A digital draw
         (:meth:`draws`) is carried by the form it fills (``draw``), with that form's step.
         """
-        from companion.engine import moves as m
-
-        fn = self._hook("moves", "moves")
+        fn = self.parts.moves
         if fn is None:
             return []
-        forms = fn(state, lang)
-        if any("step" not in f for f in forms):
+        offered = fn(state, lang)
+        if any("step" not in f for f in offered):
             expected = self.rules.expected(state)
-            for f in forms:
+            for f in offered:
                 f.setdefault("step", _expected_step(f, expected.players, expected.actions))
-        return m.with_draws(m.ordered(forms), self.draws() or {}, lambda msgid: self.t(msgid, lang))
+        return engine_moves.with_draws(engine_moves.ordered(offered), self.draws() or {}, lambda msgid: self.t(msgid, lang))
 
     def narrate(self, before: Any, action: Action, events: list[Event], after: Any, lang: str = "en") -> list[str]:
         """The sentences that tell what ``action`` did (one or more), in ``lang``."""
-        fn = self._hook("narrate", "narrate")
+        fn = self.parts.narrate
         return fn(before, action, events, after, lang) if fn else []
 
     def describe(self, action: Action, lang: str = "en", viewer: str | None = None) -> str:
         """A short line for an action in a log or an undo button ("Ann bids £300 on North")."""
-        fn = self._hook("narrate", "describe")
-        line = fn(action, lang) if fn else None
+        fn = self.parts.describe
+        line = fn(action, lang, viewer) if fn else None
         if line:
             return line
         kind = str(action.get("type", "?"))
         who = action.get("player")
         label = self.t(kind.replace("_", " "), lang)
         return f"{who}: {label}" if who else label
+
+    def hand_off(self, event: Event, lang: str = "en") -> list[str]:
+        """What the table must do by hand after ``event`` (« Deal Dan's 4 cards: 2 to Ann, 2 to Cleo »),
+        as the game's story says it; none when the package has no such part or the event asks nothing."""
+        fn = self.parts.hand_off
+        said = fn(event, lang) if fn else None
+        return [str(x) for x in ([said] if isinstance(said, str) else list(said or [])) if x]
+
+    def figure(self, key: str, value: Any, lang: str = "en") -> str | None:
+        """A figure's value written the game's way (money with its sign, « £900 »), None: as a number."""
+        fn = self.parts.figure
+        return fn(key, value, lang) if fn else None
 
     def seats_in(self, action: Action) -> dict[str, Any]:
         """The seat-bearing fields ``action`` fills in (``seat_fields``, else ``player``): field → value."""
@@ -212,17 +256,17 @@ class GamePackage:
         fill fields of the move being dialled in (an animal token, a ball drawn
         for a wood gamble), or None when it means nothing now (the table says so).
         """
-        fn = self._hook("table", "tag_action")
+        fn = self.parts.tag_action
         return fn(component, point, state, entry) if fn else None
 
     def die_face(self, face: int) -> Any:
         """The value of a die read by the firmware as face ``face`` (1-6)."""
-        fn = self._hook("table", "die_face")
+        fn = self.parts.die_face
         return fn(face) if fn else face
 
     def lane_action(self, seat_player: str, lanes: list[Any], state: Any) -> Action | None:
         """The action a seat button sends when dice lie in that seat's lanes (a dice plan)."""
-        fn = self._hook("table", "lane_action")
+        fn = self.parts.lane_action
         return fn(seat_player, lanes, state) if fn else None
 
     def at_timer_end(self, state: Any, lanes: dict[str, list[Any]]) -> list[Action]:
@@ -230,7 +274,7 @@ class GamePackage:
 
         ``lanes``: player → the values lying in his lanes, in slot order.
         """
-        fn = self._hook("table", "at_timer_end")
+        fn = self.parts.at_timer_end
         return list(fn(state, lanes) or []) if fn else []
 
     def table_tags(self, action: Action, state: Any = None) -> list[tuple[str, str, dict[str, Any]]] | None:
@@ -239,12 +283,12 @@ class GamePackage:
         Used by ``companion replay --via table`` (and the docs): the components
         are enrolled for the occasion and laid on the simulated readers.
         """
-        fn = self._hook("table", "table_tags")
+        fn = self.parts.table_tags
         return fn(action, state) if fn else None
 
     def component_kinds(self) -> dict[str, Any]:
         """The tagged components of this game (kind → description of its value) for enrolment."""
-        fn = self._hook("table", "component_kinds")
+        fn = self.parts.component_kinds
         return fn() if fn else {}
 
     # -- the dashboard ---------------------------------------------------------------------
@@ -287,24 +331,22 @@ class GamePackage:
         """Options completed before a new game starts (a seed turned into a layout)."""
         return options
 
-    # -- the table's ribbon, story and results (issue 16) -----------------------------------------
+    # -- the table's ribbon, story and results -----------------------------------------
     def turn(self, state: Any, public: dict[str, Any]) -> dict[str, Any]:
         """Who acts now, who next, who holds the start player's figure (see :func:`companion.engine.results.turn`).
 
         The turn order is the rules' (:meth:`Rules.expected`: ``next``, ``start``, ``table_next``), never
         worked out again here or in a package's results.
         """
-        from companion.engine import results
-
-        return results.turn(public, self.rules.expected(state))
+        return engine_results.turn(public, self.rules.expected(state))
 
     def round_of(self, before: Any, action: Action, after: Any) -> int | None:
         """The round an action belongs to in the story (the one it was played in, by default).
 
-        A package whose round starts with an action (a weather card turned) says so in its
-        ``results.round_of(before, action, after)``.
+        A package whose round starts with an action (a weather card turned) says so in its part
+        ``round_of(before, action, after)``.
         """
-        fn = self._hook("results", "round_of")
+        fn = self.parts.round_of
         if fn:
             return fn(before, action, after)
         rnd = getattr(before, "round", None)
@@ -314,38 +356,34 @@ class GamePackage:
         return rnd if isinstance(rnd, int) else None
 
     def round_heading(self, number: int, lang: str = "en") -> str:
-        """A round's heading in the story (« Round 3 »; a solo game's ``results.round_heading`` says « Turn 3 »)."""
-        fn = self._hook("results", "round_heading")
+        """A round's heading in the story (« Round 3 »; a solo game's part ``round_heading`` says « Turn 3 »)."""
+        fn = self.parts.round_heading
         return fn(number, lang) if fn else texts.render("Round {n}", {"n": number}, lang)
 
     def results(self, state: Any, lang: str = "en", events: list[Event] | None = None) -> dict[str, Any] | None:
         """The end-of-game results (ranking, end bonuses, the tie-break), None while the game goes on.
 
-        A package's ``results.results(state, lang, events)`` gives its end bonuses (``events``: every
+        A package's part ``results(state, lang, events)`` gives its end bonuses (``events``: every
         event of the game, oldest first, when the caller has the journal: who won which bonus tile);
         the default ranks the scores and quotes the outcome (shape: :func:`companion.engine.results.results`).
         """
         if self.rules.outcome(state) is None:
             return None
-        fn = self._hook("results", "results")
+        fn = self.parts.results
         if fn:
             return fn(state, lang, events or [])
-        from companion.engine import results
-
-        return results.results(self.rules.public_state(state), self.outcome_text(state, lang), lang)
+        return engine_results.results(self.rules.public_state(state), self.outcome_text(state, lang), lang)
 
     def course(self, entries: list[dict[str, Any]], lang: str = "en") -> dict[str, Any] | None:
         """The course of the game (:mod:`companion.engine.course`) from the story's ``entries``; None when the
-        package's ``course.course(entries, lang)`` is missing or there is nothing played yet."""
-        fn = self._hook("course", "course")
+        package has no part ``course(entries, lang)`` or there is nothing played yet."""
+        fn = self.parts.course
         if fn is None or not entries:
             return None
-        from companion.engine import course
-
         out = fn(entries, lang)
-        return course.complete(out, lang) if out else None
+        return engine_course.complete(out, lang) if out else None
 
-    # -- secrets at undo, acting for a seat, tournaments (issue 13) ---------------------------------
+    # -- secrets at undo, acting for a seat, tournaments ---------------------------------
     def undo_refusal(self, before: Any, action: Action, after: Any, by_table: bool, lang: str = "en") -> str | None:
         """Why undoing ``action`` (played on ``before``, giving ``after``) is refused, or None.
 

@@ -1,4 +1,4 @@
-"""Legal moves as data: the forms a seat may submit now (DESIGN.md, "Moves, narration and texts").
+"""Legal moves as data: the forms a seat may submit now (docs/design.md, "Moves and their steps").
 
 On the model of python-chess's ``legal_moves``: each game package describes,
 for a state, every action that may be submitted now as *forms*, and every

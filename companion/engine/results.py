@@ -2,8 +2,8 @@
 
 The turn order is the rules' own (:class:`companion.engine.rules.Expected`: who acts now, who
 next, the start player, the table next); where the rules leave ``next`` unsaid, the ribbon takes the
-seat order. A game package may say more of its results through ``companion/games/<g>/results.py``
-(heard by :class:`companion.engine.gamepack.GamePackage` by convention); without one, the results
+seat order. A game package may say more of its results through the part ``results`` its ``__init__``
+lists (:class:`companion.engine.gamepack.Parts`); without one, the results
 rank the scores and quote the outcome. Both are plain data in the reader's language: the web page, a phone or the
 terminal render them as they like.
 """

@@ -1,4 +1,4 @@
-"""The rules-engine contract every game module follows (see DESIGN.md).
+"""The rules-engine contract every game module follows (docs/design.md, « The rules contract »).
 
 A game is a :class:`Rules` subclass living in ``companion/games/``. It is pure:
 standard library only, no clock, no I/O, no randomness of its own. Physical
@@ -20,13 +20,21 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
+from companion.engine import texts
 from companion.engine.shapes import Action
+from companion.engine.texts import Term
 
 Event = dict[str, Any]
 
 
 class RuleError(Exception):
     """An action the rules refuse, with a sentence a player understands.
+
+    The root of the rules' trade and of it only: a refusal the player can act on, never a storage
+    failure (:class:`companion.table.rows.StorageError`: a full card, a damaged game) nor a device
+    down (:class:`hw.errors.DeviceError`). Every interface answers it with the sentence (the
+    dashboard a 400 or a 409, the CLI on stderr with exit status 2, the OLED on its line) and
+    nothing changed.
 
     The rules give a *message id* (the English source text with ``{name}``
     placeholders) and its parameters, never a finished sentence:
@@ -37,8 +45,6 @@ class RuleError(Exception):
     """
 
     def __init__(self, message: str, *, domain: str | None = None, **params: Any):
-        from companion.engine import texts
-
         self.msgid = message
         self.params = params
         self.domain = domain
@@ -47,8 +53,6 @@ class RuleError(Exception):
 
     def text(self, lang: str = "en", domain: str | None = None) -> str:
         """The sentence in ``lang`` (``domain``: the game's catalog when the error names none)."""
-        from companion.engine import texts
-
         return texts.render(self.msgid, self.params, lang, self.domain or domain or texts.INTERFACE)
 
 
@@ -73,8 +77,6 @@ class Expected:
     table_next: bool = field(default=False, compare=False)
 
     def text(self, lang: str = "en", domain: str | None = None) -> str:
-        from companion.engine import texts
-
         return texts.render(self.prompt, self.params, lang, domain or texts.INTERFACE)
 
     def to_json(self) -> dict[str, Any]:
@@ -92,8 +94,6 @@ class Outcome:
     params: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def sentence(self, lang: str = "en", domain: str | None = None) -> str:
-        from companion.engine import texts
-
         return texts.render(self.text, self.params, lang, domain or texts.INTERFACE)
 
     def to_json(self) -> dict[str, Any]:
@@ -183,8 +183,6 @@ class Rules(ABC):
             raise RuleError("The action has no \"type\".")
         if kind not in self.actions:
             known = ", ".join(sorted(self.actions))
-            from companion.engine.texts import Term
-
             raise RuleError("{game} has no action \"{kind}\"; it knows {known}.", game=Term(self.name), kind=kind, known=known)
         allowed = self.actions[kind]
         unknown = sorted(set(action) - allowed - {"type"})
@@ -203,8 +201,6 @@ class Rules(ABC):
             raise RuleError("Two players have the same name; give each a different one.")
         lo, hi = self.min_players, self.max_players
         if not lo <= len(names) <= hi:
-            from companion.engine.texts import Term
-
             if lo == hi:
                 raise RuleError("{game} is played by {lo} players, not {n}.", game=Term(self.name), lo=lo, n=len(names))
             raise RuleError("{game} is played by {lo} to {hi} players, not {n}.", game=Term(self.name), lo=lo, hi=hi, n=len(names))

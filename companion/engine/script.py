@@ -1,4 +1,6 @@
-"""The script format (DESIGN.md): a JSON Lines game replayed to its public state.
+"""The script format: a JSON Lines game replayed to its public state.
+
+The contract is docs/design.md, « The script format and the action vocabulary ».
 
 Kept apart from the CLI so tests, the dashboard and bug-report tooling can run
 scripts without a process or a database.

@@ -1,6 +1,6 @@
 """The fixed shapes every interface reads: actions' common fields, forms, fields, choices, previews.
 
-DESIGN.md (« Moves, narration and texts ») fixes these shapes; here they are types a
+docs/design.md (« Moves and their steps ») fixes these shapes; here they are types a
 checker holds the engine and the table to (``make test`` runs mypy on both, see
 ``[tool.mypy]`` in pyproject.toml). They are plain dicts at run time (a ``TypedDict`` is a
 ``dict``), so the JSON the API sends and the scripts' lines are these values as they are.
@@ -22,7 +22,7 @@ Action = dict[str, Json]
 #: a preview is data (``{"cost": 1000}``, ``{"food": [7, 9]}``) with its few words under ``"text"``
 Preview = dict[str, Json]
 
-#: where a form stands in the flow (DESIGN.md, « The next step »)
+#: where a form stands in the flow (docs/design.md, « Moves and their steps »)
 Step = Literal["next", "also", "override"]
 
 

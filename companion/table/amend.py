@@ -128,9 +128,8 @@ class Words:
     def __init__(self, pkg: Any, lang: str) -> None:
         self.pkg, self.lang = pkg, lang
         #: the package's own way to write a figure's value (« £300 » for money), when it has one:
-        #: ``words.figure(key, value, lang) -> str | None`` in the game's package (by convention)
-        hook = getattr(pkg, "_hook", None)
-        self.figure = hook("words", "figure") if callable(hook) else None
+        #: its part ``figure(key, value, lang) -> str | None``
+        self.figure = getattr(pkg, "figure", None)
 
     def label(self, key: str) -> str:
         return self.term(WORDS.get(key, key))

@@ -56,7 +56,7 @@ def link(rec: Any, title: str) -> str:
 
 
 def play_data(rec: Any, title: str) -> dict[str, Any]:
-    """The createPlay data of one finished game: the link's, and the club's results (issue 26)."""
+    """The createPlay data of one finished game: the link's, and the club's results."""
     result = rec.result or {}
     scores = result.get("scores") or {}
     winners = set(result.get("winners") or [])

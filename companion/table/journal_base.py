@@ -74,6 +74,10 @@ class JournalBase:
         self.commit_hooks: list[Any] = []
         self._changed: set[str] = set()
 
+    def now(self) -> float:
+        """The journal's own time: the clock every row's time is read from (injected by the tests)."""
+        return self._clock()
+
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False, timeout=30)
         db.text_factory = _text_factory

@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from companion.table import journal_watch
 from companion.table.journal import Journal
 from companion.table.session import Change, Session
 
@@ -41,6 +42,7 @@ class LiveGames:
         self._watched: list[Callable[[str], bool]] = []
         self._revs: dict[str, int] = {}
         self._ticker: threading.Thread | None = None
+        self._watch: journal_watch.JournalWatch | None = None
         self._stop = threading.Event()
 
     # -- sessions -----------------------------------------------------------
@@ -127,17 +129,50 @@ class LiveGames:
             except Exception:
                 log.exception("polling game %s failed", session.id)
 
+    def _wait(self, watch: journal_watch.JournalWatch | None, interval: float) -> bool:
+        """Sleep until the journal is written (another process, or this one), a watched game's sand
+        timer without its own alarm runs out, or :meth:`stop`; True when :meth:`poll` has work. Without
+        inotify, every ``interval`` seconds as before."""
+        if watch is None:
+            return not self._stop.wait(interval)
+        timeout = None
+        with self._lock:
+            sessions = [s for gid, s in self._sessions.items() if self._is_watched(gid)]
+        for session in sessions:  # a session made without autotick has no alarm of its own
+            timer = getattr(session, "timer", None)
+            if timer is not None and timer.running and not getattr(session, "autotick", True):
+                timeout = min(interval, timeout or interval, max(0.0, timer.remaining()))
+        written = watch.wait(timeout)
+        return not self._stop.is_set() and (written or timeout is not None)
+
     def start(self, interval: float = 0.25) -> None:
-        """Run :meth:`poll` every ``interval`` seconds on a daemon thread."""
+        """Run :meth:`poll` on a daemon thread each time the journal is written (Linux inotify: no wake-up
+        while nothing is), or every ``interval`` seconds where that cannot be watched."""
         if self._ticker is not None:
             return
+        watch = journal_watch.watch(self.journal.path) if self.journal.path.name else None
+        self._watch = watch
 
         def loop() -> None:
-            while not self._stop.wait(interval):
-                self.poll()
+            try:
+                while not self._stop.is_set():
+                    if self._wait(watch, interval):
+                        self.poll()
+            finally:
+                if watch is not None:
+                    watch.close()
 
         self._ticker = threading.Thread(target=loop, name="hub-poll", daemon=True)
         self._ticker.start()
 
     def stop(self) -> None:
         self._stop.set()
+        watch = self._watch
+        if watch is not None:
+            watch.interrupt()
+
+    def join(self, timeout: float | None = None) -> None:
+        """Wait for the polling thread to end after :meth:`stop` (its last poll may still read the journal)."""
+        ticker = self._ticker
+        if ticker is not None and ticker is not threading.current_thread():
+            ticker.join(timeout)

@@ -3,7 +3,7 @@
 Each game's journal records the version of its game's rules it was played under
 (``games.rules_version``; a package declares its version in ``migrate.py``, 1 by default). When
 a game is opened under a newer version, its package's ``migrate`` translates its lines to
-today's vocabulary (the dice game's planning rules changed in issue 17: see
+today's vocabulary (the dice game's planning rules changed: see
 ``companion/games/dice/migrate.py``), and the journal keeps both (:meth:`Journal.migrate_lines`:
 the old rows ``replaced``, the translated ones active), so the table finishes the game.
 

@@ -25,6 +25,7 @@ from companion.table.rows import (
     _GAME_COLUMNS,
     JournalDamaged,
     JournalUnavailable,
+    StorageError,
     _text_factory,
     _write_failure,
 )
@@ -314,7 +315,7 @@ def _restore_newest(path: Path, saved: list[Path], state: str) -> str:
             os.replace(fresh, path)
             for side in _side_files(fresh):
                 side.unlink(missing_ok=True)
-        except (OSError, RuleError, sqlite3.Error) as exc:
+        except (OSError, StorageError, sqlite3.Error) as exc:
             skipped.append(f"{candidate.name}: {exc}")
             continue
         also = f" ({len(skipped)} newer backups did not verify: {'; '.join(skipped)})" if skipped else ""
@@ -354,7 +355,7 @@ def _recover_in_place(path: Path, problem: str) -> str:
         for side in _side_files(path):
             side.unlink(missing_ok=True)
         os.replace(fresh, path)
-    except (OSError, sqlite3.Error, RuleError, UnicodeDecodeError) as exc:
+    except (OSError, sqlite3.Error, RuleError, StorageError, UnicodeDecodeError) as exc:
         return (f"The journal is damaged ({problem}); it was copied to {aside.name}, but recovering it "
                 f"failed ({exc}).")
     return (f"The journal was damaged ({problem}); it was copied to {aside.name} and {games} games with "

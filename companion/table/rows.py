@@ -1,9 +1,20 @@
 """What the journal's rows are, and how a row is read back even when a flipped bit damaged it.
 
-The records (:class:`GameRecord`, :class:`JournalEntry`), the errors a player is told
-(:class:`UnknownGame`, :class:`JournalUnavailable`...) and the decoding of a row that refuses
-to guess: a cell that is not what it should be marks the game damaged rather than replaying
-something else. Kept apart from the store (:mod:`companion.table.journal`), which uses them.
+The records (:class:`GameRecord`, :class:`JournalEntry`), the storage errors and the decoding of
+a row that refuses to guess: a cell that is not what it should be marks the game damaged rather
+than replaying something else. Kept apart from the store (:mod:`companion.table.journal`), which
+uses them.
+
+Errors, one root per trade. What the card and the journal's rows fail to do is a
+:class:`StorageError` (:class:`JournalUnavailable`: the card refused a write, full, read-only or
+failing; :class:`JournalDamaged`: the file is not a database; :class:`GameDamaged`: one game's rows
+cannot be read; :class:`companion.table.played.ReplayError`: one game's lines cannot be played
+again). It is never a refusal of the rules (:class:`~companion.engine.rules.RuleError`, the player's
+own root) nor a device down (:class:`hw.errors.DeviceError`), so a handler catches each root by
+itself, in any order: the dashboard answers a storage error with its one sentence and a 503 (a 409
+when it is one game's rows: the others play on), the CLI with its sentence and exit status 2, the
+table's OLED with its sentence where a refusal goes, and nothing changed. :class:`UnknownGame` is a lookup that found nothing (a :class:`LookupError`): a
+404 on the dashboard, one sentence in the CLI.
 """
 
 from __future__ import annotations
@@ -14,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.engine.rules import RuleError
+from companion.engine import texts
 from companion.table.authorship import Author, from_legacy
 
 #: what a write on a full or read-only card answers, everywhere (API 503, OLED, CLI)
@@ -59,15 +70,49 @@ class JournalEntry:
     author: Author = field(default=Author("cli"))
 
 
-class UnknownGame(RuleError):
-    """No game with that id in this journal."""
+class StorageError(Exception):
+    """The storage trade's root: the card or the journal's rows failed (never a refusal of the rules).
+
+    Like a refusal it carries a message id of the interface's catalog and its parameters (``message``:
+    the English sentence; :meth:`text`: in the reader's language), so every screen says it in one
+    sentence; unlike one, nothing the player does can fix it. ``retry_after``: the seconds after which
+    trying again may work (a card freed), None when it never will by itself. ``one_game``: the failure is
+    one game's rows (the other games play on; the dashboard answers 409) rather than the card's or the
+    journal file's (503).
+    """
+
+    retry_after: int | None = None
+    one_game: bool = False
+
+    def __init__(self, message: str, **params: Any):
+        self.msgid = message
+        self.params = params
+        self.message = texts.render(message, params, "en") if params else message
+        super().__init__(self.message)
+
+    def text(self, lang: str = "en") -> str:
+        """The sentence in ``lang``."""
+        return texts.render(self.msgid, self.params, lang)
+
+
+class UnknownGame(LookupError):
+    """No game with that id in this journal: a lookup that found nothing (a 404, one sentence), neither a
+    refusal of the rules nor a storage failure."""
 
     def __init__(self, game_id: str):
-        super().__init__(f"There is no game {game_id!r} in this journal.")
+        self.game_id = game_id
+        self.message = self.text("en")
+        super().__init__(self.message)
+
+    def text(self, lang: str = "en") -> str:
+        """The sentence in ``lang``."""
+        return texts.render("There is no game {game}.", {"game": repr(self.game_id)}, lang)
 
 
-class GameDamaged(RuleError):
+class GameDamaged(StorageError):
     """A game whose rows in the journal cannot be read (a flipped bit): set aside, the other games play on."""
+
+    one_game = True
 
     def __init__(self, game_id: str, what: str):
         super().__init__("Game {game_id} is damaged in the journal ({what}); it is set aside on Home, where its rows "
@@ -88,15 +133,17 @@ class DamagedGame:
     rows: int
 
 
-class JournalUnavailable(RuleError):
+class JournalUnavailable(StorageError):
     """The card refused the write (full, read-only, failing): nothing was recorded, nothing changed."""
+
+    retry_after = 30
 
     def __init__(self, detail: str = ""):
         super().__init__(NOT_RECORDED)
         self.detail = detail
 
 
-class JournalDamaged(RuleError):
+class JournalDamaged(StorageError):
     """The journal file cannot be read as a database."""
 
     def __init__(self, path: Path, detail: str):
@@ -177,7 +224,7 @@ def _raw(value: Any) -> Any:
     return value if value is None or isinstance(value, int | float) else _shown(value)
 
 
-def _json_or_none(text: Any) -> Any:
+def json_or_none(text: Any) -> Any:
     """``text`` decoded, or None when it is not sound JSON text (a damaged cell).
 
     Text with bytes that are not UTF-8 is refused before decoding; the journal writes no
@@ -191,6 +238,10 @@ def _json_or_none(text: Any) -> Any:
         return None
 
 
+#: the name the journal's reads import it by
+_json_or_none = json_or_none
+
+
 def _time(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value < _LATEST
 
@@ -200,14 +251,14 @@ def _row_problem(row: tuple[Any, ...]) -> str | None:
     seq, text, source, at, status, edit, origin, note = row
     if not isinstance(seq, int) or seq <= 0:
         return "an action's number cannot be read"
-    action = _json_or_none(text)
+    action = json_or_none(text)
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         return f"action {seq} cannot be read"
     if not _sound_text(source) or not _time(at):
         return f"action {seq} cannot be read"
     if status not in _STATUSES or not all(v is None or isinstance(v, int) for v in (edit, origin)):
         return f"the status of action {seq} cannot be read"
-    if note is not None and not isinstance(_json_or_none(note), dict):
+    if note is not None and not isinstance(json_or_none(note), dict):
         return f"the note of action {seq} cannot be read"
     return None
 
@@ -217,7 +268,7 @@ def _record(row: tuple[Any, ...]) -> GameRecord:
     gid, game, players, options, created, finished, result, rev = row[:8]
     version = row[8] if len(row) > 8 and isinstance(row[8], int) else None
     problem = None
-    names, opts, res = _json_or_none(players), _json_or_none(options), _json_or_none(result) if result else None
+    names, opts, res = json_or_none(players), json_or_none(options), json_or_none(result) if result else None
     if not _sound_text(gid) or not _sound_text(game):
         problem = "its name cannot be read"
     elif not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):

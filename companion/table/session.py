@@ -1,6 +1,6 @@
 """The table session: one live game over the journal.
 
-Data flows one way (DESIGN.md): device or phone → :meth:`Session.act` → rules →
+Data flows one way (docs/design.md): device or phone → :meth:`Session.act` → rules →
 journal commit → listeners (OLED, dashboard). The action is committed to
 SQLite *before* any listener hears of it, so a screen never shows something
 a power cut could take back.
@@ -26,24 +26,13 @@ from companion.engine.rules import Action, Event, Expected, RuleError, Rules
 from companion.table import authorship
 from companion.table.authorship import Author
 from companion.table.journal import Journal
+from companion.table.played import PlayedAction, replay
 from companion.table.rows import GameRecord, JournalEntry
 from companion.table.session_edits import Corrections
 from companion.table.session_sand import SandClock
 from companion.table.timers import Clock, SandTimer
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Step:
-    """One action in play as the session's replay computed it: its entry, the state before, the rules'
-    events and the state after. The story, corrections and extras read these instead of replaying the
-    game themselves; the states are the rules' own values, never changed in place."""
-
-    entry: JournalEntry
-    before: Any
-    events: list[Event]
-    after: Any
 
 
 @dataclass(frozen=True)
@@ -68,10 +57,6 @@ def is_automatic(entry: JournalEntry, types: tuple[str, ...] = ()) -> bool:
     """Whether the companion journalled ``entry`` by itself (set on the entry when written; ``types``: a
     caller's own list of action types to treat so as well)."""
     return entry.author.auto or entry.action.get("type") in types
-
-
-class ReplayError(RuleError):
-    """The journal holds an action today's rules refuse (it was written by another version)."""
 
 
 class Session(Corrections, SandClock):
@@ -106,7 +91,7 @@ class Session(Corrections, SandClock):
         self.state: Any = None
         self.entries: list[JournalEntry] = []
         #: what the replay computed for each of ``entries`` (same order, same length)
-        self._steps: list[Step] = []
+        self._steps: list[PlayedAction] = []
         #: the undone actions, oldest first (what redo plays again); empty: nothing to redo
         self.undone: list[JournalEntry] = []
 
@@ -213,7 +198,7 @@ class Session(Corrections, SandClock):
         with self._lock:
             return list(self.entries if limit is None else self.entries[-limit:])
 
-    def steps(self) -> list[Step]:
+    def steps(self) -> list[PlayedAction]:
         """Each action in play with the states around it and its events, oldest first: the session's one replay."""
         with self._lock:
             return list(self._steps)
@@ -368,37 +353,17 @@ class Session(Corrections, SandClock):
     def _played(self, entry: JournalEntry, before: Any, events: list[Event], after: Any) -> None:
         """An action just journalled joins those in play, with what it did (no replay needed)."""
         self.entries.append(entry)
-        self._steps.append(Step(entry, before, events, after))
+        self._steps.append(PlayedAction(entry, before, events, after))
 
-    def _replay(self, entries: list[JournalEntry]) -> tuple[Any, list[Step]]:
-        """The state after ``entries`` and what each of them did (the one replay everything else reads)."""
-        try:
-            jsoncheck.check(self.record.options, "the options")  # an older version let NaN in
-            state = self.rules.setup(list(self.record.players), dict(self.record.options))
-        except RuleError as err:
-            raise ReplayError(f"Game {self.id} cannot be set up again: {err.message}") from None
-        except Exception as exc:  # options an older version let in (a NaN timer): this game only
-            log.exception("setting up game %s again", self.id)
-            raise ReplayError(f"Game {self.id} cannot be set up again ({type(exc).__name__}).") from None
+    def _replay(self, entries: list[JournalEntry]) -> tuple[Any, list[PlayedAction]]:
+        """The state after ``entries`` and what each of them did (the one replay everything else reads:
+        :func:`companion.table.played.replay`); :class:`ReplayError` when the game cannot be played again."""
+        first, steps = replay(self.rules, self.record, entries)
         self._timer_turned = None
-        steps: list[Step] = []
-        for entry in entries:
-            try:
-                before = state
-                state, events = self.rules.apply(before, entry.action)
-                steps.append(Step(entry, before, events, state))
-                if events:
-                    self._note_timer(entry, events)
-            except RuleError as err:
-                raise ReplayError(
-                    f"Game {self.id} cannot be replayed at journal entry {entry.seq}: {err.message}"
-                ) from None
-            except Exception as exc:  # a rules bug, or a value an older version let in: this game only
-                log.exception("replaying game %s at entry %s", self.id, entry.seq)
-                raise ReplayError(
-                    f"Game {self.id} cannot be replayed at journal entry {entry.seq} ({type(exc).__name__})."
-                ) from None
-        return state, steps
+        for step in steps:
+            if step.events:
+                self._note_timer(step.entry, step.events)
+        return (steps[-1].after if steps else first), steps
 
     def _record_result(self, db: Any, state: Any) -> None:
         outcome = self.rules.outcome(state)

@@ -19,10 +19,8 @@ from companion.engine.rules import Action, Event, RuleError, Rules
 from companion.table import authorship, secrecy
 from companion.table.authorship import Author
 from companion.table.journal import Journal
+from companion.table.played import PlayedAction
 from companion.table.rows import JournalEntry
-
-if TYPE_CHECKING:
-    from companion.table.session import Step
 
 
 @dataclass(frozen=True)
@@ -47,7 +45,7 @@ class Corrections:
     rules: Rules
     state: Any
     entries: list[JournalEntry]
-    _steps: list[Step]
+    _steps: list[PlayedAction]
     undone: list[JournalEntry]
     _rev: int
     _lock: threading.RLock
@@ -67,7 +65,7 @@ class Corrections:
 
         def _sync_locked(self, db: Any) -> bool: ...
 
-        def _replay(self, entries: list[JournalEntry]) -> tuple[Any, list[Step]]: ...
+        def _replay(self, entries: list[JournalEntry]) -> tuple[Any, list[PlayedAction]]: ...
 
         def state_before(self, index: int) -> Any: ...
 

@@ -20,7 +20,7 @@ def run():
     ``KeyboardInterrupt`` is no ``Exception`` — writes it to ``last_error.txt`` and resets: the
     host sees a new boot id and resyncs."""
     micropython.kbd_intr(-1)
-    import machine
+    import machine  # late: MicroPython: machine exists only on the Pico, taken after Ctrl-C is off
 
     if maintenance(machine):
         micropython.kbd_intr(3)
@@ -28,8 +28,8 @@ def run():
         return
     wdt = machine.WDT(timeout=config.WATCHDOG_MS)
     try:
-        from .app import Firmware
-        from .board import Board
+        from .app import Firmware  # late: after the watchdog: a failed import resets
+        from .board import Board  # late: as above
 
         board = Board(wdt)
         firmware = Firmware(
@@ -52,7 +52,7 @@ def run():
 def maintenance(machine):
     """Maintenance asked for: by the host (MAINTENANCE wrote the flag file, removed here so the
     next reset runs the bridge again) or by button 0 held at power-up."""
-    import os
+    import os  # late: MicroPython: the RAM is small and os is needed at maintenance only
 
     try:
         os.remove(config.MAINTENANCE_FLAG)

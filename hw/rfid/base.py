@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from hw.errors import DeviceError
 from hw.events import StatusEvent, TagEvent
 from hw.rfid.debounce import Clock, Debouncer, DebounceSettings, normalise_uid
 
@@ -28,7 +29,7 @@ TagListener = Callable[[TagEvent], None]
 StatusListener = Callable[[StatusEvent], None]
 
 
-class ReaderError(Exception):
+class ReaderError(DeviceError):
     """A reader cannot be opened or read (one sentence with the fix)."""
 
 

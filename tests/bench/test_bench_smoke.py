@@ -1,7 +1,7 @@
 """`make bench` cannot rot unseen: every benchmark module imports and runs, on tiny inputs.
 
 ``bench.dice_hint`` imported a name its game no longer exported and nothing noticed until
-someone ran ``make bench`` (issue 22). Here each module in ``bench.MODULES`` runs exactly as
+someone ran ``make bench``. Here each module in ``bench.MODULES`` runs exactly as
 ``make bench`` runs it (``python -m bench.X`` in its own process) with ``BENCH_SMOKE=1``,
 which shrinks its loops; the figures mean nothing, the records must be complete.
 """

@@ -1,6 +1,6 @@
 """The dump tool end to end, as the issue will check it: the simulator CLI plays an event script
 on a pty, ``python -m firmware_bridge --port PATH --dump`` prints what it decodes, and every
-event arrives once, in order, in the DESIGN.md vocabulary."""
+event arrives once, in order, in the docs/design.md vocabulary."""
 
 from __future__ import annotations
 
@@ -91,7 +91,7 @@ def test_every_scripted_event_arrives_once_in_order(tmp_path: Path) -> None:
 
 
 def test_a_dump_can_be_replayed_as_a_script(tmp_path: Path) -> None:
-    """DESIGN.md: the two share one vocabulary 'so that a recorded session can be replayed'."""
+    """docs/design.md: the two share one vocabulary 'so that a recorded session can be replayed'."""
     script = tmp_path / "events.jsonl"
     expected = make_script(script, count=20, seed=8)
     lines, _ = run_dump(script, seconds=1.0)

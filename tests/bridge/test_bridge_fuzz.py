@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 
-from conftest import Recorder
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,6 +16,7 @@ from firmware_bridge.events import TagEvent
 from firmware_bridge.firmware import proto, wire
 from firmware_bridge.host import HostLink
 from firmware_bridge.simulator import Simulator
+from tests.bridge.conftest import Recorder
 
 CORRUPTED = 100_000
 

@@ -1,4 +1,4 @@
-"""The host link against the simulated firmware over a real pseudo-terminal (issue 7).
+"""The host link against the simulated firmware over a real pseudo-terminal.
 
 Each test names the protocol promise it checks (docs/bridge-protocol.md)."""
 
@@ -9,13 +9,13 @@ import time
 
 import pytest
 import serial
-from conftest import Recorder
 
 from firmware_bridge.events import ButtonEvent, DiceEvent, LinkEvent, TagEvent
 from firmware_bridge.finder import PortFinder
 from firmware_bridge.firmware import config, proto
 from firmware_bridge.host import Buzz, HostLink, SetLed
 from firmware_bridge.simulator import Faults, Simulator
+from tests.bridge.conftest import Recorder
 
 UID7 = "04A1B2C3D4E5F6"
 UID4 = "DEADBEEF"

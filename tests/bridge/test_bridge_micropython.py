@@ -10,7 +10,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from conftest import VECTORS
+from tests.bridge.conftest import VECTORS
 
 PACKAGE = "@micropython/micropython-webassembly-pyscript@1.27.0"
 CACHE = Path.home() / ".cache" / "galapagos-companion" / "micropython-wasm"

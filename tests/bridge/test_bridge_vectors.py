@@ -10,12 +10,12 @@
 from __future__ import annotations
 
 import pytest
-from conftest import VECTORS
 
 from firmware_bridge.core import LinkCore
 from firmware_bridge.events import ButtonEvent, DiceEvent, TagEvent
 from firmware_bridge.firmware import proto, selftest
 from firmware_bridge.host import Buzz, Ping, SetLed
+from tests.bridge.conftest import VECTORS
 
 
 def reference_crc(data: bytes) -> int:

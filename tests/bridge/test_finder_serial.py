@@ -1,4 +1,4 @@
-"""``serial_number`` filters every way of finding the bridge (issue 22, point 4).
+"""``serial_number`` filters every way of finding the bridge.
 
 Two Picos plugged in, each with its USB serial number; the udev link and the by-id links
 may name either. With ``serial_number`` set, only the board with that number is returned,

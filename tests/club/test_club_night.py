@@ -1,4 +1,4 @@
-"""Issue 26's club night: three tables at once on a real Mosquitto, the broker stopped and restarted during
+"""A club night: three tables at once on a real Mosquitto, the broker stopped and restarted during
 play, a table killed with SIGKILL between an action and its PUBACK; the league counts every result once,
 in order per table, and no message carries a secret."""
 
@@ -20,7 +20,7 @@ from tests.club.broker import Broker, Listener
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = {
     "t1": ["galerapagos_full_game.jsonl", "galerapagos_review_3p.jsonl"],
-    "t2": ["galerapagos_review_5p.jsonl", "galerapagos_issue13_departure.jsonl"],
+    "t2": ["galerapagos_review_5p.jsonl", "galerapagos_departure.jsonl"],
     "t3": ["galerapagos_tournament_manche1.jsonl", "galerapagos_tournament_manche2.jsonl",
            "galerapagos_tournament_manche3.jsonl"],
 }

@@ -1,4 +1,4 @@
-"""Issue 26: the league shows each game's course charts where its table sent them, and it takes nothing else.
+"""The league shows each game's course charts where its table sent them, and it takes nothing else.
 
 A finished game's ``results`` message carries its public course (the package's own description, in English
 and French); the league keeps it (SQLite here, PostgreSQL in ``test_tls_and_league``), and its page of the

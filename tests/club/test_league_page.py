@@ -1,4 +1,4 @@
-"""Issue 26: the league's page in English and French, its JSON and CSV; a device down in the club's status."""
+"""The league's page in English and French, its JSON and CSV; a device down in the club's status."""
 
 from __future__ import annotations
 

@@ -26,6 +26,8 @@ from companion import games
 from companion.club import intake, messages
 from companion.club.league import Store, Subscriber, standings
 from companion.engine import course as shape
+from companion.engine.rules import RuleError
+from companion.table import played
 from tests.club.broker import Broker, Listener
 from web import league as league_page
 from web.league import create_app
@@ -157,10 +159,19 @@ def test_a_topics_game_id_must_be_the_messages() -> None:
 
 
 def _replayed(path: Path) -> tuple[Any, Any, list[Any]]:
+    """The scenario as a table journals it (a line the rules refuse is never journalled), replayed as the
+    table's outbox replays it."""
     rows = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
     pkg = games.package(rows[0]["game"])
-    entries = [SimpleNamespace(action=a) for a in rows[1:]]
-    first, steps = messages.replay(pkg, rows[0]["players"], rows[0].get("options", {}), entries)
+    record = SimpleNamespace(id=path.stem, players=rows[0]["players"], options=rows[0].get("options", {}))
+    state, entries = pkg.rules.setup(list(record.players), dict(record.options)), []
+    for seq, action in enumerate(rows[1:], 1):
+        try:
+            state, _ = pkg.rules.apply(state, action)
+        except RuleError:
+            continue
+        entries.append(SimpleNamespace(seq=seq, action=action))
+    first, steps = played.replay(pkg.rules, record, entries)
     return pkg, (steps[-1].after if steps else first), steps
 
 

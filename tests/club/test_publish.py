@@ -1,4 +1,4 @@
-"""Issue 26: a table publishes its status, story and results to a real Mosquitto, from the public view only."""
+"""A table publishes its status, story and results to a real Mosquitto, from the public view only."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 26: ``companion run --sim`` with an ``[mqtt]`` table publishes the game played on its dashboard, and
+"""``companion run --sim`` with an ``[mqtt]`` table publishes the game played on its dashboard, and
 says « offline » when it stops."""
 
 from __future__ import annotations

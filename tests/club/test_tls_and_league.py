@@ -1,4 +1,4 @@
-"""Issue 26: TLS and passwords on a real Mosquitto (a wrong password refused in one sentence while the table
+"""TLS and passwords on a real Mosquitto (a wrong password refused in one sentence while the table
 plays on), and the league's store: idempotent on the result id, in SQLite and PostgreSQL."""
 
 from __future__ import annotations

@@ -172,7 +172,7 @@ def test_the_unit_is_hardened_and_does_not_restart_a_bad_config(tmp_path: Path) 
 
 
 def test_the_hardening_leaves_gpio_i2c_spi_and_serial_reachable(tmp_path: Path) -> None:
-    """Device nodes closed but the table's own (issue 22); nothing hides them; the owning groups are granted."""
+    """Device nodes closed but the table's own; nothing hides them; the owning groups are granted."""
     assert run_install(tmp_path).returncode == 0
     service = unit_settings((tmp_path / UNIT).read_text())
     for hides in ("PrivateDevices", "InaccessiblePaths", "TemporaryFileSystem", "PrivateUsers"):

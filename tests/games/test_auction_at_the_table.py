@@ -1,4 +1,4 @@
-"""galapagos-auction at a real table (issue 17): the bank explains itself.
+"""galapagos-auction at a real table: the bank explains itself.
 
 Each test starts from a rulebook sentence (seed 000) and checks what the table is
 shown: the money that lies beside a compass board during the bidding and the money
@@ -17,7 +17,6 @@ from random import Random
 from typing import Any
 
 import pytest
-from test_auction_scoring import final
 
 from companion.board.controller import TableController
 from companion.board.screens import context_for, render
@@ -31,12 +30,13 @@ from companion.table.journal import Journal
 from companion.table.session import Session
 from hw.events import ButtonEvent, EncoderEvent
 from hw.oled import open_oled
-from tests.clock import FakeClock
+from tests.games.test_auction_scoring import final
 from tests.support.auction import RULES, act, choose, new, play, with_player, with_track
+from tests.support.clock import FakeClock
 from web import forms as web_forms
 
 SCENARIOS = Path(__file__).parents[1] / "scenarios"
-#: the issue-17 game up to Bob's card play in round 2: he holds two iguanas, the 1 and iguana tiles are face up
+#: the game at a real table up to Bob's card play in round 2: he holds two iguanas, the 1 and iguana tiles are face up
 TWO_TILES = SCENARIOS / "auction_table_tie_on_money.jsonl"
 TWO_TILES_LINES = 24
 

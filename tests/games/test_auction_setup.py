@@ -13,7 +13,7 @@ START_TRACK = {"sea_lion": 0, "iguana": 3, "tortoise": 6, "booby": 9, "penguin":
 
 
 def test_registry_maps_the_game_id() -> None:
-    """DESIGN.md: the ``game`` field ``galapagos-auction`` names this game."""
+    """docs/design.md: the ``game`` field ``galapagos-auction`` names this game."""
     assert isinstance(games.get("galapagos-auction"), AuctionRules)
 
 

@@ -4,7 +4,7 @@
 South and West around the volcano": a tagged species tile laid on a square is the ``tile``
 action; an animal token fills the animal of the move being dialled. That every scenario
 plays through the simulated table only (buttons, encoder, tags) is checked once for every
-game, in tests/test_interfaces_contract.py.
+game, in tests/engine/test_interfaces_contract.py.
 """
 
 from __future__ import annotations

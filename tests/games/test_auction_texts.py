@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
-from test_auction_moves import mutate
 
 import companion.games.auction.rules as rules_module
 from companion.board.screens import context_for, render
@@ -27,6 +26,7 @@ from companion.engine import moves as M
 from companion.engine.rules import RuleError
 from companion.games.auction import GAME
 from companion.games.auction.words import DOMAIN, ENGLISH_WORDS
+from tests.games.test_auction_moves import mutate
 from tests.support.auction import RULES, act, choose, new, with_player
 
 PO = Path(GAME.folder) / "locale" / "fr" / "LC_MESSAGES" / f"{DOMAIN}.po"

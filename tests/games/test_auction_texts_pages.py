@@ -12,11 +12,10 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from test_auction_texts import english_in
-
 from companion.engine import texts
 from companion.games.auction import GAME
 from companion.games.auction.rules import AuctionState
+from tests.games.test_auction_texts import english_in
 from tests.support.auction import RULES, act, choose, new, play, with_player
 from web import pictures
 
@@ -64,7 +63,7 @@ def test_the_fragments_keep_their_english(table) -> None:  # noqa: F811
 
 
 def test_the_fragments_show_free_money_totals_leader_cards_and_exchange_prices(table) -> None:  # noqa: F811
-    """Issue 17: the phone's own figures, the players table and the picture say what is bid, what is free,
+    """The phone's own figures, the players table and the picture say what is bid, what is free,
     which square leads and who would take the start player, the cards used of 7 and every exchange price."""
     bidding = play(new(), act("bid", "Ann", direction="W", amount=300), act("bid", "Bob", direction="N", amount=200))
     mine = TAGS.sub(" ", render(table.app, "mine", bidding, "en"))

@@ -1,4 +1,4 @@
-"""The course of a game (issue 25): every package's figures at each round equal the rules' own state
+"""The course of a game: every package's figures at each round equal the rules' own state
 after that round's last action.
 
 Each complete scenario is played into a real journal through a Session; its course comes the way

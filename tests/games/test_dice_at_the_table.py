@@ -1,4 +1,4 @@
-"""galapagos-dice at a real table (issue 17): the sand decides, the lanes count, the OLED follows the mover.
+"""galapagos-dice at a real table: the sand decides, the lanes count, the OLED follows the mover.
 
 Each test drives the simulated table of ``companion replay --via table`` (the real
 :class:`TableController` on a real session and journal, dummy OLED, injected clock):

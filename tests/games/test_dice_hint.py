@@ -9,7 +9,8 @@ from dataclasses import replace
 import pytest
 
 from companion.engine.rules import RuleError
-from companion.games.dice.rules import hint, roll_dice
+from companion.games.dice.paths import best_path as hint
+from companion.games.dice.rules import roll_dice
 from tests.support.dice import (
     COLOURS,
     RULES,

@@ -1,6 +1,6 @@
 """galapagos-dice: every refusal is one sentence a player understands, naming the player and the move.
 
-(DESIGN.md: "raises RuleError with a sentence a player understands".) The cases
+(docs/design.md: "raises RuleError with a sentence a player understands".) The cases
 cover each kind of refused action; the words each sentence must carry are the
 player and what they tried (the field, the die, the turtle).
 """

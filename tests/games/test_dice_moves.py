@@ -1,4 +1,4 @@
-"""galapagos-dice: the moves offered are exactly the actions the rules accept (issue 12).
+"""galapagos-dice: the moves offered are exactly the actions the rules accept.
 
 Seeded random playouts (advanced both with ``rules.candidates`` and with random
 concrete moves from the forms themselves): at every state every concrete move

@@ -1,4 +1,4 @@
-"""galapagos-dice: the story of a game, one sentence per event, in English and French (issue 12).
+"""galapagos-dice: the story of a game, one sentence per event, in English and French.
 
 Each test takes its sentence from the rulebook (seeds/002) and checks that the
 narration tells it: who turned the sand timer, each move with the turtles taken

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from companion.engine.rules import RuleError
-from companion.games.dice.rules import hint
+from companion.games.dice.paths import best_path as hint
 from tests.support.dice import (
     COLOURS,
     RULES,

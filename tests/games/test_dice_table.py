@@ -5,7 +5,7 @@ right on their segment of the board" (the seat's lane slots); "All turtles are
 placed in the cloth bag" and are drawn from it (the bag reader). Every dice
 scenario is played through the simulated table only (``replay --via table``:
 buttons, encoder and tags) as the replay calls the package today, plans
-dialled, in tests/test_interfaces_contract.py (once for every game); here the
+dialled, in tests/engine/test_interfaces_contract.py (once for every game); here the
 full games are played again with the dice laid in the lanes.
 """
 
@@ -19,7 +19,7 @@ import pytest
 
 from companion.board import replay
 from companion.engine.rules import RuleError
-from companion.games.dice import GAME, table
+from companion.games.dice import GAME, table_inputs
 from tests.support.dice import RULES, act, new, plan_all, play, ready
 
 SCENARIOS = sorted((Path(__file__).parent.parent / "scenarios").glob("dice_*.jsonl"))
@@ -36,13 +36,13 @@ def turtle(n: int) -> Tag:
 
 
 def die(colour: str) -> Tag:
-    return Tag("die", {"die": 1, "bottom": table.opposite(colour), "up": colour})
+    return Tag("die", {"die": 1, "bottom": table_inputs.opposite(colour), "up": colour})
 
 
 def test_firmware_faces_are_the_colours_in_design_order():
     assert [GAME.die_face(f) for f in range(1, 7)] == ["black", "white", "red", "green", "yellow", "blue"]
     assert GAME.die_face(0) is None and GAME.die_face(7) is None and GAME.die_face(True) is None
-    assert [table.opposite(c) for c in ("black", "white", "red")] == ["blue", "yellow", "green"]
+    assert [table_inputs.opposite(c) for c in ("black", "white", "red")] == ["blue", "yellow", "green"]
 
 
 def test_the_seat_button_says_done_with_the_dice_in_its_lanes_left_to_right():
@@ -191,7 +191,7 @@ def test_scenarios_play_with_the_dice_laid_in_the_lanes(script, monkeypatch):
     laid = []
 
     def with_state(action, state=None):
-        tags = table.table_tags(action, current["table"].session.state)
+        tags = table_inputs.table_tags(action, current["table"].session.state)
         if tags and action["type"] in ("plan", "done"):
             laid.append(action)
         return tags

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from companion.games.dice import GAME
-from companion.games.dice.rules import hint
+from companion.games.dice.paths import best_path as hint
 from tests.support.dice import RULES, act, new, play, ready
 
 

@@ -1,4 +1,4 @@
-"""galapagos-dice in French: no English game word on any text the game gives (issue 12).
+"""galapagos-dice in French: no English game word on any text the game gives.
 
 For many random states this renders, in French, every form (labels, field and
 choice labels, previews, disabled reasons, the plan hint), the prompt, the
@@ -16,7 +16,6 @@ import re
 from pathlib import Path
 
 import pytest
-from test_dice_moves import random_game, wild
 
 from companion.drawing.canvas import Canvas
 from companion.drawing.context import ScreenContext
@@ -24,6 +23,7 @@ from companion.engine import catalogs, texts
 from companion.engine.rules import RuleError
 from companion.games.dice import GAME
 from companion.games.dice import oled as dice_oled
+from tests.games.test_dice_moves import random_game, wild
 
 RULES = GAME.rules
 DOMAIN = GAME.domain

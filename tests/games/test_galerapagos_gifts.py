@@ -1,4 +1,4 @@
-"""Issue 23: a castaway without cards can still be saved by a gift, at every count and at the departure.
+"""A castaway without cards can still be saved by a gift, at every count and at the departure.
 
 From seed 004: the condemned « peut se sauver en jouant une carte Ressource ou en tirant sur un autre
 joueur »; resource cards « Peuvent être offertes »; « Les cartes Épave peuvent être jouées à tout

@@ -1,6 +1,6 @@
-"""Issue 13, the package's hooks for the session and the pages: votes that stay secret at undo, the
+"""The package's hooks for the session and the pages: votes that stay secret at undo, the
 tablet acting for a seat, readings at set-up, tournaments. Tested at the package level; the lead wires
-them into the undo, the forms and the history (see the report of issue 13)."""
+them into the undo, the forms and the history."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def ballot_history():
 
 def test_once_the_ballot_is_revealed_no_seat_may_undo_its_vote() -> None:
     """« tous pointent du doigt » at once: a vote taken back after the reveal would be a second vote
-    knowing the others' (issue 13: « The last voter can undo after the reveal »)."""
+    knowing the others' (« The last voter can undo after the reveal »)."""
     states, actions = ballot_history()
     before, last, after = states[-2], actions[-1], states[-1]
     assert view(after)["last_vote"], "Eve's vote revealed the ballot"
@@ -88,7 +88,7 @@ def test_the_span_counts_cards_played_during_the_ballot() -> None:
     ("tiebreak", True, True),
 ])
 def test_the_tablet_never_votes_for_a_seat_held_by_a_phone(kind: str, phone: bool, allowed: bool) -> None:
-    """Issue 13: « The tablet acts only for seats without a phone ... and never for a vote »."""
+    """« The tablet acts only for seats without a phone ... and never for a vote »."""
     assert PKG.table_may_act({"type": kind, "player": "Ann"}, phone_held=phone) is allowed
 
 

@@ -195,7 +195,7 @@ def values(fld: dict[str, Any]) -> list[Any]:
 
 def test_the_weather_card_offers_every_card_and_marks_those_outside_the_deck() -> None:
     """« Mélangez la carte Ouragan et les 5 cartes Météo et placez la pile ... Placez ensuite le reste des
-    cartes dessus. » An observed card outside the deck is accepted with a warning (issue 13), so it is offered,
+    cartes dessus. » An observed card outside the deck is accepted with a warning, so it is offered,
     its preview saying the deck will be corrected; the hurricane before the bottom pile likewise."""
     s = new()
     plain, other, storm = forms_of(s, "weather")

@@ -7,11 +7,12 @@ import pytest
 from companion.engine.rules import RuleError
 from companion.games.galerapagos import options as O
 from companion.games.galerapagos import rules as R
+from companion.games.galerapagos.state import WEATHER_DECKS
 
 
 def test_the_options_are_read_once_in_the_options_module() -> None:
     opts, first = O.parse_options(["Ann", "Bob", "Cid"], {"first_player": "Bob", "scoring": "solitaire"})
-    assert first == 1 and opts.scoring == "solitaire" and opts.weather_cards == R.WEATHER_DECKS[11]
+    assert first == 1 and opts.scoring == "solitaire" and opts.weather_cards == WEATHER_DECKS[11]
     assert not hasattr(R, "_options")
     state = R.GalerapagosRules().setup(["Ann", "Bob", "Cid"], {"first_player": "Bob"})
     assert state.first == 1

@@ -3,7 +3,7 @@
 Each ``tests/scenarios/galerapagos_review_*.jsonl`` (3, 5, 8 and 12 castaways) has a
 ``.checkpoints.json`` worked out by hand (the working is in the ``.md`` beside it): after line N,
 these public fields hold. ``alive``, ``sick`` and ``cards`` name players; anything else is a
-top-level field of the printed state. The final state is checked by ``tests/test_scenarios.py``.
+top-level field of the printed state. The final state is checked by ``tests/games/test_scenarios.py``.
 """
 
 from __future__ import annotations

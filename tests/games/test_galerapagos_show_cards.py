@@ -1,4 +1,4 @@
-"""Issue 13: nobody dies before showing their cards (DESIGN, « Galèrapagos: the moment to show cards »).
+"""Nobody dies before showing their cards (docs/design.md, « Galèrapagos: the moment to show cards »).
 
 The companion counts hands; it cannot know who holds a Water card. So when a death depends on a card
 someone may hold, it asks (phase ``show_cards``) and applies the deaths and the ending only once the
@@ -55,12 +55,12 @@ def fish_one(p: str) -> dict:
     return {"type": "fish", "player": p, "fish": 1}
 
 
-# -- the issue's scripts ----------------------------------------------------------------------------
+# -- the scripts of water on zero and of the departure ----------------------------------------------------------------------------
 
-def test_the_issues_first_script_ends_in_the_moment_to_show_cards_not_in_a_lost_game() -> None:
+def test_water_on_zero_ends_in_the_moment_to_show_cards_not_in_a_lost_game() -> None:
     """« Si un jeton Ressource se trouve sur la case 0 au début de cette étape, il n'y a pas de vote.
     Seuls les joueurs disposant de cartes correspondant à la ressource manquante survivent. »"""
-    lines = (SCENARIOS / "galerapagos_issue13_water_on_zero.jsonl").read_text().splitlines()
+    lines = (SCENARIOS / "galerapagos_water_on_zero.jsonl").read_text().splitlines()
     out = run_lines(lines).output
     assert out["over"] is False and out["phase"] == "show_cards" and out["winners"] == []
     assert all(p["alive"] for p in out["players"])
@@ -75,10 +75,10 @@ def test_the_issues_first_script_ends_in_the_moment_to_show_cards_not_in_a_lost_
     assert [p["name"] for p in done["players"] if p["alive"]] == ["Ben"] and done["over"] is False
 
 
-def test_the_issues_departure_script_leaves_dan_behind_and_ends_the_game() -> None:
+def test_the_departure_script_leaves_dan_behind_and_ends_the_game() -> None:
     """« Il peut se sauver en jouant une carte Ressource »: Dan's water card adds no raft card, so the
     raft has no more places than before: the verdict stands (the departure fix)."""
-    result = run_file(str(SCENARIOS / "galerapagos_issue13_departure.jsonl"))
+    result = run_file(str(SCENARIOS / "galerapagos_departure.jsonl"))
     assert result.exit_code == 0
     out = result.output
     dan = next(p for p in out["players"] if p["name"] == "Dan")
@@ -99,7 +99,7 @@ def test_at_zero_every_castaway_holding_a_card_is_asked_and_nobody_dies_before_t
 
 
 def test_only_the_first_player_closes_the_moment() -> None:
-    """« le premier joueur » ends it (DESIGN: ``close`` by the first player)."""
+    """« le premier joueur » ends it (docs/design.md: ``close`` by the first player)."""
     s = water_on_zero()
     assert view(s)["first_player"] == "Bob"
     refused(s, {"type": "close", "player": "Ann"}, "Only Bob, the first player, closes the moment")
@@ -169,7 +169,7 @@ def test_nobody_holding_any_card_means_no_moment_and_the_deaths_at_once() -> Non
 
 def test_the_target_is_asked_before_he_dies_and_his_card_must_supply_what_he_lacks() -> None:
     """« Il peut se sauver en jouant une carte Ressource » -- at the food count, a food card; a water card
-    gives him nothing he lacks (issue 13: « the same at the water and food counts »)."""
+    gives him nothing he lacks (« the same at the water and food counts »)."""
     s = food_vote_round_two()
     s = play(s, *[vote(p, "Dan") for p in FIVE if p != "Dan"], vote("Dan", "Ann"))
     assert view(s)["condemned"] == "Dan" and view(s)["phase"] == "show_cards" and not view(s)["over"]
@@ -205,7 +205,7 @@ def test_the_tiebreak_names_the_target_who_is_then_asked() -> None:
 
 
 def test_the_next_weather_card_closes_the_targets_moment() -> None:
-    """DESIGN: the moment ends « when the next weather is entered »: the target dies, the round ends."""
+    """docs/design.md: the moment ends « when the next weather is entered »: the target dies, the round ends."""
     s = play(new(THREE), weather(0), *searches(*THREE))
     s = play(s, survival(s))  # water 3, food 2
     s = play(s, weather(1), water("Cid"), water("Ann"), search("Bob"))  # water 5, food 2
@@ -235,7 +235,7 @@ def test_the_next_weather_card_is_refused_while_closing_would_lead_to_another_vo
 # -- the pause before survival -------------------------------------------------------------------------
 
 def test_the_survival_step_waits_for_the_first_player_and_cards_may_come_first() -> None:
-    """« Étape 3 : action des joueurs » then « Étape 4 : survie ». Issue 13: « the survival step starts
+    """« Étape 3 : action des joueurs » then « Étape 4 : survie ». « The survival step starts
     when the first player confirms (« Everyone has acted: go to survival? »), so cards can still be played ».
     Water 4 for five: a water card before the step spares the vote."""
     s = play(new(), weather(0), *searches(*FIVE))
@@ -260,7 +260,7 @@ def test_a_line_of_the_survival_step_implies_the_confirmation() -> None:
 
 
 def test_with_a_token_on_zero_the_step_begins_at_once() -> None:
-    """The moment to show cards is then the pause (the issue's first script ends in it)."""
+    """The moment to show cards is then the pause (the water-on-zero script ends in it)."""
     s = water_on_zero()
     assert view(s)["phase"] == "show_cards"
     s2 = play(s, survival(s))  # a table that confirms anyway: accepted, nothing changes

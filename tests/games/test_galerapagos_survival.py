@@ -1,6 +1,6 @@
 """Étape 4, survie des naufragés: water then food, the worked examples, shortages, votes and ties.
 
-Since issue 13 the step starts when the first player confirms (``survival``; a vote or the next
+The step starts when the first player confirms (``survival``; a vote or the next
 weather card imply it), and nobody dies before the moment to show cards has closed: the target of a
 vote and, at a count on 0, every castaway are asked first (``no_card``: « I have none »)."""
 
@@ -213,7 +213,7 @@ def test_the_target_saves_himself_by_shooting_another() -> None:
 
 
 def test_the_chance_to_be_saved_stays_open_until_the_next_weather_card() -> None:
-    """Issue 13: « any unrelated entry from another phone closes it » was the bug: another castaway's
+    """« any unrelated entry from another phone closes it » was the bug: another castaway's
     card or sickness leaves the moment open; the next round's weather card closes it."""
     s = food_vote_round_two()
     s = play(s, *[vote(p, "Dan") for p in FIVE if p != "Dan"], vote("Dan", "Ann"))
@@ -271,7 +271,7 @@ def test_cards_shown_at_zero_are_the_owners_ration_and_the_rest_stays_on_the_tra
 
 
 def test_the_next_weather_card_closes_the_moment() -> None:
-    """DESIGN: the moment ends « when the next weather is entered »: those who showed nothing die."""
+    """docs/design.md: the moment ends « when the next weather is entered »: those who showed nothing die."""
     s = zero_water_round_three()
     s = play(s, resource("Ann", "water", 1), resource("Ann", "food", 1))  # her food card goes on the track
     assert view(s)["food"] == 1 and view(s)["phase"] == "show_cards"
@@ -331,7 +331,7 @@ def test_a_card_handed_to_the_target_lets_him_save_himself() -> None:
 
 
 def test_a_target_who_holds_no_card_waits_for_a_gift_while_someone_holds_one() -> None:
-    """Issue 23: « Il peut se sauver en jouant une carte Ressource » and the resource cards
+    """« Il peut se sauver en jouant une carte Ressource » and the resource cards
     « Peuvent être offertes »: Dan has given his hand away, but the others still hold cards, so the
     moment waits for him (a gift may come) instead of killing him at the reveal."""
     s = food_vote_round_two()
@@ -369,7 +369,7 @@ def test_a_card_handed_over_at_zero_may_be_shown_by_its_new_owner() -> None:
     s = confirmed(play(s, weather(0), search("Cid"), fish("Ann", 1), search("Bob")))  # 0 / 0
     s = play(s, weather(0), search("Bob"), give("Bob", "Ann", 7), *searches("Cid", "Ann"))
     assert player(s, "Bob")["cards"] == 0 and view(s)["phase"] == "show_cards"  # nobody has shown a card yet
-    # issue 23: he holds none but the others do, so he is asked too (a gift may come)
+    # He holds none but the others do, so he is asked too (a gift may come)
     assert "Bob" in view(s)["show_cards"]["players"] and "Bob" in view(s)["show_cards"]["at_risk"]
     s = play(s, give("Ann", "Bob"))  # Ann hands him one while the moment is open
     assert "Bob" in view(s)["show_cards"]["players"]

@@ -30,7 +30,7 @@ def test_a_weather_card_laid_is_the_card_turned_and_is_offered() -> None:
 
 
 def test_the_hurricane_card_laid_is_the_hurricane_with_the_drops_printed_on_it() -> None:
-    """Issue 13: « An observed weather card outside the deck accepted with a warning that corrects the deck »:
+    """« An observed weather card outside the deck accepted with a warning that corrects the deck »:
     the card on the table is the card, drops included (too early, too many drops: a warning, never a refusal)."""
     s = new()
     action = PKG.tag_action(card(5, hurricane=True), "scan", s)

@@ -60,7 +60,7 @@ def test_no_change_of_first_player_at_the_start() -> None:
 
 
 def test_the_card_skips_the_dead() -> None:
-    """From round 2 the card goes right, skipping the dead (issue 5)."""
+    """From round 2 the card goes right, skipping the dead."""
     s = play(new(), weather(1), shoot("Ann", "Eve"))  # Eve, right of Ann, dies in round 1
     while view(s)["phase"] == "actions":
         s = play(s, search(view(s)["turn"]))

@@ -36,7 +36,7 @@ def test_no_action_before_the_weather_card() -> None:
 
 
 def test_a_fourth_dry_card_is_accepted_and_corrects_the_deck() -> None:
-    """The published deck (issue 5): water 0 x3, 1 x3, 2 x3, 3 x2. Issue 13: « An observed weather card
+    """The published deck: water 0 x3, 1 x3, 2 x3, 3 x2. « An observed weather card
     outside the deck accepted with a warning that corrects the deck, never refused. »"""
     s = new(FOUR)
     for _ in range(3):

@@ -1,6 +1,6 @@
 """Galèrapagos: a stale « go to survival » is refused in one sentence; a hurricane card with drops replays at the table.
 
-From issue 12's closing note: the hidden ``survival`` alias was accepted as a no-op during a
+A note on the moves: the hidden ``survival`` alias was accepted as a no-op during a
 tie-break (it now says why nothing happens), and a weather line carrying both
 ``hurricane: true`` and ``water: N`` must reach the same state through the simulated table.
 """
@@ -73,7 +73,7 @@ def test_during_a_ballot_the_press_is_refused_too() -> None:
 
 
 def test_the_alias_is_offered_exactly_when_the_rules_take_it() -> None:
-    """Every move offered is accepted (issue 12): the hidden « go to survival » only while it is moot."""
+    """Every move offered is accepted: the hidden « go to survival » only while it is moot."""
     from companion.games.galerapagos import moves as M
 
     s = tie_state()

@@ -1,4 +1,4 @@
-"""Issue 21: each form carries its ``step`` (next / also / override), from the rulebooks' order.
+"""Each form carries its ``step`` (next / also / override), from the rulebooks' order.
 
 Every interface leads with the first ``next`` form and never makes an override its main button, so
 the first form is what the rulebook expects now and every correction of the flow is an override
@@ -105,7 +105,7 @@ def test_the_condemned_saving_himself_is_next_and_the_next_card_an_override() ->
 
 
 def test_a_gift_is_next_when_the_one_at_risk_holds_no_card() -> None:
-    """Resource cards « Peuvent être offertes » (issue 23)."""
+    """Resource cards « Peuvent être offertes »."""
     s = food_vote_round_two()
     s = play(s, {"type": "give", "player": "Dan", "target": "Cid", "count": 6})
     s = play(s, *[vote(p, "Dan") for p in FIVE if p != "Dan"], vote("Dan", "Ann"))

@@ -5,7 +5,7 @@ After each end of turn the trackers, rows and turn track are the hand working's
 before it was played (``companion script --audit``); and the story ends with the win or the
 loss and why, in English and French. That the simulated table alone (dial and buttons) reaches
 the same final state (``companion replay --via table``) is checked for every scenario, these
-included, in tests/test_interfaces_contract.py.
+included, in tests/engine/test_interfaces_contract.py.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from tests.support.pocket import RULES, new, play
 
 
 def test_registry_maps_the_game_id() -> None:
-    """DESIGN.md: the ``game`` field ``pocket-galapagos`` names this game."""
+    """docs/design.md: the ``game`` field ``pocket-galapagos`` names this game."""
     rules = games.get("pocket-galapagos")
     assert isinstance(rules, PocketRules)
     assert rules.id == "pocket-galapagos"
@@ -56,7 +56,7 @@ def test_option_start_refuses_levels_off_the_track(start) -> None:
 
 
 def test_option_turns_defaults_to_ten() -> None:
-    """DESIGN.md: ``turns`` is how many turns you must survive; the published game uses 10."""
+    """docs/design.md: ``turns`` is how many turns you must survive; the published game uses 10."""
     assert RULES.view(new())["turns"] == 10
     assert RULES.view(new(turns=4))["turns"] == 4
     with pytest.raises(RuleError):

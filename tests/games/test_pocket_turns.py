@@ -158,7 +158,7 @@ def test_player_field_must_name_the_player() -> None:
 
 
 def test_view_has_the_script_contract_fields() -> None:
-    """DESIGN.md: game, round, over, players (with name), populations, turn, spaces."""
+    """docs/design.md: game, round, over, players (with name), populations, turn, spaces."""
     out = RULES.public_state(new())
     for key in ("game", "round", "over", "players", "populations", "turn", "spaces", "scores", "winners"):
         assert key in out

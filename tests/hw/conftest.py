@@ -9,7 +9,7 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
-from tests.clock import FakeClock  # noqa: F401  (re-exported to the hw tests)
+from tests.support.clock import FakeClock  # noqa: F401  (re-exported to the hw tests)
 
 
 @pytest.fixture

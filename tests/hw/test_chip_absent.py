@@ -1,4 +1,4 @@
-"""A reader chip that goes deaf is not « no tag » (issue 22, point 1).
+"""A reader chip that goes deaf is not « no tag ».
 
 The faults as the parts make them, on the datasheet model (firmware_bridge/chip.py): MISO
 stuck at 0x00 (a lost wire, pulled down) or 0xFF (pulled up), and a brown-out that resets

@@ -1,4 +1,4 @@
-"""Chip selects that work on every Pi (issue 22, point 2).
+"""Chip selects that work on every Pi.
 
 SPI_NO_CS is a mode of the spidev *node* (Linux spidev.c): the emulator keeps it per node,
 so a GPIO-selected reader opened on the node of a CE-selected one stops that reader's CE

@@ -1,4 +1,4 @@
-"""Device trouble at start never keeps the table down (issue 22, point 3).
+"""Device trouble at start never keeps the table down.
 
 Each fault as the real part makes it: an OLED whose address NAKs makes smbus2's
 ioctl fail with EREMOTEIO (luma turns it into ``DeviceNotFoundError``); another

@@ -1,4 +1,4 @@
-"""A detent of the dial crosses the OLED's I2C bus in at most 256 bytes (issue 22), on both drivers.
+"""A detent of the dial crosses the OLED's I2C bus in at most 256 bytes, on both drivers.
 
 The real luma.oled SSD1306 and SH1106 drivers talk to the bus model, which counts every byte
 (address and control bytes included) and keeps the controller's display RAM; the table

@@ -1,4 +1,4 @@
-"""doctor talks to each reader's chip (issue 22, point 4): an unwired or clone reader shows."""
+"""doctor talks to each reader's chip: an unwired or clone reader shows."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The input path writes its own frame to the OLED when the bus is free (issue 22: button to photons).
+"""The input path writes its own frame to the OLED when the bus is free (button to photons).
 
 A press used to cross two thread hand-offs before its first byte reached the bus: the
 device-event worker, then the OLED's pusher thread. On a busy machine each wake-up can wait

@@ -1,4 +1,4 @@
-"""The periodic refresh replays luma's set-up without DISPLAYOFF (issue 22, point 4).
+"""The periodic refresh replays luma's set-up without DISPLAYOFF.
 
 luma.oled sends its whole init as one command transaction that starts with 0xAE; the old
 filter compared each recorded transaction with ``(0xAE,)`` and so resent DISPLAYOFF every

@@ -1,4 +1,4 @@
-"""A PN532 that stops answering is a failing reader, not an empty one (issue 22, point 1).
+"""A PN532 that stops answering is a failing reader, not an empty one.
 
 adafruit-circuitpython-pn532's ``send_command`` catches the ``OSError`` of its write (an I2C
 NAK is EREMOTEIO, a UART gone is EIO) and returns False, as it does when the chip never gets

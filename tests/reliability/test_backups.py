@@ -1,4 +1,4 @@
-"""Backups you can restore (issue 24.6): complete or absent, ordered by the journal's counter, verified.
+"""Backups you can restore: complete or absent, ordered by the journal's counter, verified.
 
 - a kill during the backup never leaves a partial file or its ``-journal`` among the backups;
 - a clock set back (a Pi without network has no real-time clock) does not make the restore

@@ -22,7 +22,7 @@ import pytest
 
 from companion.table.journal import Journal
 from companion.table.session import Session
-from tests.test_session_timer import until_timer_runs
+from tests.table.test_session_timer import until_timer_runs
 
 pytestmark = pytest.mark.crash
 

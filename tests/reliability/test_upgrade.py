@@ -1,4 +1,4 @@
-"""Upgrades lose nothing (issue 24.7): a dice game journalled before the planning rules changed
+"""Upgrades lose nothing: a dice game journalled before the planning rules changed
 (written by the previous release's own CLI: tests/reliability/data/README.md) is resumed by
 ``companion run``, its lines migrated to today's vocabulary, and the table finishes it."""
 

@@ -43,13 +43,13 @@ class Server:
         return self.api("POST", f"/api/games/{gid}/actions", action)
 
     def consent(self, gid: str, seat: str) -> Any:
-        """The table lets a phone take a seat the tablet has been playing (issue 15)."""
+        """The table lets a phone take a seat the tablet has been playing."""
         from urllib.parse import quote
 
         return self.api("POST", f"/api/games/{gid}/seats/{quote(seat, safe='')}/open")
 
     def act_for(self, gid: str, action: dict) -> Any:
-        """The tablet acting for a seat held by a phone, saying so (issue 13: the log shows it)."""
+        """The tablet acting for a seat held by a phone, saying so (the log shows it)."""
         from urllib.parse import quote
 
         return self.api("POST", f"/api/games/{gid}/actions?act_for={quote(action['player'])}", action)

@@ -6,7 +6,7 @@ from tests.support.dashboard import Table
 
 
 def test_post_games_takes_the_script_header_line_and_returns_the_new_game(table: Table) -> None:
-    """DESIGN.md: line 1 is {"game": ID, "players": [...], "options": {...}}; the API takes the same body."""
+    """docs/design.md: line 1 is {"game": ID, "players": [...], "options": {...}}; the API takes the same body."""
     r = table.client().post("/api/games", json={"game": "galapagos-auction", "players": ["Ann", "Bob"], "options": {}},
                             headers=table.auth())
     assert r.status_code == 201

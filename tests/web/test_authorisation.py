@@ -1,6 +1,6 @@
 """Who may do what: the table token, seat passes from joining, CSRF on cookies, join rate limits.
 
-Issue 8: "An action for a seat needs that seat's token; table-wide actions need the
+"An action for a seat needs that seat's token; table-wide actions need the
 table token." "A missing or wrong token gets 401 or 403."
 """
 
@@ -211,7 +211,7 @@ def test_the_table_cookie_needs_csrf_for_unsafe_requests_too(table: Table) -> No
 
 
 def test_the_table_acts_for_a_seat_held_by_a_phone_only_when_it_says_so(table: Table) -> None:
-    """Issue 13: the tablet acts only for seats without a phone; for a phone's seat it must say it acts for
+    """The tablet acts only for seats without a phone; for a phone's seat it must say it acts for
     that player, and the journal shows it."""
     gid = _auction_in_bidding(table)
     table.join(table.client(), gid, "Ann")
@@ -230,7 +230,7 @@ def _cards(table: Table, gid: str) -> dict[str, int]:
 
 
 def test_a_phone_never_plays_another_seats_cards(table: Table) -> None:
-    """Issue 24.3: every seat-bearing field is checked, not only ``player``: Ann's phone sending ``sick`` or
+    """Every seat-bearing field is checked, not only ``player``: Ann's phone sending ``sick`` or
     ``heal`` with ``by: Bob`` (Bob's cards) is refused and Bob keeps his cards; with her own card it goes."""
     gid = table.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
     assert table.act(gid, {"type": "weather", "water": 0, "hurricane": False}).status_code == 200

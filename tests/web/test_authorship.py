@@ -1,4 +1,4 @@
-"""Issue 24.2: who sent an action is a record on the journal entry, never a string read back.
+"""Who sent an action is a record on the journal entry, never a string read back.
 
 Each test failed on the version that kept ``web:{seat}`` / ``web:table...`` texts and split them
 apart again: a player named « table » was taken for the tablet, an edited tablet move stopped
@@ -92,8 +92,8 @@ def test_a_phone_undoes_only_what_it_sent_itself(table: Table) -> None:
 def test_the_sands_expiry_is_marked_automatic_when_it_is_written(tmp_path: Path) -> None:
     """The session's timer writes ``auto`` on its entry; a person ending the sand (an override) is that
     person's action, which an undo takes back by itself, not with the plan before it."""
-    from tests.clock import FakeClock
-    from tests.test_session_timer import until_timer_runs
+    from tests.support.clock import FakeClock
+    from tests.table.test_session_timer import until_timer_runs
 
     mono, wall = FakeClock(50.0), FakeClock(10_000.0)
     session = Session.new(Journal(tmp_path / "j.db", clock=wall), "galapagos-dice", ["Ann", "Bob"], {"layout_seed": 3},

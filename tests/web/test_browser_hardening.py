@@ -17,7 +17,7 @@ PLAYERS = ["Jo #2", "A/B", "Cleo"]
 
 @pytest.fixture(scope="module")
 def server(sim_server: Server) -> Server:
-    """The session's ``companion run --sim`` (tests/web/conftest.py); each test makes its own game."""
+    """The session's ``companion run --sim`` (tests/support/browser.py); each test makes its own game."""
     return sim_server
 
 

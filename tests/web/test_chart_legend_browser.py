@@ -17,7 +17,7 @@ from companion.engine import course as shape
 from companion.table import course
 from companion.table.journal import Journal
 from companion.table.session import Session
-from tests.history_games import lines
+from tests.table.history_games import lines
 
 pytestmark = pytest.mark.browser
 

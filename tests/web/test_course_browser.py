@@ -1,8 +1,8 @@
-"""The course of a game and the players' history in Debian's Chromium (issue 25): the results screen's
+"""The course of a game and the players' history in Debian's Chromium: the results screen's
 charts on a 1280 px tablet and a 390 px phone, the « Course » page one tap from a phone during play,
 and the history page after a dozen recorded games (a tie, an abandoned game, a deleted one).
 
-One ``companion run --sim`` for the module, on a journal recorded beforehand (tests/history_games.py).
+One ``companion run --sim`` for the module, on a journal recorded beforehand (tests/table/history_games.py).
 Screenshots: docs/screenshots/course-*.png and history-*.png, looked at.
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.history_games import EXPECTED, PLAYED, record
 from tests.support.dashboard import TO_THE_VOTE
+from tests.table.history_games import EXPECTED, PLAYED, record
 from tests.web.runner import Server, start_server
 from tests.web.test_phone_moves import PHONE, SHOTS, TABLET
 

@@ -1,4 +1,4 @@
-"""The course and history routes through the Flask test client (issue 25): who may look, the
+"""The course and history routes through the Flask test client: who may look, the
 exports' figures, BG Stats' link and file."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import json
 import re
 from urllib.parse import parse_qs, urlsplit
 
-from tests.history_games import EXPECTED, lines
 from tests.support.dashboard import Table
+from tests.table.history_games import EXPECTED, lines
 
 
 def _play(table: Table, name: str, before: object = None) -> str:

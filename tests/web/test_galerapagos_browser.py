@@ -1,4 +1,4 @@
-"""Galèrapagos at a real table (issue 13), in Debian's Chromium against ``companion run --sim``.
+"""Galèrapagos at a real table, in Debian's Chromium against ``companion run --sim``.
 
 The moment to show cards is played on the phones through the move forms only (test_phone_moves.py's
 helpers); the secrecy of a revealed ballot and the tablet's limits need the lead's wiring of the
@@ -16,7 +16,7 @@ from tests.web.test_phone_moves import PHONE, TABLET, move_form, play, synced
 pytestmark = pytest.mark.browser
 
 FIVE = ["Ana", "Ben", "Cleo", "Dan", "Eve"]
-#: issue 13's first script: water on 0 at the start of round 3's survival step
+#: the first script of the moment to show cards: water on 0 at the start of round 3's survival step
 WATER_ON_ZERO = [
     {"type": "weather", "water": 0},
     {"type": "fish", "player": "Ana", "fish": 3}, {"type": "fish", "player": "Ben", "fish": 3},
@@ -32,7 +32,7 @@ WATER_ON_ZERO = [
 
 @pytest.fixture(scope="module")
 def server(sim_server: Server) -> Server:
-    """The session's ``companion run --sim`` (tests/web/conftest.py); each test makes its own game."""
+    """The session's ``companion run --sim`` (tests/support/browser.py); each test makes its own game."""
     return sim_server
 
 
@@ -84,7 +84,7 @@ def test_water_on_zero_the_phones_show_their_cards_or_say_none_and_nobody_dies_b
 
 
 def test_the_tablet_offers_no_vote_for_a_seat_held_by_a_phone(browser, server):
-    """Issue 13: « The tablet acts only for seats without a phone ... and never for a vote »."""
+    """« The tablet acts only for seats without a phone ... and never for a vote »."""
     gid, code = server.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
     for action in [*TO_THE_VOTE, {"type": "survival"}, {"type": "debate"}]:  # the survival step, then the vote
         server.act(gid, action)
@@ -93,7 +93,7 @@ def test_the_tablet_offers_no_vote_for_a_seat_held_by_a_phone(browser, server):
     synced(server, gid, table)
     assert table.locator("form.act[data-action='vote'][data-player='Ann']").count() == 0
     assert table.locator("[data-private-open='Ann']").count() == 0
-    # Bob has no phone: his vote is cast on the tablet, behind its privacy screen (issue 21)
+    # Bob has no phone: his vote is cast on the tablet, behind its privacy screen
     assert table.locator("form.act[data-action='vote'][data-player='Bob']").count() == 0, "not in view of the table"
     table.click("[data-private-open='Bob']")
     table.click(".privacy button.show")
@@ -134,7 +134,7 @@ def test_the_api_refuses_the_tablet_a_vote_for_a_seat_held_by_a_phone(browser, s
 
 def test_at_a_death_the_tablet_says_prominently_whom_to_deal_the_cards(browser, server):
     """« mélangées et distribuées équitablement entre votre voisin de gauche et votre voisin de droite »:
-    the tablet leads with the narration's hand-off line (issue 21)."""
+    the tablet leads with the narration's hand-off line."""
     from tests.web.test_phone_moves import SHOTS
 
     gid, _ = server.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
@@ -155,11 +155,11 @@ def test_at_a_death_the_tablet_says_prominently_whom_to_deal_the_cards(browser, 
     table.context.close()
 
 
-GIFT_LINES = "galerapagos_issue23_gift_saves_the_condemned.jsonl"
+GIFT_LINES = "galerapagos_gift_saves_the_condemned.jsonl"
 
 
 def test_a_neighbours_phone_gives_the_condemned_the_card_that_saves_him(browser, server):
-    """Issue 23: « Il peut se sauver en jouant une carte Ressource » and « Peuvent être offertes »: Dan,
+    """« Il peut se sauver en jouant une carte Ressource » and « Peuvent être offertes »: Dan,
     voted out with an empty hand, is not dead at the reveal; Cid's phone hands him a card and Dan's
     phone plays it."""
     import json

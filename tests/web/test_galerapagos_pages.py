@@ -1,4 +1,4 @@
-"""Galèrapagos' page fragments for issue 13, rendered through the real app (no browser): the moment to
+"""Galèrapagos' page fragments for the moment to show cards and the tablet, rendered through the real app (no browser): the moment to
 show cards, what the table wants to know, a dead castaway's page, a tournament's totals."""
 
 from __future__ import annotations

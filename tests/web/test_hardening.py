@@ -14,6 +14,8 @@ from urllib.parse import quote, urljoin, urlsplit
 import pytest
 
 from companion.table.rows import NOT_RECORDED
+from companion.table.session import Session
+from hw.network import NetworkError
 from tests.support.dashboard import Table
 from tests.web.test_events import open_stream
 
@@ -245,6 +247,10 @@ def test_a_card_that_refuses_writes_is_a_503_with_the_sentence(table: Table) -> 
     try:
         r = table.act(gid, {"type": "end_turn"})
         assert r.status_code == 503 and r.json["error"]["message"] == NOT_RECORDED
+        assert r.headers["Retry-After"] == "30"
+        page = table.client().post(f"/games/{gid}/abandon", data={"csrf": table.csrf(table.token)},
+                                   headers=table.auth())
+        assert page.status_code == 503 and html.escape(NOT_RECORDED, quote=False) in page.get_data(as_text=True)
         r = table.client().post(f"/api/games/{gid}/undo", headers=table.auth())
         assert r.status_code in (409, 503)
         r = table.client().post("/api/games", json={"game": "pocket-galapagos", "players": ["B"], "options": {}},
@@ -254,3 +260,31 @@ def test_a_card_that_refuses_writes_is_a_503_with_the_sentence(table: Table) -> 
     finally:
         journal.readonly = False
     assert table.act(gid, {"type": "end_turn"}).status_code == 200
+    r = table.act(gid, {"type": "population", "species": "dodo", "change": 1})  # a refusal: never the card's answer
+    assert r.status_code == 409 and "dodo" in r.json["error"]["message"] and "Retry-After" not in r.headers, r.json
+
+
+def test_a_game_the_journal_cannot_replay_is_its_own_sentence_and_a_missing_one_a_404(table: Table) -> None:
+    """A storage failure of one game (a line today's rules refuse) is a 409 with its sentence, page and API
+    alike, and the other games play on; a game looked up and not there is a 404."""
+    good, journal = table.new_game("pocket-galapagos", ["Bob"]), table.dashboard.hub.journal
+    bad = Session.new(journal, "pocket-galapagos", ["Ann"]).id  # journalled by another process, not yet opened here
+    with journal.transaction() as db:
+        journal.append(db, bad, {"type": "end_turn", "from_a_newer_version": 1}, "old")
+    r = table.client().get(f"/api/games/{bad}", headers=table.auth())
+    assert r.status_code == 409 and "cannot be replayed at journal entry 1" in r.json["error"]["message"]
+    page = table.client().get(f"/g/{bad}/table", headers=table.auth())
+    assert page.status_code == 409 and "cannot be replayed" in page.get_data(as_text=True)
+    assert table.act(good, {"type": "end_turn"}).status_code == 200
+    r = table.client().get("/api/games/nosuchgame", headers=table.auth())
+    assert r.status_code == 404 and "There is no game 'nosuchgame'" in r.json["error"]["message"]
+
+
+def test_a_device_down_under_a_route_is_a_503_with_its_sentence(table: Table) -> None:
+    """nmcli failing while the tablet asks for the hotspot's QR: the device's sentence, never a 500."""
+    def down() -> None:
+        raise NetworkError("NetworkManager is not running: sudo systemctl start NetworkManager.")
+
+    table.dashboard.wifi = down
+    r = table.client().get("/wifi.svg", headers=table.auth())
+    assert r.status_code == 503 and "NetworkManager is not running" in r.get_data(as_text=True)

@@ -1,4 +1,4 @@
-"""Home (issue 16): games by name, players, date and state; abandon and delete (the history keeps
+"""Home: games by name, players, date and state; abandon and delete (the history keeps
 them, nothing leaves the journal); statistics per player; a refused Start keeps what was typed; the
 sand timer's length chosen at the start."""
 

@@ -1,4 +1,4 @@
-"""The dice island as built (issue 16): entered hex by hex, checked by the rules, saved with the game;
+"""The dice island as built: entered hex by hex, checked by the rules, saved with the game;
 and the island /setup draws from a seed is the one the game then starts on.
 
 Seed 002: "The island is built randomly from the 37 island fields set into the frames; the volcano

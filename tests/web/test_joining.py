@@ -1,4 +1,4 @@
-"""Joining a seat (issue 15): a correct code always joins, guessing stays hopeless,
+"""Joining a seat: a correct code always joins, guessing stays hopeless,
 a seat the tablet plays needs its consent, and any name the rules accept has a URL."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def test_a_correct_code_joins_from_another_address_behind_the_same_table(table: Table) -> None:
-    """Issue 24 turned the old rule round: a locked address is refused before any comparison
+    """The joining budget turned the old rule round: a locked address is refused before any comparison
     (tests/web/test_joining_budget.py); the other phones of the family still join."""
     table.dashboard.joins.limit = 2
     gid = table.new_game("galerapagos", ["Ann", "Bob", "Cleo"])

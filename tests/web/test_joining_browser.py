@@ -1,4 +1,4 @@
-"""A seat named « .. » in Chromium (issue 15): its phone joins and goes live, and the tablet frees it from its page."""
+"""A seat named « .. » in Chromium: its phone joins and goes live, and the tablet frees it from its page."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def server(sim_server: Server) -> Server:
-    """The session's ``companion run --sim`` (tests/web/conftest.py); each test makes its own game."""
+    """The session's ``companion run --sim`` (tests/support/browser.py); each test makes its own game."""
     return sim_server
 
 

@@ -1,4 +1,4 @@
-"""Joining that cannot be guessed (issue 24.4), and the code typed as it is shown (issue 21.7).
+"""Joining that cannot be guessed, and the code typed as it is shown.
 
 - a locked address gets its refusal before any comparison (it used to learn the right code: 201);
 - the wrong codes of every address share one budget; past it no code opens a seat by itself, the

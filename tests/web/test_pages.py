@@ -94,7 +94,7 @@ def test_a_phone_joins_through_the_pages_and_lands_on_its_seat(table: Table) -> 
 
 
 def test_the_auction_phone_shows_costs_before_the_player_chooses(table: Table) -> None:
-    """Issue 3: a player sees "crab £600" before choosing; the phone shows the education prices."""
+    """A player sees "crab £600" before choosing; the phone shows the education prices."""
     gid = table.new_game("galapagos-auction", ["Ann", "Bob"])
     c = tablet(table)
     page = c.get(f"/g/{gid}/seat/Ann").data.decode()

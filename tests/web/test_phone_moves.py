@@ -1,4 +1,4 @@
-"""A round of each game played on phones through the move forms only (issue 12).
+"""A round of each game played on phones through the move forms only.
 
 Against a real ``companion run --sim`` in Debian's Chromium: every seat has a
 phone, and each move is entered the way a player enters it, by choosing in the
@@ -272,7 +272,7 @@ def post_as(page, action: dict[str, Any]) -> None:
 
 @pytest.fixture(scope="module")
 def server(sim_server: Server) -> Server:
-    """The session's ``companion run --sim`` (tests/web/conftest.py); each test makes its own game."""
+    """The session's ``companion run --sim`` (tests/support/browser.py); each test makes its own game."""
     return sim_server
 
 
@@ -473,7 +473,7 @@ def test_a_galerapagos_round_with_a_secret_vote_on_three_phones(browser, server:
     synced(server, g.gid, cleo)
     g.step(cleo, "vote", {"target": "Ann"}, also={"target": "hidden"})
     synced(server, g.gid, cleo)
-    assert g.state()["phase"] == "show_cards"  # the target may still save himself (DESIGN.md)
+    assert g.state()["phase"] == "show_cards"  # the target may still save himself (docs/design.md)
     g.step(cleo, "no_card")
     s = g.state()
     assert s["last_vote"] == {"Ann": "Cleo", "Bob": "Cleo", "Cleo": "Ann"}

@@ -1,4 +1,4 @@
-"""The game pictures (issue 16): figures that never overlap, the pieces' own colours and shapes, initials that
+"""The game pictures: figures that never overlap, the pieces' own colours and shapes, initials that
 never collide, taps that fill a move (only where the move is legal now), contrast of text on chips.
 
 The fragments are rendered through the dashboard's own Jinja environment with the context a page gives

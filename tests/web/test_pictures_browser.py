@@ -1,4 +1,4 @@
-"""The pictures in Debian's Chromium (issue 16): a tap on the dice island fires ``companion:pick`` with the
+"""The pictures in Debian's Chromium: a tap on the dice island fires ``companion:pick`` with the
 field, the value and its label (and Enter on a focused field does the same); the education track's three
 figures on neighbouring fields keep apart with the real font. Screenshots ``docs/screenshots/pictures-*.png``:
 tablet 1280×800, phone 390×844, and the island in greyscale (CSS filter), as a colour-blind check.
@@ -18,7 +18,7 @@ LISTEN = "window.__picks = []; document.addEventListener('companion:pick', e => 
 
 @pytest.fixture(scope="module")
 def server(sim_server: Server) -> Server:
-    """The session's ``companion run --sim`` (tests/web/conftest.py); each test makes its own game."""
+    """The session's ``companion run --sim`` (tests/support/browser.py); each test makes its own game."""
     return sim_server
 
 

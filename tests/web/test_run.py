@@ -170,7 +170,7 @@ def test_with_the_example_config_a_tile_reaches_the_game_through_the_simulated_f
 
 
 def test_run_with_a_display_that_is_not_there_starts_the_table_and_says_so(tmp_path: Path) -> None:
-    """Issue 22: a device missing at start no longer stops the table (exit 2 is a bad config only)."""
+    """A device missing at start no longer stops the table (exit 2 is a bad config only)."""
     from companion.board import config as config_module
 
     config = tmp_path / "table.toml"

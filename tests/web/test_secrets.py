@@ -1,7 +1,7 @@
 """Nothing secret reaches anyone else: a Galèrapagos vote stays with its voter until the reveal.
 
 Seed 004 (Galèrapagos): votes are simultaneous and secret until every eligible voter
-has voted; issue 8: "Nothing secret (a vote before the reveal) is ever in a response to
+has voted; the dashboard's rule: "Nothing secret (a vote before the reveal) is ever in a response to
 someone else."
 """
 
@@ -72,7 +72,7 @@ def test_the_live_fragments_of_another_phone_hold_no_vote(table: Table) -> None:
     assert "votes for Bob" not in bobs["state"] + bobs["actions"] + table_page["state"] + anns["state"].replace("You voted for", "")
 
 
-# -- issue 24.1: secrets through corrections ---------------------------------------------------
+# -- secrets through corrections ---------------------------------------------------
 
 SIX = ["Ann", "Bob", "Cleo", "Dan", "Eve", "Fay"]
 

@@ -1,4 +1,4 @@
-"""Issue 21 in Debian's Chromium: a seat played on the tablet leads its page and casts its secret vote
+"""The next step in Debian's Chromium: a seat played on the tablet leads its page and casts its secret vote
 behind a privacy screen; an override asks its question first; a phone's plan laid but not sent counts
 at the sand's end, and the phone says so at 5 s. The session's ``companion run --sim``;
 screenshots in docs/screenshots/next-*.png (looked at)."""

@@ -1,10 +1,11 @@
-"""Issue 21, the dashboard's share: pages follow each form's step, a phone's draft counts at the
+"""The next step, the dashboard's share: pages follow each form's step, a phone's draft counts at the
 sand's end, seats played on the tablet lead its page, a hand-off is said prominently, and words
 (units, outcomes, names) are said once and whole. In-process (Flask's test client); the browser
 side is tests/web/test_step_browser.py."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 
@@ -97,10 +98,16 @@ def test_the_phone_marks_its_plan_as_a_draft_and_has_the_5_s_warning_ready(table
     assert "5 s: your dice in order as laid will count" in html and "data-draft-warning hidden" in html
 
 
+def patch_moves(monkeypatch, game_id: str, moves) -> None:
+    """The game's listed ``moves`` part replaced for one test (the package holds its parts, so the
+    module's function is not what the interfaces call)."""
+    pkg = games.package(game_id)
+    monkeypatch.setattr(pkg, "parts", dataclasses.replace(pkg.parts, moves=moves))
+
+
 # -- 1. the step decides: overrides last, never the big button, asking first -------------------------
 def test_an_override_is_last_never_the_big_button_and_asks_its_question(table: Table, monkeypatch) -> None:
-    mod = __import__("companion.games.dice.moves", fromlist=["moves"])
-    real = mod.moves
+    real = games.package("galapagos-dice").parts.moves
 
     def with_override(state, lang="en"):
         out = real(state, lang)
@@ -109,7 +116,7 @@ def test_an_override_is_last_never_the_big_button_and_asks_its_question(table: T
                 f.update(step="override", ask="The sand is still running: end planning for everyone?", confirm=True)
         return out
 
-    monkeypatch.setattr(mod, "moves", with_override)
+    patch_moves(monkeypatch, "galapagos-dice", with_override)
     gid = table.new_game("galapagos-dice", ["Ann", "Bob"], {"layout_seed": 7, "timer_seconds": 60})
     for a in DICE_SETUP + [{"type": "plan", "player": "Ann", "dice": ["red"]}]:
         assert table.act(gid, a).status_code == 200
@@ -165,9 +172,9 @@ def test_a_tablet_seats_secret_vote_is_behind_the_privacy_screen(table: Table) -
 
 # -- 2. a hand-off the narration gives is said prominently -------------------------------------------
 def test_the_narrations_hand_off_is_the_tablets_banner(table: Table, monkeypatch) -> None:
-    narrate = __import__("companion.games.galerapagos.narrate", fromlist=["narrate"])
-    monkeypatch.setattr(narrate, "hand_off", lambda e, lang="en": "Deal Dan's 4 cards: 2 to Ann, 2 to Cleo"
-                        if e.get("event") == "death" else "", raising=False)
+    pkg = games.package("galerapagos")
+    monkeypatch.setattr(pkg, "parts", dataclasses.replace(pkg.parts, hand_off=lambda e, lang="en": (
+        "Deal Dan's 4 cards: 2 to Ann, 2 to Cleo" if e.get("event") == "death" else "")))
     gid = table.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
     for a in TO_THE_VOTE:
         assert table.act(gid, a).status_code == 200
@@ -243,8 +250,7 @@ def test_a_tablet_seat_is_addressed_by_name_in_french_too() -> None:
 
 def test_a_tablet_seats_secret_move_not_yet_expected_is_still_behind_the_screen(table: Table, monkeypatch) -> None:
     """A vote the rulebook does not expect yet (« also » until the debate ends) is not drawn either."""
-    mod = __import__("companion.games.galerapagos.moves", fromlist=["moves"])
-    real = mod.moves
+    real = games.package("galerapagos").parts.moves
 
     def votes_later(state, lang="en"):
         out = real(state, lang)
@@ -253,7 +259,7 @@ def test_a_tablet_seats_secret_move_not_yet_expected_is_still_behind_the_screen(
                 f["step"] = "also"
         return out
 
-    monkeypatch.setattr(mod, "moves", votes_later)
+    patch_moves(monkeypatch, "galerapagos", votes_later)
     gid = table.new_game("galerapagos", ["Ann", "Bob", "Cleo"])
     for a in TO_THE_VOTE:
         assert table.act(gid, a).status_code == 200

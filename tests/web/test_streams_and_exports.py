@@ -1,4 +1,4 @@
-"""Streams and seats per person, the island check's body, the CSV export (issue 24.8).
+"""Streams and seats per person, the island check's body, the CSV export.
 
 - one guest who claimed every free seat of every open game cannot hold all the live streams:
   one address follows a few seats at most, and the tablet keeps slots of its own;

@@ -1,4 +1,4 @@
-"""The table page's turn ribbon, story and results (issue 16), through the Flask test client.
+"""The table page's turn ribbon, story and results, through the Flask test client.
 
 The ribbon: "who acts, who is next, the start player's figure", each seat in its colour, a phone
 icon for a seat held by a phone. Written from the rulebooks' turn order: the auction's bidding goes

@@ -1,4 +1,4 @@
-"""The tablet's turn ribbon, story and results screen in Debian's Chromium (issue 16), 1280×800.
+"""The tablet's turn ribbon, story and results screen in Debian's Chromium, 1280×800.
 
 The session's ``companion run --sim`` (a new game per test); the moves a test needs before it looks are sent through
 the API (the phones' own forms are tested in test_phone_moves.py). Screenshots go to
@@ -23,7 +23,7 @@ TILES = [("N", ["sea_lion", "iguana"]), ("E", ["tortoise", "booby"]), ("S", ["pe
 
 @pytest.fixture(scope="module")
 def server(sim_server: Server) -> Server:
-    """The session's ``companion run --sim`` (tests/web/conftest.py); each test makes its own game."""
+    """The session's ``companion run --sim`` (tests/support/browser.py); each test makes its own game."""
     return sim_server
 
 

@@ -1,4 +1,4 @@
-"""The newcomer's walkthrough (issue 8's "How it will be checked"), in a real browser.
+"""The newcomer's walkthrough (as a newcomer checks the dashboard), in a real browser.
 
 Against a real ``companion run --sim``: each of the four games is started from
 the home page, two phone-sized pages join with the code they read on the table
@@ -299,7 +299,7 @@ def test_galerapagos_two_phones_vote_in_secret_one_in_french_and_see_the_reveal(
                 play(phones[who], "search")
             else:
                 play(table, "search", player=who)  # Cleo has no phone
-    # the rulebook's order (issue 21): the first player starts the survival step, the castaways may
+    # the rulebook's order: the first player starts the survival step, the castaways may
     # still play cards during the debate, then he ends it and everyone points
     server.act(gid, {"type": "survival"})
     server.act(gid, {"type": "debate"})

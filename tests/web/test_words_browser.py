@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from tests.history_games import lines
+from tests.table.history_games import lines
 from tests.web.runner import Server
 from tests.web.test_phone_moves import PHONE, SHOTS, TABLET
 

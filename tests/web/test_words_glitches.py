@@ -76,7 +76,7 @@ def test_a_game_scored_at_its_end_shows_no_column_of_zeros_while_played(table) -
 def test_a_game_scored_while_played_keeps_its_score_column(table) -> None:
     import json
 
-    from tests.test_amend_undo_back import SCENARIOS
+    from tests.table.corrections.test_amend_undo_back import SCENARIOS
 
     gid = table.new_game("galapagos-auction", ["Ann", "Bob", "Cid"])
     for line in (SCENARIOS / "auction_full_game.jsonl").read_text().splitlines()[1:30]:

@@ -1,4 +1,4 @@
-"""« Your move » on a 390×844 phone, in Debian's Chromium (issue 16).
+"""« Your move » on a 390×844 phone, in Debian's Chromium.
 
 A phone during its turn shows one sentence of what to do and only the moves it can make now; it must
 fit in about one and a half screens (measured here: the document's height during a turn, for each game,
@@ -46,7 +46,7 @@ window.AudioContext = function () {
 
 @pytest.fixture(scope="module")
 def server(sim_server: Server) -> Server:
-    """The session's ``companion run --sim`` (tests/web/conftest.py); each test makes its own game."""
+    """The session's ``companion run --sim`` (tests/support/browser.py); each test makes its own game."""
     return sim_server
 
 

@@ -1,4 +1,4 @@
-"""The phone's « your move » as rendered HTML, without a browser (issue 16).
+"""The phone's « your move » as rendered HTML, without a browser.
 
 What a phone shows is decided on the server: the one sentence addressed to the player, the moves of
 this seat only, a dead castaway's page without the odds meant for the living, buttons that name what

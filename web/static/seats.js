@@ -1,4 +1,4 @@
-/* seats: the table lets a phone take a seat the tablet has been playing (its consent, issue 15). */
+/* seats: the table lets a phone take a seat the tablet has been playing (its consent). */
 (function () {
   "use strict";
   var game = document.body.dataset.game;

@@ -1,4 +1,4 @@
-"""The OLED's « course » screen: a sparkline of the game so far (issue 25).
+"""The OLED's « course » screen: a sparkline of the game so far.
 
 The game package's course (:mod:`companion.engine.course`) carries one series for the small screen, its
 ``spark``: the leader's margin over the second in a competitive game, the lower of water and food

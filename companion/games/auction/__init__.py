@@ -1,7 +1,7 @@
 """Galapagos, the auction game — one package: rules, moves, narration, texts, screens, page fragments, table inputs.
 
-``GAME`` is what every interface reads (see :mod:`companion.engine.gamepack`). The
-rules live in ``rules.py``; import them from there.
+``GAME`` is what every interface reads (see :mod:`companion.engine.gamepack`): its parts are listed
+at the end of this file, each where it lives. The rules live in ``rules.py``; import them from there.
 """
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from companion.engine.gamepack import GamePackage
+from companion.engine.gamepack import GamePackage, Parts
+from companion.games.auction import course, moves, narrate, palette, results, table_inputs, words
 from companion.games.auction.rules import SHARED_FIELD, AuctionRules, costs
 
 
@@ -20,22 +21,6 @@ class Package(GamePackage):
     cycle = ("prompt", "costs", "scores", "qr")
     example_players = ("Ann", "Bob", "Cleo")
 
-    # -- the table's inputs (see :mod:`companion.games.auction.table`) ---------------------
-    def tag_action(self, component: Any, point: str, state: Any, entry: Any = None) -> dict[str, Any] | None:
-        from companion.games.auction import table
-
-        return table.tag_action(component, point, state)
-
-    def table_tags(self, action: dict[str, Any], state: Any = None) -> list[tuple[str, str, dict[str, Any]]] | None:
-        from companion.games.auction import table
-
-        return table.table_tags(action)
-
-    def component_kinds(self) -> dict[str, Any]:
-        from companion.games.auction import table
-
-        return table.component_kinds()
-
     # -- the dashboard ------------------------------------------------------------------
     def page(self, state: Any, public: dict[str, Any], me: str | None, lang: str = "en") -> dict[str, Any]:
         """What the page fragments read besides the public state: the costs of ``me`` (a seat's phone)."""
@@ -45,9 +30,7 @@ class Package(GamePackage):
 
     def draws(self) -> dict[str, dict[str, Any]]:
         """The next species tile, for a table without its tile deck (only while a tile is awaited)."""
-        from companion.games.auction import table
-
-        return {"tile": {"fn": table.draw_tile, "player": False, "action": "tile", "label": "Draw a species tile"}}
+        return {"tile": {"fn": table_inputs.draw_tile, "player": False, "action": "tile", "label": "Draw a species tile"}}
 
     def option_specs(self, lang: str = "en") -> list[dict[str, Any]]:
         """The one reading a table chooses at set-up: are the tokens sharing the chosen animal's field paid?
@@ -56,8 +39,7 @@ class Package(GamePackage):
         or £200), so the table sees it before the first bid; the default is the
         companion's reading of "up to and including" (docs/rules-notes.md).
         """
-        from companion.games.auction.words import t
-
+        t = words.t
         return [{
             "name": "shared_field",
             "label": t("Tokens sharing the chosen animal's field", lang),
@@ -72,18 +54,11 @@ class Package(GamePackage):
         }]
 
     def palette(self) -> dict[str, dict[str, str]]:
-        """The tokens' own colours (seed 000: "13 blue (sea lions), 12 yellow (iguanas), … 9 pink
-        (penguins), 8 brown (crabs)"), each with an ink that reads on it at 4.5:1 or better, and a shape of
-        its own (the pictures draw it beside the name) so the animals part in grey and for colour-blind eyes."""
-        fill = {"sea_lion": "#2f6fbf", "iguana": "#f2c230", "tortoise": "#3f9b4b",
-                "booby": "#c62f2f", "penguin": "#f19cbb", "crab": "#8b5a2b"}
-        ink = {"sea_lion": "#fff", "iguana": "#222", "tortoise": "#111", "booby": "#fff", "penguin": "#222", "crab": "#fff"}
-        shape = {"sea_lion": "circle", "iguana": "diamond", "tortoise": "hexagon", "booby": "triangle",
-                 "penguin": "square", "crab": "cross"}
-        return {"fill": fill, "ink": ink, "shape": shape}
+        """The tokens' own colours, inks and shapes (:mod:`companion.games.auction.palette`)."""
+        return {"fill": dict(palette.FILL), "ink": dict(palette.INK), "shape": dict(palette.SHAPE)}
 
     def screens(self) -> dict[str, Any]:
-        from companion.games.auction import oled
+        from companion.games.auction import oled  # late: OLED only; Pillow is slow to import
 
         return {"costs": oled.costs}
 
@@ -98,4 +73,16 @@ class Package(GamePackage):
         return {"costs": costs(state, player)} if player else {}
 
 
-GAME = Package(AuctionRules(), os.path.dirname(__file__))
+GAME = Package(AuctionRules(), os.path.dirname(__file__), Parts(
+    moves=moves.moves,
+    prompt_for_you=moves.PROMPT_FOR_YOU,
+    prompt_for_table=moves.PROMPT_FOR_TABLE,
+    narrate=narrate.narrate,
+    describe=narrate.describe,
+    results=results.results,
+    course=course.course,
+    figure=words.figure,
+    tag_action=table_inputs.tag_action,
+    table_tags=table_inputs.table_tags,
+    component_kinds=table_inputs.component_kinds,
+))

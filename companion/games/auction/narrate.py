@@ -214,8 +214,9 @@ def _final(before: AuctionState, after: AuctionState, lang: str) -> list[str]:
     return out
 
 
-def describe(action: dict[str, Any], lang: str = "en") -> str:
-    """A short line for a log or an undo button: "Ann bids £300 on North"."""
+def describe(action: dict[str, Any], lang: str = "en", viewer: str | None = None) -> str:
+    """A short line for a log or an undo button: "Ann bids £300 on North" (the same for every ``viewer``:
+    nothing in an auction is secret)."""
     kind = action.get("type")
     who = action.get("player", "")
     try:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine import results as generic
+from companion.engine import results as engine_results
 from companion.engine import texts
 from companion.games.auction import rules as R
 from companion.games.auction import words
@@ -42,7 +42,7 @@ def results(state: R.AuctionState, lang: str = "en", events: list[dict[str, Any]
     points = rules.points(state)
     winners = set(rules.winners(state))
     names = [p.name for p in state.players]
-    rank = generic.places({p.name: (points[i], p.money) for i, p in enumerate(state.players)})
+    rank = engine_results.places({p.name: (points[i], p.money) for i, p in enumerate(state.players)})
     rows = []
     for i, p in enumerate(state.players):
         bonus, animal_pts, money_pts = state.final[i]

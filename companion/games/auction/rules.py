@@ -128,7 +128,7 @@ def refusal(msgid: str, **params: Any) -> RuleError:
     return RuleError(msgid, domain=DOMAIN, **params)
 
 
-class Words(Message):
+class JoinedWords(Message):
     """Words translated one by one, then joined: the squares "N/E/S/W", the bonus tiles "1 or crab"."""
 
     __slots__ = ("words", "sep")
@@ -143,7 +143,7 @@ class Words(Message):
         return sep.join(gettext_(w, lang, DOMAIN) for w in self.words)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Words) and (self.words, self.sep) == (other.words, other.sep)
+        return isinstance(other, JoinedWords) and (self.words, self.sep) == (other.words, other.sep)
 
     def __hash__(self) -> int:
         return hash((self.words, self.sep))
@@ -476,8 +476,8 @@ class AuctionRules(Rules):
             return say("{p} must choose the direction", p=turn)
         return say("it is {p}'s turn to play cards", p=turn)
 
-    def _empty_squares(self, state: AuctionState) -> Words:
-        return Words([DIRECTIONS[d] for d in range(4) if state.tiles[d] is None], "/")
+    def _empty_squares(self, state: AuctionState) -> JoinedWords:
+        return JoinedWords([DIRECTIONS[d] for d in range(4) if state.tiles[d] is None], "/")
 
     def _seat(self, state: AuctionState, action: Action) -> int:
         name = require_player(action, [p.name for p in state.players])
@@ -674,7 +674,7 @@ class AuctionRules(Rules):
         applies = [i for i in up if fulfils(state.bonus_order[i], shown)]
         if asked is None:
             if len(applies) > 1:
-                choices = Words([state.bonus_order[i] for i in applies], " or ")
+                choices = JoinedWords([state.bonus_order[i] for i in applies], " or ")
                 raise refusal("{p}'s exhibition fulfils several bonus tiles; choose one with \"bonus\": {choices}.",
                               p=name, choices=choices)
             return applies[0] if applies else None

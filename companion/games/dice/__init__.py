@@ -1,18 +1,22 @@
 """Galapagos, the dice game — one package: rules, moves, narration, texts, screens, page fragments, table inputs.
 
-``GAME`` is what every interface reads (see :mod:`companion.engine.gamepack`). The
-rules live in ``rules.py``; import them from there.
+``GAME`` is what every interface reads (see :mod:`companion.engine.gamepack`): its parts are listed
+at the end of this file, each where it lives. The rules live in ``rules.py``; import them from there.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from typing import Any
 
-from companion.engine.gamepack import GamePackage
+from companion.engine.gamepack import GamePackage, Parts
 from companion.engine.rules import RuleError
-from companion.games.dice.rules import DiceRules, hint, roll_dice
+from companion.games.dice import course, migrate, moves, narrate, pictures, results, table_inputs
+from companion.games.dice.island import COLOURS, FIELDS, generate_layout, spiral_hexes
+from companion.games.dice.paths import best_path
+from companion.games.dice.rules import DiceRules, roll_dice
 
 #: the sand timer's lengths a table may choose at the start, in seconds (the published one runs 30)
 TIMER_RANGE = (10, 300)
@@ -28,7 +32,7 @@ class Package(GamePackage):
     automatic = ("timer_expired",)
 
     def screens(self) -> dict[str, Any]:
-        from companion.games.dice import oled
+        from companion.games.dice import oled  # late: OLED only; Pillow is slow to import
 
         return {"timer": oled.timer}
 
@@ -39,67 +43,25 @@ class Package(GamePackage):
             return "timer"
         return None
 
-    # -- the table's inputs (see companion/games/dice/table.py) ---------------------------
-    def tag_action(self, component: Any, point: str, state: Any, entry: Any = None) -> dict[str, Any] | None:
-        """A turtle scanned at the bag (placing turtles, a pawn's start) or a die on the scan pad (a roll)."""
-        from companion.games.dice import table
-
-        return table.tag_action(component, point, state, entry)
-
-    def die_face(self, face: int) -> Any:
-        """Faces 1..6 are the colours in DESIGN order: black, white, red, green, yellow, blue."""
-        from companion.games.dice import table
-
-        return table.die_face(face)
-
-    def lane_action(self, seat_player: str, lanes: list[Any], state: Any) -> dict[str, Any] | None:
-        """During planning, dice in the seat's lanes are its plan, in slot order (none: the seat is selected)."""
-        from companion.games.dice import table
-
-        return table.lane_action(seat_player, lanes, state)
-
-    def at_timer_end(self, state: Any, lanes: dict[str, list[Any]]) -> list[dict[str, Any]]:
-        """The sand runs out: each seat's dice as they lie in its lanes become its plan (journal them first)."""
-        from companion.games.dice import table
-
-        return table.at_timer_end(state, lanes)
-
-    def table_tags(self, action: dict[str, Any], state: Any = None) -> list[tuple[str, str, dict[str, Any]]] | None:
-        from companion.games.dice import table
-
-        return table.table_tags(action, state)
-
-    def component_kinds(self) -> dict[str, Any]:
-        from companion.games.dice import table
-
-        return table.component_kinds()
-
     # -- the dashboard ----------------------------------------------------------------------
     def palette(self) -> dict[str, dict[str, str]]:
-        from companion.games.dice import pictures
-
         return {"fill": dict(pictures.COLOUR_FILL), "ink": dict(pictures.COLOUR_INK), "shape": dict(pictures.COLOUR_SHAPE)}
 
     def page(self, state: Any, public: dict[str, Any], me: str | None, lang: str = "en") -> dict[str, Any]:
         """The island picture (pawns and turtles), and for a seat that rolled and may still plan, the plan hint
         (every seat but the first finisher's until the sand runs out)."""
-        import json
-
-        from companion.games.dice import pictures
-        from companion.games.dice.moves import points_gained
-        from companion.games.dice.narrate import colours
-
         out: dict[str, Any] = {"island": pictures.of_public(public, lang)}
         rolled = (public.get("rolls") or {}).get(me) if me else None
         if rolled and public.get("phase") == "plan" and me != public.get("timer_turned_by"):
             try:
-                best = hint(state, me, rolled)
+                best = best_path(state, me, rolled)
             except RuleError:  # no pawn yet, odd dice: no hint rather than no page
                 best = None
             if best is not None:
                 plan = {"type": "plan", "player": me, "dice": best["order"]}
-                text = self.t("Best: {order} ({gain})", lang, order=colours(best["order"], lang) or self.t("no dice", lang),
-                              gain=points_gained(best["points"], lang))
+                text = self.t("Best: {order} ({gain})", lang,
+                              order=narrate.colours(best["order"], lang) or self.t("no dice", lang),
+                              gain=moves.points_gained(best["points"], lang))
                 out["hint"] = {**best, "json": json.dumps(plan), "text": text}
         return out
 
@@ -112,9 +74,6 @@ class Package(GamePackage):
 
     def setup_helpers(self, seed: int) -> dict[str, Any]:
         """A random island to build (its seed, its layout and its picture) - the rulebook's "built randomly"."""
-        from companion.games.dice import pictures
-        from companion.games.dice.island import generate_layout
-
         layout = generate_layout(seed)
         return {"seed": seed, "layout": layout, "island": pictures.island(layout),
                 "start": {"layout_seed": seed}, "build": self._build(layout)}
@@ -129,9 +88,6 @@ class Package(GamePackage):
         option the entered island becomes: ``layout``, number -> ``{"colour", "hex"}``; each
         cell also carries the seeded island's colour and number, to start from that one.
         """
-        from companion.games.dice import pictures
-        from companion.games.dice.island import COLOURS, FIELDS, spiral_hexes
-
         at = {tuple(spec["hex"]): (int(n), spec["colour"]) for n, spec in seeded.items()}
         cells = []
         for q, r in spiral_hexes():
@@ -169,4 +125,20 @@ class Package(GamePackage):
         return {**options, "layout_seed": random.SystemRandom().randrange(1, 1_000_000)}
 
 
-GAME = Package(DiceRules(), os.path.dirname(__file__))
+GAME = Package(DiceRules(), os.path.dirname(__file__), Parts(
+    moves=moves.moves,
+    prompt_for_you=moves.PROMPT_FOR_YOU,
+    prompt_for_table=moves.PROMPT_FOR_TABLE,
+    narrate=narrate.narrate,
+    describe=narrate.describe,
+    results=results.results,
+    course=course.course,
+    rules_version=migrate.RULES_VERSION,
+    migrate=migrate.migrate,
+    tag_action=table_inputs.tag_action,
+    die_face=table_inputs.die_face,
+    lane_action=table_inputs.lane_action,
+    at_timer_end=table_inputs.at_timer_end,
+    table_tags=table_inputs.table_tags,
+    component_kinds=table_inputs.component_kinds,
+))

@@ -1,6 +1,6 @@
 """Journals written under earlier versions of these rules, brought to today's vocabulary.
 
-Version 1 (before issue 17, commit f597bc4): a plan was final as soon as it was given, movement
+Version 1 (before commit f597bc4): a plan was final as soon as it was given, movement
 began once every player had planned, and a player with no plan when the sand ran out did not
 move at all. Version 2 (today): the first finisher's plan is final, the others stay open until
 their « done » (or the sand), and every player moves — one with no plan with no dice.
@@ -21,10 +21,6 @@ from typing import Any
 
 #: the version of these rules a new game is journalled under
 RULES_VERSION = 2
-
-
-def rules_version() -> int:
-    return RULES_VERSION
 
 
 def migrate(actions: list[dict[str, Any]], version: int, rules: Any, players: list[str],

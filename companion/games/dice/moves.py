@@ -1,4 +1,4 @@
-"""The dice game's legal moves as forms (DESIGN.md, "Moves, narration and texts").
+"""The dice game's legal moves as forms (docs/design.md, "Moves and their steps").
 
 ``moves(state, lang)`` lists every form that may be submitted now, exactly as
 :meth:`DiceRules.apply` judges it (``tests/games/test_dice_moves.py`` checks
@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from companion.engine import moves as m
+from companion.engine import moves as engine_moves
 from companion.engine import texts
 from companion.games.dice.island import COLOURS
 from companion.games.dice.paths import best_path, walks
@@ -87,11 +87,11 @@ def colour_list(colours: list[str] | tuple[str, ...], lang: str) -> str:
     return ", ".join(word(c, lang) for c in colours) if colours else t("no dice", lang)
 
 
-def moves(state: DiceState, lang: str = "en") -> list[m.Form]:
+def moves(state: DiceState, lang: str = "en") -> list[engine_moves.Form]:
     """Every form that may be submitted now, each naming its player (None: the table's)."""
     s = state
     names = s.table.players
-    out: list[m.Form] = []
+    out: list[engine_moves.Form] = []
     if s.phase == "setup":
         out += [_start(s, i, lang) for i, f in enumerate(s.pawns) if f is None]
         if not s.seeded:
@@ -117,7 +117,7 @@ def moves(state: DiceState, lang: str = "en") -> list[m.Form]:
 
 # -- the forms ---------------------------------------------------------------------
 
-def _start(s: DiceState, i: int, lang: str) -> m.Form:
+def _start(s: DiceState, i: int, lang: str) -> engine_moves.Form:
     """"Each player then draws a turtle from the bag and places his/her pawn on that island tile (number)." """
     names = s.table.players
     colour = s.table.island.colour
@@ -129,52 +129,52 @@ def _start(s: DiceState, i: int, lang: str) -> m.Form:
         elif n in s.pawns:
             why = t("{other} drew turtle {n}.", lang, other=names[s.pawns.index(n)], n=n)
         label = t("Field {n} ({colour})", lang, n=n, colour=texts.Agreed(colour[n], "feminine"))
-        pick_ = m.choice(n, label, m.preview(word(colour[n], lang), colour=colour[n]), why)
+        pick_ = engine_moves.choice(n, label, engine_moves.preview(word(colour[n], lang), colour=colour[n]), why)
         pick_["short"] = str(n)  # a chip shows the number in the field's colour
         choices.append(pick_)
-    return m.form("start", names[i], t("Start field", lang), [m.pick("field", t("Field", lang), choices)])
+    return engine_moves.form("start", names[i], t("Start field", lang), [engine_moves.pick("field", t("Field", lang), choices)])
 
 
-def _place(s: DiceState, lang: str) -> m.Form:
+def _place(s: DiceState, lang: str) -> engine_moves.Form:
     """"...drawn from the bag and placed with the colored shells up on the island tile with matching numbers." """
     want = min(s.table.per_round, len(s.bag))
     shells = s.table.turtles
     choices = [
-        m.choice(n, t("Turtle {n} ({colour})", lang, n=n, colour=texts.Agreed(shells[n], "feminine")),
-                 m.preview(word(shells[n], lang), colour=shells[n], left=len(s.bag) - want))
+        engine_moves.choice(n, t("Turtle {n} ({colour})", lang, n=n, colour=texts.Agreed(shells[n], "feminine")),
+                 engine_moves.preview(word(shells[n], lang), colour=shells[n], left=len(s.bag) - want))
         for n in sorted(s.bag)
     ]
     label = t("Place {count} turtles", lang, count=want) if want != 1 else t("Place 1 turtle", lang)
-    field = m.items("numbers", t("Turtles drawn", lang), choices, want, want, distinct=True)
-    return m.form("place_turtles", None, label, [field])
+    field = engine_moves.items("numbers", t("Turtles drawn", lang), choices, want, want, distinct=True)
+    return engine_moves.form("place_turtles", None, label, [field])
 
 
-def _colour_choices(lang: str, counts: Counter[str] | None = None) -> list[m.Choice]:
+def _colour_choices(lang: str, counts: Counter[str] | None = None) -> list[engine_moves.Choice]:
     out = []
     for c in COLOURS:
         if counts is not None and not counts[c]:
             continue
-        pv = m.preview(f"×{counts[c]}", count=counts[c], colour=c) if counts is not None else m.preview("", colour=c)
-        out.append(m.choice(c, word(c, lang), pv))
+        pv = engine_moves.preview(f"×{counts[c]}", count=counts[c], colour=c) if counts is not None else engine_moves.preview("", colour=c)
+        out.append(engine_moves.choice(c, word(c, lang), pv))
     return out
 
 
-def _roll(who: str, lang: str) -> m.Form:
+def _roll(who: str, lang: str) -> engine_moves.Form:
     """"All players roll their 5 dice" - recorded as thrown (optional)."""
-    field = m.items("dice", t("Dice rolled", lang), _colour_choices(lang), DICE, DICE)
-    return m.form("roll", who, t("Roll", lang), [field])
+    field = engine_moves.items("dice", t("Dice rolled", lang), _colour_choices(lang), DICE, DICE)
+    return engine_moves.form("roll", who, t("Roll", lang), [field])
 
 
-def _dice_field(s: DiceState, i: int, lang: str) -> m.Field:
+def _dice_field(s: DiceState, i: int, lang: str) -> engine_moves.Field:
     """0-5 dice in order; once a roll is recorded, only those dice."""
     rolled = s.rolls[i]
     if rolled is None:
-        return m.items("dice", t("Dice in order", lang), _colour_choices(lang), 0, DICE)
+        return engine_moves.items("dice", t("Dice in order", lang), _colour_choices(lang), 0, DICE)
     counts = Counter(rolled)
-    return m.items("dice", t("Dice in order", lang), _colour_choices(lang, counts), 0, len(rolled), limits=dict(counts))
+    return engine_moves.items("dice", t("Dice in order", lang), _colour_choices(lang, counts), 0, len(rolled), limits=dict(counts))
 
 
-def _plan(s: DiceState, i: int, lang: str) -> m.Form:
+def _plan(s: DiceState, i: int, lang: str) -> engine_moves.Form:
     """"...sort them into the order they want to use them... You do not need to use all of your dice." """
     who = s.table.players[i]
     rolled = s.rolls[i]
@@ -192,17 +192,17 @@ def _plan(s: DiceState, i: int, lang: str) -> m.Form:
             extra["first"] = True  # the suggested plan is the phone's first move
         elif best["points"]:  # the turtle under the pawn, whatever the plan
             gain = points_gained(best["points"], lang)
-            extra["preview"] = m.preview(t("No die takes another turtle; the one under your pawn is yours anyway ({gain}): "
+            extra["preview"] = engine_moves.preview(t("No die takes another turtle; the one under your pawn is yours anyway ({gain}): "
                                            "plan any dice you like, or none", lang, gain=gain))
         else:
-            extra["preview"] = m.preview(t("No path with these dice takes a turtle: plan any dice you like, or none",
+            extra["preview"] = engine_moves.preview(t("No path with these dice takes a turtle: plan any dice you like, or none",
                                            lang))
     if s.first is None:
         final = t("Finished first: turns the sand timer; this plan is final", lang)
         if "preview" in extra:  # no suggestion, and the first plan turns the sand: both said
             final = t("{a}. {b}", lang, a=extra["preview"]["text"], b=final)
-        extra["preview"] = m.preview(final, turns_timer=True)
-    return m.form("plan", who, t("Plan", lang), [_dice_field(s, i, lang)], confirm=s.first is None, **extra)
+        extra["preview"] = engine_moves.preview(final, turns_timer=True)
+    return engine_moves.form("plan", who, t("Plan", lang), [_dice_field(s, i, lang)], confirm=s.first is None, **extra)
 
 
 def _done_text(s: DiceState, i: int, dice: tuple[str, ...] | None, lang: str) -> dict[str, Any]:
@@ -215,22 +215,22 @@ def _done_text(s: DiceState, i: int, dice: tuple[str, ...] | None, lang: str) ->
         text = t("Done with {dice}: everyone is done, moving starts", lang, dice=plan)
     else:
         text = t("Done with {dice}", lang, dice=plan)
-    return m.preview(text, dice=list(dice or ()), turns_timer=s.first is None, starts_moving=last)
+    return engine_moves.preview(text, dice=list(dice or ()), turns_timer=s.first is None, starts_moving=last)
 
 
-def _done(s: DiceState, i: int, lang: str) -> m.Form:
+def _done(s: DiceState, i: int, lang: str) -> engine_moves.Form:
     """« I am done »: the seat has finished planning (the first to say it turns the sand timer)."""
-    return m.form("done", s.table.players[i], t("I am done", lang), confirm=True, preview=_done_text(s, i, s.plans[i], lang),
+    return engine_moves.form("done", s.table.players[i], t("I am done", lang), confirm=True, preview=_done_text(s, i, s.plans[i], lang),
                   ends_turn=True, last=True)
 
 
-def _done_with_dice(s: DiceState, i: int, lang: str) -> m.Form:
+def _done_with_dice(s: DiceState, i: int, lang: str) -> engine_moves.Form:
     """The seat button's « I am done » with the dice lying in the lanes: those dice are the plan (an alias form)."""
-    return m.form("done", s.table.players[i], t("Done with these dice", lang), [_dice_field(s, i, lang)], confirm=True,
+    return engine_moves.form("done", s.table.players[i], t("Done with these dice", lang), [_dice_field(s, i, lang)], confirm=True,
                   alias=True)
 
 
-def _timer(s: DiceState, lang: str) -> m.Form:
+def _timer(s: DiceState, lang: str) -> engine_moves.Form:
     """"When the timer expires, the planning phase ends for all players." """
     names = s.table.players
     if s.phase == "plan":
@@ -241,16 +241,16 @@ def _timer(s: DiceState, lang: str) -> m.Form:
             text = t("Planning ends; {name} has no plan and moves with no dice", lang, name=idle[0])
         else:
             text = t("Planning ends; {names} have no plan and move with no dice", lang, names=join(idle, lang))
-        pv = m.preview(text, unplanned=idle)
+        pv = engine_moves.preview(text, unplanned=idle)
     else:
-        pv = m.preview(t("Planning is already over", lang), unplanned=[])
+        pv = engine_moves.preview(t("Planning is already over", lang), unplanned=[])
     # the sand ends by itself (the session journals it): a person sending it ends it early
     ask = (t("The sand is still running: end planning for everyone?", lang) if s.phase == "plan"
            else t("The sand is still running: stop it?", lang))
-    return m.override(m.form("timer_expired", None, t("Sand timer ran out", lang), preview=pv), ask)
+    return engine_moves.override(engine_moves.form("timer_expired", None, t("Sand timer ran out", lang), preview=pv), ask)
 
 
-def _move(s: DiceState, i: int, lang: str) -> list[m.Form]:
+def _move(s: DiceState, i: int, lang: str) -> list[engine_moves.Form]:
     """Every walk the planned dice allow, best first; the same walks spelt from the pawn's field as aliases."""
     who = s.table.players[i]
     here = s.pawns[i]
@@ -258,13 +258,13 @@ def _move(s: DiceState, i: int, lang: str) -> list[m.Form]:
     shown, spelt = [], []
     for w in found:
         label = " → ".join(map(str, w["path"])) if w["path"] else t("Stay on field {n}", lang, n=here)
-        pv = m.preview(_walk_text(s, w, lang), turtles=w["turtles"], points=w["points"], wins=w["wins"],
+        pv = engine_moves.preview(_walk_text(s, w, lang), turtles=w["turtles"], points=w["points"], wins=w["wins"],
                        ends=w["ends"], colours=[s.table.turtles[n] for n in w["turtles"]])
-        shown.append(m.choice(w["path"], label, pv))
-        alias = m.choice([here, *w["path"]], label, pv)
+        shown.append(engine_moves.choice(w["path"], label, pv))
+        alias = engine_moves.choice([here, *w["path"]], label, pv)
         alias.update(alias=True, canonical=w["path"])
         spelt.append(alias)
-    return [m.form("move", who, t("Move", lang), [m.pick("path", t("Path", lang), shown + spelt)], confirm=True)]
+    return [engine_moves.form("move", who, t("Move", lang), [engine_moves.pick("path", t("Path", lang), shown + spelt)], confirm=True)]
 
 
 def _walk_text(s: DiceState, w: dict[str, Any], lang: str) -> str:

@@ -199,8 +199,9 @@ def _counts(s: DiceState, i: int) -> list[int]:
     return counts
 
 
-def describe(action: dict[str, Any], lang: str = "en") -> str:
-    """A short line for a log or an undo button, in the game's words ("Ann plans red, blue")."""
+def describe(action: dict[str, Any], lang: str = "en", viewer: str | None = None) -> str:
+    """A short line for a log or an undo button, in the game's words ("Ann plans red, blue"), the same for
+    every ``viewer`` (a plan is public once journalled)."""
     kind = action.get("type")
     who = action.get("player", "?")
     if kind == "start":

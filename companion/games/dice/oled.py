@@ -9,12 +9,11 @@ from companion.drawing.canvas import HEADER_H, WIDTH, Canvas
 from companion.drawing.common import who
 from companion.drawing.context import ScreenContext
 from companion.engine import texts
+from companion.games.dice.words import DOMAIN
 
 
 def _t(msgid: str, lang: str, **params: Any) -> str:
-    from companion.games.dice import GAME
-
-    return GAME.t(msgid, lang, **params)
+    return texts.render(msgid, params, lang, DOMAIN)
 
 
 def timer(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:

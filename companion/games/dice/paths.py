@@ -13,13 +13,11 @@ neighbours by number), so a hint is deterministic.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from companion.games.dice.island import COLOURS
+from companion.games.dice.rules import DiceState
 from companion.games.dice.words import ALL_COLOURS, refuse
-
-if TYPE_CHECKING:
-    from companion.games.dice.rules import DiceState
 
 MAX_DICE = 5
 

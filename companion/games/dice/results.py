@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine import results as generic
+from companion.engine import results as engine_results
 from companion.engine import texts
 from companion.games.dice import rules as R
 
@@ -30,7 +30,7 @@ def results(state: R.DiceState, lang: str = "en", events: list[dict[str, Any]] |
     scores = rules.scores(state)
     winners = set(rules.winners(state))
     names = list(state.table.players)
-    rank = generic.places({n: (n in winners, scores[n]) for n in names})
+    rank = engine_results.places({n: (n in winners, scores[n]) for n in names})
     rows = []
     for i, name in enumerate(names):
         counts = R._counts(state.table, state.hauls[i])

@@ -49,7 +49,7 @@ from companion.games.dice.island import (
 )
 from companion.games.dice.words import ALL_COLOURS, colours, refuse, term
 
-__all__ = ["DiceRules", "DiceState", "generate_layout", "render_island", "roll_dice", "hint", "score_of"]
+__all__ = ["DiceRules", "DiceState", "generate_layout", "render_island", "roll_dice", "score_of"]
 
 DICE = 5
 SET_POINTS = 8
@@ -735,12 +735,3 @@ def render_island(s: DiceState) -> str:
     rows.append(f"Round {s.round}, {s.phase}; {len(s.bag)} turtles in the bag, {len(s.island)} on the island.")
     return "\n".join(rows)
 
-
-def hint(state: DiceState, player: str, dice: Sequence[str]) -> dict[str, Any]:
-    """Best plan for ``player``'s rolled ``dice`` (any order) on the current island.
-
-    See :mod:`companion.games.dice.paths`; imported lazily to keep the rules import light.
-    """
-    from companion.games.dice.paths import best_path
-
-    return best_path(state, player, dice)

@@ -1,7 +1,7 @@
 """Galèrapagos — one package: rules, moves, narration, texts, screens, page fragments, table inputs.
 
-``GAME`` is what every interface reads (see :mod:`companion.engine.gamepack`). The
-rules live in ``rules.py``; import them from there.
+``GAME`` is what every interface reads (see :mod:`companion.engine.gamepack`): its parts are listed
+at the end of this file, each where it lives. The rules live in ``rules.py``; import them from there.
 """
 
 from __future__ import annotations
@@ -10,15 +10,13 @@ import os
 import random
 from typing import Any
 
-from companion.engine.gamepack import GamePackage
+from companion.engine.gamepack import GamePackage, Parts
+from companion.games.galerapagos import course, moves, narrate, prompts, results, table_inputs
+from companion.games.galerapagos.chances import odds
 from companion.games.galerapagos.draws import draw_weather, weather_deck_order
-from companion.games.galerapagos.rules import (
-    BOTTOM_CARDS,
-    HURRICANE_WATER,
-    WEATHER_CARDS,
-    GalerapagosRules,
-    odds,
-)
+from companion.games.galerapagos.options import match_totals, next_manche, option_specs
+from companion.games.galerapagos.rules import GalerapagosRules, ballot_span
+from companion.games.galerapagos.state import BOTTOM_CARDS, HURRICANE_WATER, WEATHER_CARDS
 
 
 class Package(GamePackage):
@@ -33,19 +31,8 @@ class Package(GamePackage):
     seat_fields = {"sick": ("player", "by"), "heal": ("player", "by"), "revive": ("player", "by")}
     gauges = {"water": "Water", "food": "Food", "wood": "Raft track", "rafts": "Raft places"}
 
-    def narrate(self, before: Any, action: dict[str, Any], events: list[dict[str, Any]], after: Any,
-                lang: str = "en") -> list[str]:
-        from companion.games.galerapagos.narrate import narrate
-
-        return narrate(before, action, events, after, lang)
-
-    def describe(self, action: dict[str, Any], lang: str = "en", viewer: str | None = None) -> str:
-        from companion.games.galerapagos.narrate import describe
-
-        return describe(action, lang, viewer)
-
     def screens(self) -> dict[str, Any]:
-        from companion.games.galerapagos import oled
+        from companion.games.galerapagos import oled  # late: OLED only; Pillow is slow to import
 
         return {"rations": oled.rations, "scores": oled.scores}
 
@@ -59,42 +46,20 @@ class Package(GamePackage):
         expected = set((public.get("expected") or {}).get("actions") or ())
         return "prompt" if expected & {"vote", "tiebreak", "survival", "no_card", "close"} else "rations"
 
-
-    # -- the table's inputs ------------------------------------------------------------
-    def tag_action(self, component: Any, point: str, state: Any, entry: Any = None) -> dict[str, Any] | None:
-        """A weather card turned, or a wooden ball: the catch, or one more ball of a wood gamble."""
-        from companion.games.galerapagos import table
-
-        return table.tag_action(component, point, state, entry)
-
-    def table_tags(self, action: dict[str, Any], state: Any = None) -> list[tuple[str, str, dict[str, Any]]] | None:
-        from companion.games.galerapagos import table
-
-        return table.table_tags(action, state)
-
-    def component_kinds(self) -> dict[str, Any]:
-        from companion.games.galerapagos import table
-
-        return table.component_kinds()
-
     # -- the dashboard ----------------------------------------------------------------------
     def page(self, state: Any, public: dict[str, Any], me: str | None, lang: str = "en") -> dict[str, Any]:
         """The odds (snake risk and wood per announcement, catch, rations after the round, the hurricane's
         chance, what the raft lacks), the moment to show cards in a sentence, a dead castaway's line."""
-        from companion.games.galerapagos.moves import CARD_LABELS
-        from companion.games.galerapagos.narrate import chances, death_line
-
-        extra: dict[str, Any] = {"odds": odds(state), "chances": chances(state, lang), "card_names": CARD_LABELS}
+        extra: dict[str, Any] = {"odds": odds(state), "chances": narrate.chances(state, lang),
+                                 "card_names": moves.CARD_LABELS}
         if me in state.names:
             i = state.names.index(me)
             if not state.alive[i]:
-                extra["death"] = death_line(state.died[i], lang, state.opts.dead_vote)
+                extra["death"] = narrate.death_line(state.died[i], lang, state.opts.dead_vote)
         return extra
 
     def screen_data(self, state: Any, lang: str = "en") -> dict[str, Any]:
-        from companion.games.galerapagos.narrate import chances
-
-        return {"odds": odds(state), "chances": chances(state, lang)}
+        return {"odds": odds(state), "chances": narrate.chances(state, lang)}
 
     def draws(self) -> dict[str, dict[str, Any]]:
         """The weather card, for a table without its deck (the hurricane only once the bottom pile is reached)."""
@@ -103,8 +68,6 @@ class Package(GamePackage):
 
     def option_specs(self, lang: str = "en") -> list[dict[str, Any]]:
         """The readings the table chooses at set-up, each with its default (docs/rules-notes.md)."""
-        from companion.games.galerapagos.options import option_specs
-
         return option_specs(lang)
 
     # -- secrets at undo, acting for a seat, tournaments -------------------------------------------
@@ -118,8 +81,6 @@ class Package(GamePackage):
 
     def undo_span(self, before: Any, action: dict[str, Any], after: Any, by_table: bool) -> int:
         """The table takes back the whole ballot the action revealed (every vote hidden again)."""
-        from companion.games.galerapagos.rules import ballot_span
-
         if by_table and _reveals(self.rules, before, action):
             return ballot_span(before)
         return 1
@@ -135,13 +96,9 @@ class Package(GamePackage):
         return not (phone_held and action.get("type") == "vote")
 
     def match_totals(self, records: list[dict[str, Any]]) -> dict[str, Any] | None:
-        from companion.games.galerapagos.options import match_totals
-
         return match_totals(records)
 
     def next_manche(self, options: dict[str, Any], public: dict[str, Any]) -> dict[str, Any] | None:
-        from companion.games.galerapagos.options import next_manche
-
         return next_manche(options, public)
 
     def default_options(self, options: dict[str, Any]) -> dict[str, Any]:
@@ -170,4 +127,18 @@ def _reveals(rules: Any, before: Any, action: dict[str, Any]) -> bool:
     return any(e.get("event") == "reveal" for e in events)
 
 
-GAME = Package(GalerapagosRules(), os.path.dirname(__file__))
+GAME = Package(GalerapagosRules(), os.path.dirname(__file__), Parts(
+    moves=moves.moves,
+    prompt_for_you=prompts.PROMPT_FOR_YOU,
+    prompt_for_table=prompts.PROMPT_FOR_TABLE,
+    prompt_for_others=prompts.PROMPT_FOR_OTHERS,
+    narrate=narrate.narrate,
+    describe=narrate.describe,
+    hand_off=narrate.hand_off,
+    results=results.results,
+    round_of=results.round_of,
+    course=course.course,
+    tag_action=table_inputs.tag_action,
+    table_tags=table_inputs.table_tags,
+    component_kinds=table_inputs.component_kinds,
+))

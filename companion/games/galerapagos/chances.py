@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from math import comb
 from typing import Any
 
-from companion.games.galerapagos.rules import (
+from companion.games.galerapagos.state import (
     ACTED,
     ACTIONS,
     BAG,
@@ -23,7 +23,7 @@ from companion.games.galerapagos.rules import (
     WATER,
     WEATHER,
     State,
-    _living,
+    living_seats,
 )
 
 
@@ -65,7 +65,7 @@ def hurricane_next(s: State) -> float:
 
 def _due(s: State) -> tuple[int, int]:
     """Water and food rations still to hand out this round (a ration given is not taken twice)."""
-    living = len(_living(s))
+    living = len(living_seats(s))
     water_due = living if s.phase in (WEATHER, ACTIONS, ACTED, WATER, END) else 0
     food_due = living if s.phase in (WEATHER, ACTIONS, ACTED, WATER, FOOD, END) else 0
     if s.phase == DEPART:
@@ -78,7 +78,7 @@ def lack(s: State) -> dict[str, int]:
 
     At the end of a round the rations are handed out already; before it, they come first.
     """
-    n = len(_living(s))
+    n = len(living_seats(s))
     water_due, food_due = _due(s)
     if s.phase == END:
         water_due = food_due = 0
@@ -89,7 +89,7 @@ def lack(s: State) -> dict[str, int]:
 def odds(s: State) -> dict[str, Any]:
     """Figures for the screens: snake risk, expected catch and wood, rations after this round, rounds left,
     the hurricane's chance next and what the raft still lacks."""
-    living = len(_living(s))
+    living = len(living_seats(s))
     n = max(1, living)
     balls = len(s.opts.bag)
     # a ration already handed out this round is not taken twice: during the food count the

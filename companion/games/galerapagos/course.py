@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from companion.engine import course as C
+from companion.engine import course as engine_course
 from companion.games.galerapagos import rules as R
+from companion.games.galerapagos.state import DOMAIN
 
 _RULES = R.GalerapagosRules()
 #: water blue drops, food orange fish, wood brown, rafts green, survivors black: each its shape and dash
@@ -23,12 +24,12 @@ STYLE = {"water": {"colour": "#2f6fbf", "shape": "diamond", "dash": ""},
          "survivors": {"colour": "#222222", "shape": "figure", "dash": "14,4"}}
 
 
-_t = C.words(R.DOMAIN)
+_t = engine_course.words(DOMAIN)
 
 
 def course(entries: list[dict[str, Any]], lang: str = "en") -> dict[str, Any] | None:
     """The supplies and the survivors per round; weather, votes and deaths as marks."""
-    got = C.read(entries, _RULES.view)
+    got = engine_course.read(entries, _RULES.view)
     if got is None:
         return None
     x, views, played = got
@@ -38,11 +39,11 @@ def course(entries: list[dict[str, Any]], lang: str = "en") -> dict[str, Any] | 
     def figure(v: dict[str, Any], key: str) -> int:
         return sum(1 for p in v["players"] if p["alive"]) if key == "survivors" else v[key]
 
-    supplies = [C.series(k, label[k], [figure(v, k) for v in views], STYLE[k])
+    supplies = [engine_course.series(k, label[k], [figure(v, k) for v in views], STYLE[k])
                 for k in ("water", "food", "survivors")]
-    wood = [C.series(k, label[k], [figure(v, k) for v in views], STYLE[k]) for k in ("wood", "rafts", "survivors")]
-    charts = [C.chart("rations", _t(lang, "Rations and survivors"), supplies),
-              C.chart("raft", _t(lang, "Wood and raft against survivors"), wood)]
+    wood = [engine_course.series(k, label[k], [figure(v, k) for v in views], STYLE[k]) for k in ("wood", "rafts", "survivors")]
+    charts = [engine_course.chart("rations", _t(lang, "Rations and survivors"), supplies),
+              engine_course.chart("raft", _t(lang, "Wood and raft against survivors"), wood)]
     marks = []
     for rnd, _, events in played:
         for e in events:
@@ -64,4 +65,4 @@ def course(entries: list[dict[str, Any]], lang: str = "en") -> dict[str, Any] | 
                       "text": _t(lang, "Tournament after manche {n}: {totals}", n=match["manche"],
                                  totals=", ".join(f"{k} {v}" for k, v in match["totals"].items()))})
     spark = {"label": _t(lang, "Rations"), "values": [min(v["water"], v["food"]) for v in views]}
-    return C.description(x, charts, lang, marks=marks, spark=spark)
+    return engine_course.description(x, charts, lang, marks=marks, spark=spark)

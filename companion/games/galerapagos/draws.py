@@ -1,7 +1,7 @@
 """Galèrapagos' digital draws: a weather deck shuffled as the rulebook says, and the next card drawn from it.
 
 For a table without its weather cards: the session's seeded randomiser (recorded in the journal)
-proposes the draw; the rules never roll by themselves (DESIGN.md).
+proposes the draw; the rules never roll by themselves (docs/design.md).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import random
 from collections.abc import Iterable
 
 from companion.engine.rules import Action
-from companion.games.galerapagos.rules import (
+from companion.games.galerapagos.state import (
     BOTTOM_CARDS,
     HURRICANE_WATER,
     WEATHER,

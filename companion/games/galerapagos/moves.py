@@ -27,7 +27,7 @@ from typing import Any
 
 from companion.engine import texts
 from companion.engine.moves import Choice, Field, Form, choice, form, number, pick, preview
-from companion.games.galerapagos import chances as C
+from companion.games.galerapagos import chances
 from companion.games.galerapagos import rules as R
 from companion.games.galerapagos.steps import with_steps
 
@@ -105,7 +105,7 @@ def _arrow(lang: str, what: str, before: int, after: int) -> str:
 
 
 def _snake_pct(s: R.State, k: int) -> int:
-    return round(100 * C.snake_chance(k, len(s.opts.bag)))
+    return round(100 * chances.snake_chance(k, len(s.opts.bag)))
 
 
 def _wood_after(s: R.State, pieces: int) -> tuple[int, int]:
@@ -128,7 +128,7 @@ def _weather_forms(s: R.State, lang: str) -> list[Form]:
         return []
     out: list[Form] = []
     nxt = base.round if base.phase == R.WEATHER else base.round + 1
-    living = len(R._living(base))
+    living = len(R.living_seats(base))
     left = {w: base.deck.count(w) for w in sorted(set(base.deck))}
     no = [pick("hurricane", _t(lang, "Hurricane"), [choice(False, _t(lang, "no"))], default=False, optional=True)]
     cards, others = [], []  # the cards the deck holds; a card it does not hold corrects it
@@ -163,8 +163,8 @@ def _weather_forms(s: R.State, lang: str) -> list[Form]:
                                                              preview(text, survivors=living, warning=early))]),
              pick("water", _t(lang, "Drops on the card"), drops, default=hw, optional=True)],
             confirm=True, round=nxt, player_optional=True,
-            preview=preview(_t(lang, "hurricane next: {pct}%", pct=round(100 * C.hurricane_next(base))),
-                            chance=C.hurricane_next(base))))
+            preview=preview(_t(lang, "hurricane next: {pct}%", pct=round(100 * chances.hurricane_next(base))),
+                            chance=chances.hurricane_next(base))))
         if early:  # « Mélangez la carte Ouragan et les 5 cartes Météo »: it cannot come up yet
             out[-1]["correction"] = _t(lang, "The hurricane cannot come up yet by the deck: turn it anyway and "
                                              "correct the deck?")
@@ -176,17 +176,17 @@ def _embark_form(s: R.State, lang: str) -> Form | None:
     if st.show == R.RAFT:
         pv = preview(_t(lang, "the raft leaves with the survivors it can take: {places} for {n}",
                         places=texts.Plural("{n} place", "{n} places", max(0, R._capacity(st))),
-                        n=len(R._living(st))))
+                        n=len(R.living_seats(st))))
     elif st.phase == R.OVER and st.reason == "hurricane":
         pv = preview(_t(lang, "the raft has already left"))
     elif st.phase == R.END and not st.hurricane and R.embark_problem(st) is None:
-        n = len(R._living(st))
+        n = len(R.living_seats(st))
         text = _t(lang, "{n} survivors leave: water {w}→{w2}, food {f}→{f2}",
                   n=n, w=st.water, w2=st.water - n, f=st.food, f2=st.food - n)
         pv = preview(text, survivors=n, water=st.water - n, food=st.food - n)
     elif st.phase == R.END and not st.hurricane and st.opts.raft_vote and R._capacity(st) > 0:
         pv = preview(_t(lang, "{places} for {n}: a vote decides who stays",
-                        places=texts.Plural("{n} place", "{n} places", R._capacity(st)), n=len(R._living(st))),
+                        places=texts.Plural("{n} place", "{n} places", R._capacity(st)), n=len(R.living_seats(st))),
                      places=R._capacity(st))
     else:
         return None
@@ -203,7 +203,7 @@ def _survival_form(s: R.State, lang: str) -> Form | None:
     return form("survival", s.names[s.first], _t(lang, "Everyone has acted: go to survival?"), [],
                 confirm=True, player_optional=True,
                 preview=preview(_t(lang, "water {w}, food {f} for {n} survivors",
-                                   w=s.water, f=s.food, n=len(R._living(s)))))
+                                   w=s.water, f=s.food, n=len(R.living_seats(s)))))
 
 
 def _action_forms(s: R.State, i: int, lang: str) -> list[Form]:
@@ -214,8 +214,8 @@ def _action_forms(s: R.State, i: int, lang: str) -> list[Form]:
     fish = [choice(n, texts.render_n("{n} fish", "{n} fish", n, None, lang, DOMAIN), preview(_arrow(lang, "food", s.food, s.food + n), food=s.food + n))
             for n in range(0, top + 1)]
     out.append(form("fish", p, _t(lang, "Fish"), [pick("fish", _t(lang, "Fish caught"), fish)], ends_turn=True,
-                    preview=preview(_t(lang, "about {x} fish a ball", x=_dec(lang, C.expected_fish(s.opts.bag))),
-                                    expected_fish=C.expected_fish(s.opts.bag))))
+                    preview=preview(_t(lang, "about {x} fish a ball", x=_dec(lang, chances.expected_fish(s.opts.bag))),
+                                    expected_fish=chances.expected_fish(s.opts.bag))))
     drops = s.weather or 0
     out.append(form("water", p, _t(lang, "Collect water"), [], ends_turn=True,
                     preview=preview(_arrow(lang, "water", s.water, s.water + drops), water=s.water + drops)))
@@ -238,10 +238,10 @@ def _action_forms(s: R.State, i: int, lang: str) -> list[Form]:
         snake = pick("snake", _t(lang, "Snake drawn"),
                      [choice(False, _t(lang, "no: all white"), safe), choice(True, _t(lang, "yes: bitten"), bitten)],
                      optional=True)
-        expect = C.expected_wood(k, balls)
+        expect = chances.expected_wood(k, balls)
         extras.append(choice(k, texts.render_n("+{n} ball", "+{n} balls", k, None, lang, DOMAIN),
                              preview(_t(lang, "snake {pct}%, ~{x} wood", pct=pct, x=_dec(lang, expect)),
-                                     snake=C.snake_chance(k, balls), expected=round(expect, 3),
+                                     snake=chances.snake_chance(k, balls), expected=round(expect, 3),
                                      wood=wood, rafts=rafts),
                              fields=[snake]))
     out.append(form("wood", p, _t(lang, "Collect wood"),
@@ -413,7 +413,7 @@ def _vote_forms(s: R.State, lang: str) -> list[Form]:
     label = _t(lang, {R.WATER: "Vote: who goes without water?", R.FOOD: "Vote: who goes without food?",
                       R.DEPART: "Vote: who stays on the island?"}[s.phase])
     pv = preview(_t(lang, "{k} of {n} have voted", k=done, n=voters), voted=done, voters=voters)
-    targets = [choice(s.names[t], s.names[t], pv) for t in R._living(s)]
+    targets = [choice(s.names[t], s.names[t], pv) for t in R.living_seats(s)]
     for i in range(len(s.names)):
         if R.can_vote(s, i) and s.ballot[i] < 0:
             out.append(form("vote", s.names[i], label,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from companion.drawing import common
 from companion.drawing.canvas import HEADER_H, WIDTH, Canvas
 from companion.drawing.common import round_label, who
 from companion.drawing.context import ScreenContext
@@ -110,6 +111,4 @@ def scores(c: Canvas, s: dict[str, Any], ctx: ScreenContext) -> None:
     if s.get("match"):
         match(c, s, ctx)
         return
-    from companion.drawing.common import scores as plain
-
-    plain(c, s, ctx)
+    common.scores(c, s, ctx)

@@ -20,10 +20,10 @@ from __future__ import annotations
 from typing import Any
 
 from companion.engine import texts
-from companion.games.galerapagos import rules as R
+from companion.games.galerapagos import state as S
 from companion.games.galerapagos import tournament as T
 
-DOMAIN = R.DOMAIN
+DOMAIN = S.DOMAIN
 
 
 def _t(lang: str, msgid: str, **params: Any) -> str:
@@ -122,62 +122,62 @@ def next_manche(options: dict[str, Any], public: dict[str, Any]) -> dict[str, An
 
 # -- reading the options at set-up ------------------------------------------------------------
 
-def parse_options(names: list[str], options: dict[str, Any]) -> tuple[R.Options, int]:
-    """The set-up options checked and read (:class:`~companion.games.galerapagos.rules.Options`) and the
+def parse_options(names: list[str], options: dict[str, Any]) -> tuple[S.Options, int]:
+    """The set-up options checked and read (:class:`~companion.games.galerapagos.state.Options`) and the
     first player's seat; a wrong one is a :class:`~companion.engine.rules.RuleError` naming the key."""
     if not isinstance(options, dict):
-        raise R._err("Option \"{key}\" must be {what}.", key="options", what=R._say("a JSON object"))
+        raise S.refusal("Option \"{key}\" must be {what}.", key="options", what=S.phrase("a JSON object"))
     for key in options:
-        if key not in R.OPTIONS:
-            raise R._err("Galèrapagos has no option \"{key}\"; it knows {known}.", key=key, known=", ".join(R.OPTIONS))
+        if key not in S.OPTIONS:
+            raise S.refusal("Galèrapagos has no option \"{key}\"; it knows {known}.", key=key, known=", ".join(S.OPTIONS))
 
     def ints(key: str, default: tuple[int, ...], least: int) -> tuple[int, ...]:
         value = options.get(key, list(default))
         if (not isinstance(value, list) or len(value) < least
                 or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 9 for v in value)):
-            what = R._say("a list of at least {least} numbers from 0 to 9", least=least)
-            raise R._err("Option \"{key}\" must be {what}.", key=key, what=what)
+            what = S.phrase("a list of at least {least} numbers from 0 to 9", least=least)
+            raise S.refusal("Option \"{key}\" must be {what}.", key=key, what=what)
         return tuple(value)
 
     def flag(key: str) -> bool:
         value = options.get(key, False)
         if not isinstance(value, bool):
-            raise R._err("Option \"{key}\" must be {what}.", key=key, what=R._say("true or false"))
+            raise S.refusal("Option \"{key}\" must be {what}.", key=key, what=S.phrase("true or false"))
         return value
 
     def count(key: str, least: int) -> int:
         value = options.get(key, 0)
         if isinstance(value, bool) or not isinstance(value, int) or not (value == 0 or least <= value <= 99):
-            raise R._err("Option \"{key}\" must be {what}.", key=key, what=R._say("a number from 1 to 99"))
+            raise S.refusal("Option \"{key}\" must be {what}.", key=key, what=S.phrase("a number from 1 to 99"))
         return value
 
-    hurricane = options.get("hurricane_water", R.HURRICANE_WATER)
+    hurricane = options.get("hurricane_water", S.HURRICANE_WATER)
     if isinstance(hurricane, bool) or not isinstance(hurricane, int) or not 0 <= hurricane <= 9:
-        raise R._err("Option \"{key}\" must be {what}.", key="hurricane_water", what=R._say("a number from 0 to 9"))
+        raise S.refusal("Option \"{key}\" must be {what}.", key="hurricane_water", what=S.phrase("a number from 0 to 9"))
     scoring = options.get("scoring", "solidaire")
-    if scoring not in R.SCORING:
-        raise R._err("Option \"{key}\" must be {what}.", key="scoring", what=R._say("solidaire or solitaire"))
+    if scoring not in S.SCORING:
+        raise S.refusal("Option \"{key}\" must be {what}.", key="scoring", what=S.phrase("solidaire or solitaire"))
     first = options.get("first_player", names[0])
     if first not in names:
-        raise R._err("Option \"{key}\" must be {what}.", key="first_player", what=R._say("one of the players"))
+        raise S.refusal("Option \"{key}\" must be {what}.", key="first_player", what=S.phrase("one of the players"))
     size = options.get("weather_deck", 11)
-    if size not in R.WEATHER_DECKS or isinstance(size, bool):
-        raise R._err("Option \"{key}\" must be {what}.", key="weather_deck", what=R._say("11 or 12"))
+    if size not in S.WEATHER_DECKS or isinstance(size, bool):
+        raise S.refusal("Option \"{key}\" must be {what}.", key="weather_deck", what=S.phrase("11 or 12"))
     match = options.get("match", "")
     if not isinstance(match, str) or len(match) > 60:
-        raise R._err("Option \"{key}\" must be {what}.", key="match", what=R._say("a name of at most 60 characters"))
+        raise S.refusal("Option \"{key}\" must be {what}.", key="match", what=S.phrase("a name of at most 60 characters"))
     manches, manche = count("manches", 1), count("manche", 1)
     if manches and not manche:
         manche = 1
     if manche and not 1 <= manche <= max(manches, 1):
-        raise R._err("Option \"{key}\" must be {what}.", key="manche", what=R._say("a number from 1 to the manches played"))
+        raise S.refusal("Option \"{key}\" must be {what}.", key="manche", what=S.phrase("a number from 1 to the manches played"))
     carried = options.get("carried", {})
     if (not isinstance(carried, dict) or not all(k in names for k in carried)
             or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 9999 for v in carried.values())):
-        raise R._err("Option \"{key}\" must be {what}.", key="carried", what=R._say("the points of each player so far"))
-    opts = R.Options(dead_vote=flag("dead_vote"),
-                   weather_cards=ints("weather_cards", R.WEATHER_DECKS[size], R.BOTTOM_CARDS + 1),
-                   hurricane_water=hurricane, bag=ints("bag", R.BAG, 1), scoring=scoring,
+        raise S.refusal("Option \"{key}\" must be {what}.", key="carried", what=S.phrase("the points of each player so far"))
+    opts = S.Options(dead_vote=flag("dead_vote"),
+                   weather_cards=ints("weather_cards", S.WEATHER_DECKS[size], S.BOTTOM_CARDS + 1),
+                   hurricane_water=hurricane, bag=ints("bag", S.BAG, 1), scoring=scoring,
                    raft_vote=flag("raft_vote"), sick_show=flag("sick_show"), match=match,
                    manche=manche if manches else 0, manches=manches,
                    carried=tuple(sorted((k, v) for k, v in carried.items())))

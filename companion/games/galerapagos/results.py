@@ -11,8 +11,7 @@ from typing import Any
 
 from companion.engine import texts
 from companion.games.galerapagos import rules as R
-
-DOMAIN = R.DOMAIN
+from companion.games.galerapagos.state import DOMAIN
 
 #: how a castaway's game ended, by the rules' cause of death ("" while alive)
 FATES = {

@@ -10,7 +10,7 @@ The moment to show cards
 ------------------------
 Because hands are counts, the companion cannot know who holds a Water card. So
 whenever a death depends on a card someone may hold, the game *asks*, in phase
-``show_cards`` (DESIGN.md, "Galèrapagos: the moment to show cards"):
+``show_cards`` (docs/design.md, "Galèrapagos: the moment to show cards"):
 
 * a count finds its token on 0 ("Seuls les joueurs disposant de cartes
   correspondant à la ressource manquante survivent"): each castaway shows his
@@ -38,25 +38,46 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
-from typing import Any, NamedTuple
+from dataclasses import replace
+from typing import Any
 
 from companion.engine.rules import Action, Event, Expected, Outcome, RuleError, Rules, sees_secret
 from companion.engine.texts import Message, Plural, Term
-
-#: the gettext domain of this game's texts (locale/<lang>/LC_MESSAGES/galerapagos.po)
-DOMAIN = "galerapagos"
-
-
-def _err(msgid: str, /, **params: Any) -> RuleError:
-    """A refusal as a message id (the English sentence) and its parameters, rendered per language."""
-    return RuleError(msgid, domain=DOMAIN, **params)
-
-
-def _say(msgid: str, /, **params: Any) -> Message:
-    """A phrase put inside a refusal (what the table is doing now), translated with it."""
-    return Message(msgid, DOMAIN, **params)
-
+from companion.games.galerapagos.chances import cards_left, deck_left, odds
+from companion.games.galerapagos.options import parse_options
+from companion.games.galerapagos.state import (
+    ACTED,
+    ACTIONS,
+    ACTS,
+    CARD_NAMES,
+    CAUSE,
+    COUNTS,
+    DEPART,
+    EFFECTS,
+    END,
+    FOOD,
+    IMPLIED,
+    MAX_DROPS,
+    MAX_EXTRA_BALLS,
+    OVER,
+    PERMANENT,
+    RAFT,
+    RAFT_CARDS,
+    RAFT_IMPLIED,
+    RAFT_TRACK,
+    SAVE,
+    SHOW_CARDS,
+    START_RATIONS,
+    WATER,
+    WEATHER,
+    WRECK_CARDS,
+    ZERO,
+    State,
+    living_seats,
+    phrase,
+    refusal,
+)
+from companion.games.galerapagos.tournament import game_points, match_view
 
 #: the four actions as verbs, for "{p} cannot {verb} now"
 VERBS: dict[str, Term] = {
@@ -83,130 +104,10 @@ NOW: dict[str, str] = {
     "over": "the game is over",
 }
 
-# -- component data --------------------------------------------------------
-
-#: players -> (food, water), the seed's "Nombre de joueurs | Nourriture | Eau" table.
-START_RATIONS: dict[int, tuple[int, int]] = {
-    3: (5, 6), 4: (7, 8), 5: (9, 10), 6: (10, 12), 7: (12, 14),
-    8: (13, 16), 9: (15, 18), 10: (16, 20), 11: (18, 22), 12: (20, 24),
-}
-WRECK_CARDS = 54
-RAFT_CARDS = 12
-RAFT_TRACK = 6  # the disc runs from 0 to 6; reaching 6 lays a raft card
-MAX_EXTRA_BALLS = 5
-#: the published deck besides the hurricane (issue 5; option ``weather_deck``, see docs/rules-notes.md).
-WEATHER_CARDS: tuple[int, ...] = (0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3)
-#: "12 cartes Météo" besides "1 carte Ouragan": the twelfth plain card (rulebook silent on its drops)
-WEATHER_CARDS_12: tuple[int, ...] = WEATHER_CARDS + (3,)
-WEATHER_DECKS = {11: WEATHER_CARDS, 12: WEATHER_CARDS_12}
-HURRICANE_WATER = 2
-BOTTOM_CARDS = 5  # "tirez-en 5 au hasard" and shuffle them with the hurricane
-MAX_DROPS = 9
-#: fish shown on the six wooden balls (rulebook silent; option ``bag``).
-BAG: tuple[int, ...] = (1, 1, 1, 2, 2, 3)
-PERMANENT = ("water_bottle", "club", "axe", "fishing_rod", "crystal_ball", "revolver")
-#: permanent cards whose effect moves a track, entered with ``effect`` (the rulebook names no effect:
-#: the table enters what the card did, the card staying face up in front of its owner)
-EFFECTS = {"water_bottle": "water", "fishing_rod": "food", "axe": "wood"}
-#: the permanent cards' names (message ids of the catalog)
-CARD_NAMES = {"water_bottle": "Water bottle", "club": "Club", "axe": "Axe", "fishing_rod": "Fishing rod",
-              "crystal_ball": "Crystal ball", "revolver": "Revolver"}
-
-WEATHER, ACTIONS, ACTED, WATER, FOOD, END, DEPART, OVER = (
-    "weather", "actions", "acted", "water", "food", "end", "depart", "over")
-#: the public phase while a moment to show cards is open
-SHOW_CARDS = "show_cards"
-ZERO, SAVE, RAFT = "zero", "save", "raft"
-COUNTS = (WATER, FOOD, DEPART)
-ACTS = ("fish", "water", "wood", "search")
-CAUSE = {WATER: "thirst", FOOD: "hunger", DEPART: "left_behind"}
-#: lines that belong to the survival step: in the pause they imply its confirmation
-IMPLIED = frozenset({"weather", "embark", "vote", "tiebreak", "no_card", "close", "debate"})
-#: lines that start the departure vote: before the raft leaves they close its moment to show cards
-RAFT_IMPLIED = frozenset({"vote", "debate"})
-SCORING = ("solidaire", "solitaire")
-OPTIONS = ("dead_vote", "first_player", "weather_cards", "weather_deck", "hurricane_water", "bag", "scoring",
-           "raft_vote", "sick_show", "match", "manche", "manches", "carried")
-
-
-@dataclass(frozen=True, slots=True)
-class Options:
-    dead_vote: bool = False
-    weather_cards: tuple[int, ...] = WEATHER_CARDS
-    hurricane_water: int = HURRICANE_WATER
-    bag: tuple[int, ...] = BAG
-    scoring: str = "solidaire"
-    #: "Il y a vote ... quand il n'y a pas assez de places sur le radeau", at a normal round's end too
-    raft_vote: bool = False
-    #: a castaway sick since last round may still show a card when a token is on 0
-    sick_show: bool = False
-    #: a tournament ("Mode tournois"): the match's name, this manche, how many, the points carried in
-    match: str = ""
-    manche: int = 0
-    manches: int = 0
-    carried: tuple[tuple[str, int], ...] = ()
-
-    @property
-    def hurricane_from(self) -> int:
-        """First round the hurricane can come up: after the cards above the bottom pile."""
-        return len(self.weather_cards) - BOTTOM_CARDS + 1
-
-
-class State(NamedTuple):
-    """One moment of a game. Indices are seats, clockwise; ``-1`` means nobody.
-
-    A NamedTuple: ``_replace`` copies it several times faster than dataclasses.replace,
-    which keeps random playouts well above 20,000 actions a second.
-    """
-
-    names: tuple[str, ...]
-    opts: Options
-    round: int
-    phase: str
-    first: int
-    start: int  # first player when the round's actions began
-    turn_k: int  # seats passed since ``start`` in the action step
-    alive: tuple[bool, ...]
-    sick: tuple[int, ...]  # bit r set: fell sick in round r (a player can fall sick twice running)
-    cards: tuple[int, ...]
-    perm: tuple[tuple[str, ...], ...]  # permanent cards face up in front of the player
-    did: tuple[str, ...]  # action taken this round, "" if none
-    died: tuple[str, ...]  # cause of death, "" while alive
-    food: int
-    water: int
-    wood: int
-    rafts: int
-    basket: int  # food on the track from the fruit basket, not valid for the voyage
-    weather: int | None
-    hurricane: bool
-    deck: tuple[int, ...]  # weather cards still face down, besides the hurricane
-    hurricane_left: bool
-    wreck: int
-    zero: bool = False  # this count began with the token on 0: no vote
-    declared: tuple[tuple[int, int, bool], ...] = ()  # (seat, surplus, basket): cards shown at 0
-    ballot: tuple[int, ...] | None = None  # seat -> target seat, -1 not yet voted
-    tie: tuple[int, ...] = ()
-    condemned: int = -1
-    last_vote: tuple[tuple[int, int], ...] = ()
-    reason: str = ""
-    winners: tuple[int, ...] = ()
-    show: str = ""  # the moment to show cards now open: ZERO, SAVE, RAFT, or ""
-    answered: tuple[int, ...] = ()  # seats that said "I have none" in this moment
-    held: bool = False  # the raft's moment before the departure vote is over
-    done: int = 0  # actions applied so far (the journal's count: undoing a whole ballot)
-    ballot_at: int = 0  # ``done`` when the current ballot opened
-    debate: bool = False  # the ballot is open and the first player has not stopped the debate
-    warning: tuple[Any, ...] = ()  # the last weather card's correction of the deck, for the screens
-
-
 # -- small queries ---------------------------------------------------------
 
 def _n(s: State) -> int:
     return len(s.names)
-
-
-def _living(s: State) -> list[int]:
-    return [i for i, a in enumerate(s.alive) if a]
 
 
 def _step(s: State, i: int, direction: int, alive: tuple[bool, ...] | list[bool] | None = None) -> int:
@@ -265,7 +166,7 @@ def _capacity(s: State) -> int:
 
 def _short(s: State) -> bool:
     """The count under way still lacks something: rations for the living, or places on the raft."""
-    n = len(_living(s))
+    n = len(living_seats(s))
     if s.phase == DEPART:
         return _capacity(s) < n
     return _track(s, s.phase) < n
@@ -313,14 +214,14 @@ def concerned(s: State) -> list[int]:
     a castaway who said « I have none » makes him asked again.
     """
     if s.show == ZERO:
-        return [i for i in _living(s) if i not in s.answered and not _showed(s, i) and may_show(s, i)
+        return [i for i in living_seats(s) if i not in s.answered and not _showed(s, i) and may_show(s, i)
                 and (s.cards[i] > 0 or gift_possible(s, i))]
     if s.show == SAVE:
         c = s.condemned
         return ([c] if c >= 0 and c not in s.answered and can_play(s, c)
                 and (s.cards[c] > 0 or gift_possible(s, c)) else [])
     if s.show == RAFT:
-        return [i for i in _living(s) if i not in s.answered and can_play(s, i) and s.cards[i] > 0]
+        return [i for i in living_seats(s) if i not in s.answered and can_play(s, i) and s.cards[i] > 0]
     return []
 
 
@@ -338,11 +239,11 @@ def may_answer(s: State, i: int) -> bool:
 def at_risk(s: State) -> list[int]:
     """Who dies if the moment closes now."""
     if s.show == ZERO:
-        return [i for i in _living(s) if not _showed(s, i)]
+        return [i for i in living_seats(s) if not _showed(s, i)]
     if s.show == SAVE:
         return [s.condemned] if s.condemned >= 0 else []
     if s.show == RAFT:
-        return _living(s)
+        return living_seats(s)
     return []
 
 
@@ -353,7 +254,7 @@ def _seat(s: State, action: Action, key: str = "player") -> int:
     try:
         return s.names.index(name)
     except ValueError:
-        raise _err("There is no player {name} at this table.", name=_show(name)) from None
+        raise refusal("There is no player {name} at this table.", name=_show(name)) from None
 
 
 def _show(value: Any) -> str:
@@ -363,36 +264,36 @@ def _show(value: Any) -> str:
 def _int(action: Action, key: str, default: int | None = None) -> int:
     value = action.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _err("\"{key}\" must be a whole number, not {v}.", key=key, v=_show(value))
+        raise refusal("\"{key}\" must be a whole number, not {v}.", key=key, v=_show(value))
     return value
 
 
 def _bool(action: Action, key: str, default: bool) -> bool:
     value = action.get(key, default)
     if not isinstance(value, bool):
-        raise _err("\"{key}\" must be true or false, not {v}.", key=key, v=_show(value))
+        raise refusal("\"{key}\" must be true or false, not {v}.", key=key, v=_show(value))
     return value
 
 
 def _now(s: State) -> Message:
     """What the table is doing, for refusals."""
     if s.phase == ACTIONS:
-        return _say(NOW["actions"], q=s.names[_actor(s)])
+        return phrase(NOW["actions"], q=s.names[_actor(s)])
     if s.phase == ACTED:
-        return _say(NOW["acted"], q=s.names[s.first])
+        return phrase(NOW["acted"], q=s.names[s.first])
     if s.show == ZERO:
-        return _say(NOW["zero_" + s.phase])
+        return phrase(NOW["zero_" + s.phase])
     if s.show == SAVE:
-        return _say(NOW["save"], q=s.names[s.condemned])
+        return phrase(NOW["save"], q=s.names[s.condemned])
     if s.show == RAFT:
-        return _say(NOW["raft"])
+        return phrase(NOW["raft"])
     if s.phase in COUNTS:
         if s.tie:
-            return _say(NOW["tie"], q=s.names[s.first])
+            return phrase(NOW["tie"], q=s.names[s.first])
         if s.ballot is not None:
-            return _say(NOW["vote_" + s.phase])
-        return _say(NOW[s.phase])
-    return _say(NOW[s.phase])
+            return phrase(NOW["vote_" + s.phase])
+        return phrase(NOW[s.phase])
+    return phrase(NOW[s.phase])
 
 
 def _first_only(s: State, a: Action, what: str) -> int:
@@ -401,17 +302,17 @@ def _first_only(s: State, a: Action, what: str) -> int:
         return s.first
     i = _seat(s, a)
     if i != s.first:
-        raise _err(what, f=s.names[s.first], p=s.names[i])
+        raise refusal(what, f=s.names[s.first], p=s.names[i])
     return i
 
 
 def _need_card_player(s: State, i: int) -> None:
     if not s.alive[i]:
-        raise _err("{p} is dead and cannot play a card.", p=s.names[i])
+        raise refusal("{p} is dead and cannot play a card.", p=s.names[i])
     if disabled(s, i):
-        raise _err("{p} is sick and cannot play a card this round.", p=s.names[i])
+        raise refusal("{p} is sick and cannot play a card this round.", p=s.names[i])
     if s.cards[i] < 1:
-        raise _err("{p} has no card left to play.", p=s.names[i])
+        raise refusal("{p} has no card left to play.", p=s.names[i])
 
 
 def _by(s: State, action: Action, own: bool = False) -> State:
@@ -509,14 +410,14 @@ def _after_count(s: State, ev: list[Event]) -> State:
 
 def _depart(s: State, ev: list[Event], held: bool = False) -> State:
     """"Le radeau doit quitter l'île à la fin du tour": the places are counted (a vote if they lack)."""
-    ev.append({"event": "departure", "survivors": len(_living(s)), "places": max(0, _capacity(s)),
+    ev.append({"event": "departure", "survivors": len(living_seats(s)), "places": max(0, _capacity(s)),
                "rafts": s.rafts, "water": s.water, "food": s.food - s.basket})
     return _enter_count(s, DEPART, held)
 
 
 def _distribute(s: State, ev: list[Event]) -> State:
     """Everyone alive gets a ration: "Le pion recule d'une case pour chaque ration donnée"."""
-    n = len(_living(s))
+    n = len(living_seats(s))
     track = _track(s, s.phase)
     ev.append({"event": "rations", "resource": s.phase, "given": n, "before": track, "after": track - n})
     if s.phase == WATER:
@@ -534,7 +435,7 @@ def _close_zero(s: State, ev: list[Event]) -> State:
     track = _track(s, s.phase)
     ev.append({"event": "no_vote", "resource": s.phase, "saved": [s.names[i] for i in sorted(saved)],
                "before": track, "after": track + surplus})
-    s = _kill(s, [i for i in _living(s) if i not in saved], CAUSE[s.phase], ev)
+    s = _kill(s, [i for i in living_seats(s) if i not in saved], CAUSE[s.phase], ev)
     if s.phase == WATER:
         s = s._replace(water=s.water + surplus)
     else:
@@ -550,7 +451,7 @@ def _reveal(s: State, ev: list[Event]) -> State:
     for _, t in votes:
         tally[t] = tally.get(t, 0) + 1
     top = max(tally.values(), default=0)
-    tied = tuple(t for t in _living(s) if tally.get(t, 0) == top)
+    tied = tuple(t for t in living_seats(s) if tally.get(t, 0) == top)
     ev.append({"event": "reveal", "votes": {s.names[i]: s.names[t] for i, t in votes}})
     s = s._replace(ballot=None, last_vote=votes, debate=False)
     if len(tied) == 1:
@@ -571,7 +472,7 @@ def _open_moment(s: State, kind: str, ev: list[Event]) -> tuple[State, bool]:
     ev.append({"event": "show_cards", "kind": kind, "resource": resource,
                "players": [s.names[i] for i in who], "at_risk": [s.names[i] for i in at_risk(s)],
                "places": max(0, _capacity(s)) if s.phase == DEPART else None,
-               "survivors": len(_living(s))})
+               "survivors": len(living_seats(s))})
     return s, True
 
 
@@ -609,7 +510,7 @@ def _settle_count(s: State, ev: list[Event]) -> tuple[State, bool]:
             return _distribute(s, ev), False
     else:
         if not _short(s):
-            return _finish(s, "hurricane" if s.hurricane else "embark", _living(s), ev), False
+            return _finish(s, "hurricane" if s.hurricane else "embark", living_seats(s), ev), False
         if not s.held:
             s, wait = _open_moment(s, RAFT, ev)
             return (s, True) if wait else (s._replace(show="", held=True), False)
@@ -630,7 +531,7 @@ def _settle_count(s: State, ev: list[Event]) -> tuple[State, bool]:
 
 def _shortfall(s: State) -> int:
     """How many rations (places) the count lacks."""
-    n = len(_living(s))
+    n = len(living_seats(s))
     return n - (_capacity(s) if s.phase == DEPART else _track(s, s.phase))
 
 
@@ -713,22 +614,22 @@ def _weather(s: State, a: Action, ev: list[Event]) -> State:
     if s.show:  # "or when the next round's weather is entered": the moment closes first
         closed = _close_all(s, ev)
         if closed.phase != END:
-            raise _err("The weather card cannot be turned yet: once the cards are shown, {now}.", now=_now(closed))
+            raise refusal("The weather card cannot be turned yet: once the cards are shown, {now}.", now=_now(closed))
         s = closed
     if s.phase not in (WEATHER, END):
-        raise _err("The weather card cannot be turned now: {now}.", now=_now(s))
+        raise refusal("The weather card cannot be turned now: {now}.", now=_now(s))
     hurricane = _bool(a, "hurricane", False)
     next_round = s.round if s.phase == WEATHER else s.round + 1
     if hurricane:
         if not s.hurricane_left:
-            raise _err("The hurricane has already come up.")
+            raise refusal("The hurricane has already come up.")
         drops = _int(a, "water", s.opts.hurricane_water)
     else:
         if "water" not in a:
-            raise _err("Say how many drops the weather card shows (\"water\").")
+            raise refusal("Say how many drops the weather card shows (\"water\").")
         drops = _int(a, "water")
     if not 0 <= drops <= MAX_DROPS:
-        raise _err("A weather card shows 0 to 9 drops, not {n}.", n=drops)
+        raise refusal("A weather card shows 0 to 9 drops, not {n}.", n=drops)
     warned: list[Event] = []
     deck, warning = _observe(s, hurricane, drops, next_round, warned)
     first = s.first
@@ -747,15 +648,15 @@ def _check_actor(s: State, a: Action) -> int:
     i = _seat(s, a)
     name, kind = s.names[i], a["type"]
     if not s.alive[i]:
-        raise _err("{p} is dead and cannot act.", p=name)
+        raise refusal("{p} is dead and cannot act.", p=name)
     if disabled(s, i):
-        raise _err("{p} is sick and cannot act this round.", p=name)
+        raise refusal("{p} is sick and cannot act this round.", p=name)
     if s.phase != ACTIONS:
-        raise _err("{p} cannot {verb} now: {now}.", p=name, verb=VERBS[kind], now=_now(s))
+        raise refusal("{p} cannot {verb} now: {now}.", p=name, verb=VERBS[kind], now=_now(s))
     if s.did[i]:
-        raise _err("{p} has already acted this round.", p=name)
+        raise refusal("{p} has already acted this round.", p=name)
     if i != _actor(s):
-        raise _err("It is {q}'s turn to act, not {p}'s.", q=s.names[_actor(s)], p=name)
+        raise refusal("It is {q}'s turn to act, not {p}'s.", q=s.names[_actor(s)], p=name)
     return i
 
 
@@ -768,7 +669,7 @@ def _fish(s: State, a: Action, ev: list[Event]) -> State:
     i = _check_actor(s, a)
     fish = _int(a, "fish")
     if not 0 <= fish <= max(s.opts.bag):
-        raise _err("{p} cannot catch {n} fish: a ball shows 0 to {hi}.", p=s.names[i], n=fish, hi=max(s.opts.bag))
+        raise refusal("{p} cannot catch {n} fish: a ball shows 0 to {hi}.", p=s.names[i], n=fish, hi=max(s.opts.bag))
     return _acted(s._replace(food=s.food + fish), i, "fish", ev, fish=fish, before=s.food, after=s.food + fish)
 
 
@@ -794,9 +695,9 @@ def _wood(s: State, a: Action, ev: list[Event]) -> State:
     i = _check_actor(s, a)
     extra, snake = _int(a, "extra", 0), _bool(a, "snake", False)
     if not 0 <= extra <= MAX_EXTRA_BALLS:
-        raise _err("{p} may draw 0 to 5 extra balls for wood, not {k}.", p=s.names[i], k=extra)
+        raise refusal("{p} may draw 0 to 5 extra balls for wood, not {k}.", p=s.names[i], k=extra)
     if snake and extra == 0:
-        raise _err("{p} drew no extra ball, so no snake can have bitten.", p=s.names[i])
+        raise refusal("{p} drew no extra ball, so no snake can have bitten.", p=s.names[i])
     s = _add_wood(s, 1 if snake else 1 + extra)
     if snake:
         s = s._replace(sick=_set(s.sick, i, s.sick[i] | 1 << s.round))
@@ -806,7 +707,7 @@ def _wood(s: State, a: Action, ev: list[Event]) -> State:
 def _search(s: State, a: Action, ev: list[Event]) -> State:
     i = _check_actor(s, a)
     if s.wreck < 1:
-        raise _err("The wreck is empty: {p} cannot search it.", p=s.names[i])
+        raise refusal("The wreck is empty: {p} cannot search it.", p=s.names[i])
     s = s._replace(cards=_set(s.cards, i, s.cards[i] + 1), wreck=s.wreck - 1)
     return _acted(s, i, "search", ev, cards=s.cards[i])
 
@@ -824,12 +725,12 @@ def survival_moot(s: State) -> bool:
 def _survival(s: State, a: Action, ev: list[Event]) -> State:
     if s.phase in (WATER, FOOD):
         if not survival_moot(s):
-            raise _err("The survival step is already under way: {now}.", now=_now(s))
+            raise refusal("The survival step is already under way: {now}.", now=_now(s))
         # begun by itself (a token on 0): the confirmation is moot
         _first_only(s, a, "Only {f}, the first player, starts the survival step, not {p}.")
         return s
     if s.phase != ACTED:
-        raise _err("The survival step cannot start now: {now}.", now=_now(s))
+        raise refusal("The survival step cannot start now: {now}.", now=_now(s))
     _first_only(s, a, "Only {f}, the first player, starts the survival step, not {p}.")
     return _begin(s, ev, implied=False)
 
@@ -849,13 +750,13 @@ def _resource(s: State, a: Action, ev: list[Event]) -> State:
     i = _seat(s, a)
     kind = a.get("resource")
     if kind not in (WATER, FOOD):
-        raise _err("{p}'s resource card must be water or food, not {v}.", p=s.names[i], v=_show(kind))
+        raise refusal("{p}'s resource card must be water or food, not {v}.", p=s.names[i], v=_show(kind))
     amount, basket = _int(a, "amount", 1), _bool(a, "basket", False)
     if not 1 <= amount <= 9:
-        raise _err("{p} cannot play a resource card of {rations}: a card adds 1 to 9.", p=s.names[i],
+        raise refusal("{p} cannot play a resource card of {rations}: a card adds 1 to 9.", p=s.names[i],
                    rations=Plural("{n} ration", "{n} rations", amount))
     if basket and kind != FOOD:
-        raise _err("{p}'s fruit basket is a food card, not a water card.", p=s.names[i])
+        raise refusal("{p}'s fruit basket is a food card, not a water card.", p=s.names[i])
     shown = s.show == ZERO and s.phase == kind
     if shown and may_show(s, i) and s.cards[i] > 0:
         pass  # sick since last round, under the option ``sick_show``: he may still show it
@@ -865,7 +766,7 @@ def _resource(s: State, a: Action, ev: list[Event]) -> State:
     track = _track(s, kind)
     if shown:  # a declared card: the player's own ration ("À usage personnel en cas de pénurie")
         if _showed(s, i):
-            raise _err("{p} has already shown a water card." if kind == WATER
+            raise refusal("{p} has already shown a water card." if kind == WATER
                        else "{p} has already shown a food card.", p=s.names[i])
         ev.append({"event": "resource", "player": s.names[i], "resource": kind, "amount": amount, "shown": True,
                    "before": track, "after": track})
@@ -891,7 +792,7 @@ def _resource(s: State, a: Action, ev: list[Event]) -> State:
 
 def _open_ballot(s: State) -> tuple[int, ...]:
     if s.phase not in COUNTS or s.ballot is None or s.tie or s.condemned >= 0 or s.show:
-        raise _err("There is no vote now: {now}.", now=_now(s))
+        raise refusal("There is no vote now: {now}.", now=_now(s))
     return s.ballot
 
 
@@ -899,12 +800,12 @@ def _vote(s: State, a: Action, ev: list[Event]) -> State:
     ballot = _open_ballot(s)
     i, t = _seat(s, a), _seat(s, a, "target")
     if not can_vote(s, i):
-        raise _err("{p} is dead and cannot vote (the variant « la voix des morts » is off)." if not s.alive[i]
+        raise refusal("{p} is dead and cannot vote (the variant « la voix des morts » is off)." if not s.alive[i]
                    else "{p} is sick and cannot vote this round.", p=s.names[i])
     if ballot[i] >= 0:
-        raise _err("{p} has already voted.", p=s.names[i])
+        raise refusal("{p} has already voted.", p=s.names[i])
     if not s.alive[t]:
-        raise _err("{q} is dead and cannot be chosen.", q=s.names[t])
+        raise refusal("{q} is dead and cannot be chosen.", q=s.names[t])
     ev.append({"event": "voted", "player": s.names[i]})  # the target stays secret
     return s._replace(ballot=_set(ballot, i, t), debate=False)
 
@@ -913,7 +814,7 @@ def _debate(s: State, a: Action, ev: list[Event]) -> State:
     """"un débat que le premier joueur est en droit d'arrêter quand il veut": then all point."""
     _open_ballot(s)
     if not s.debate:
-        raise _err("The debate is already over: the castaways are pointing.")
+        raise refusal("The debate is already over: the castaways are pointing.")
     i = _first_only(s, a, "Only {f}, the first player, may stop the debate, not {p}.")
     ev.append({"event": "debate_over", "player": s.names[i]})
     return s._replace(debate=False)
@@ -921,12 +822,12 @@ def _debate(s: State, a: Action, ev: list[Event]) -> State:
 
 def _tiebreak(s: State, a: Action, ev: list[Event]) -> State:
     if s.phase not in COUNTS or not s.tie:
-        raise _err("There is no tie to break now.")
+        raise refusal("There is no tie to break now.")
     i, t = _seat(s, a), _seat(s, a, "target")
     if i != s.first:
-        raise _err("Only {f}, the first player, breaks the tie, not {p}.", f=s.names[s.first], p=s.names[i])
+        raise refusal("Only {f}, the first player, breaks the tie, not {p}.", f=s.names[s.first], p=s.names[i])
     if t not in s.tie:
-        raise _err("{q} is not among the tied players ({tied}).", q=s.names[t], tied=", ".join(s.names[j] for j in s.tie))
+        raise refusal("{q} is not among the tied players ({tied}).", q=s.names[t], tied=", ".join(s.names[j] for j in s.tie))
     ev.append({"event": "tiebreak", "player": s.names[i], "target": s.names[t]})
     return s._replace(tie=(), condemned=t)
 
@@ -935,12 +836,12 @@ def _shoot(s: State, a: Action, ev: list[Event]) -> State:
     i, t = _seat(s, a), _seat(s, a, "target")
     _need_card_player(s, i)
     if i == t:
-        raise _err("{p} must aim at another castaway.", p=s.names[i])
+        raise refusal("{p} must aim at another castaway.", p=s.names[i])
     if not s.alive[t]:
-        raise _err("{q} is dead and cannot be chosen.", q=s.names[t])
+        raise refusal("{q} is dead and cannot be chosen.", q=s.names[t])
     armed = "revolver" in s.perm[i]
     if s.cards[i] < (1 if armed else 2):
-        raise _err("{p} needs a revolver and a cartridge to shoot but has {cards} in hand.", p=s.names[i],
+        raise refusal("{p} needs a revolver and a cartridge to shoot but has {cards} in hand.", p=s.names[i],
                    cards=_cards(s.cards[i]))
     perm = s.perm if armed else _set(s.perm, i, s.perm[i] + ("revolver",))
     saved = s.condemned == i  # "Il peut se sauver ... en tirant sur un autre joueur (une bouche de moins)"
@@ -956,13 +857,13 @@ def _give(s: State, a: Action, ev: list[Event]) -> State:
     i, t = _seat(s, a), _seat(s, a, "target")
     count = _int(a, "count", 1)
     if not s.alive[i]:
-        raise _err("{p} is dead and cannot play a card.", p=s.names[i])
+        raise refusal("{p} is dead and cannot play a card.", p=s.names[i])
     if i == t:
-        raise _err("{p} cannot give cards to {p}: choose another castaway.", p=s.names[i])
+        raise refusal("{p} cannot give cards to {p}: choose another castaway.", p=s.names[i])
     if not s.alive[t]:
-        raise _err("{q} is dead and cannot be chosen.", q=s.names[t])
+        raise refusal("{q} is dead and cannot be chosen.", q=s.names[t])
     if not 1 <= count <= s.cards[i]:
-        raise _err("{p} has {cards} and cannot give {n}.", p=s.names[i], cards=_cards(s.cards[i]), n=count)
+        raise refusal("{p} has {cards} and cannot give {n}.", p=s.names[i], cards=_cards(s.cards[i]), n=count)
     cards = _set(_set(s.cards, i, s.cards[i] - count), t, s.cards[t] + count)
     ev.append({"event": "give", "player": s.names[i], "target": s.names[t], "count": count})
     # a castaway who said he had none may now show the card he was handed
@@ -973,7 +874,7 @@ def _place(s: State, a: Action, ev: list[Event]) -> State:
     i = _seat(s, a)
     card = a.get("card")
     if card not in PERMANENT:
-        raise _err("{card} is not a permanent card; they are {known}.", card=_show(card), known=", ".join(PERMANENT))
+        raise refusal("{card} is not a permanent card; they are {known}.", card=_show(card), known=", ".join(PERMANENT))
     _need_card_player(s, i)
     ev.append({"event": "place", "player": s.names[i], "card": card})
     return s._replace(cards=_set(s.cards, i, s.cards[i] - 1), perm=_set(s.perm, i, s.perm[i] + (card,)))
@@ -982,9 +883,9 @@ def _place(s: State, a: Action, ev: list[Event]) -> State:
 def _sick(s: State, a: Action, ev: list[Event]) -> State:
     i = _seat(s, a)
     if not s.alive[i]:
-        raise _err("{p} is dead and cannot act.", p=s.names[i])
+        raise refusal("{p} is dead and cannot act.", p=s.names[i])
     if _sick_now(s, i):
-        raise _err("{p} is already sick this round.", p=s.names[i])
+        raise refusal("{p} is already sick this round.", p=s.names[i])
     s = _by(s, a)
     ev.append({"event": "sick", "player": s.names[i]})
     ballot = s.ballot
@@ -996,9 +897,9 @@ def _sick(s: State, a: Action, ev: list[Event]) -> State:
 def _heal(s: State, a: Action, ev: list[Event]) -> State:
     i = _seat(s, a)
     if not s.alive[i]:
-        raise _err("{p} is dead and cannot act.", p=s.names[i])
+        raise refusal("{p} is dead and cannot act.", p=s.names[i])
     if not is_sick(s, i):
-        raise _err("{p} is not sick.", p=s.names[i])
+        raise refusal("{p} is not sick.", p=s.names[i])
     s = _by(s, a, own=True)
     ev.append({"event": "heal", "player": s.names[i]})
     return s._replace(sick=_set(s.sick, i, s.sick[i] & ~(1 << s.round | 1 << (s.round - 1))))
@@ -1007,7 +908,7 @@ def _heal(s: State, a: Action, ev: list[Event]) -> State:
 def _revive(s: State, a: Action, ev: list[Event]) -> State:
     i = _seat(s, a)
     if s.alive[i]:
-        raise _err("{p} is alive.", p=s.names[i])
+        raise refusal("{p} is alive.", p=s.names[i])
     s = _by(s, a)
     ev.append({"event": "revive", "player": s.names[i]})
     restart = s.ballot is not None or bool(s.tie)
@@ -1021,15 +922,15 @@ def _effect(s: State, a: Action, ev: list[Event]) -> State:
     i = _seat(s, a)
     card = a.get("card")
     if not isinstance(card, str) or card not in EFFECTS:
-        raise _err("{card} has no effect on a track; those that do are {known}.", card=_show(card),
+        raise refusal("{card} has no effect on a track; those that do are {known}.", card=_show(card),
                    known=", ".join(EFFECTS))
     if not s.alive[i]:
-        raise _err("{p} is dead and cannot play a card.", p=s.names[i])
+        raise refusal("{p} is dead and cannot play a card.", p=s.names[i])
     if card not in s.perm[i]:
-        raise _err("{p} has no {card} face up.", p=s.names[i], card=Term(CARD_NAMES[card]))
+        raise refusal("{p} has no {card} face up.", p=s.names[i], card=Term(CARD_NAMES[card]))
     amount = _int(a, "amount", 1)
     if not 1 <= amount <= 9:
-        raise _err("{p}'s card cannot add {n}: 1 to 9.", p=s.names[i], n=amount)
+        raise refusal("{p}'s card cannot add {n}: 1 to 9.", p=s.names[i], n=amount)
     kind = EFFECTS[card]
     if kind == "wood":
         after = _add_wood(s, amount)
@@ -1046,11 +947,11 @@ def _no_card(s: State, a: Action, ev: list[Event]) -> State:
     """"I have none": the castaway answers the moment without a card (or a shot)."""
     i = _seat(s, a)
     if not s.show:
-        raise _err("Nobody is asked to show a card now: {now}.", now=_now(s))
+        raise refusal("Nobody is asked to show a card now: {now}.", now=_now(s))
     if i in s.answered:
-        raise _err("{p} has already answered « I have none ».", p=s.names[i])
+        raise refusal("{p} has already answered « I have none ».", p=s.names[i])
     if not may_answer(s, i):
-        raise _err("{p} is not asked to show a card now: {now}.", p=s.names[i], now=_now(s))
+        raise refusal("{p} is not asked to show a card now: {now}.", p=s.names[i], now=_now(s))
     ev.append({"event": "no_card", "player": s.names[i], "kind": s.show,
                "resource": s.phase if s.phase != DEPART else None})
     return s._replace(answered=s.answered + (i,))
@@ -1059,7 +960,7 @@ def _no_card(s: State, a: Action, ev: list[Event]) -> State:
 def _close(s: State, a: Action, ev: list[Event]) -> State:
     """"Nobody else": the first player ends the moment; its deaths and the ending follow."""
     if not s.show:
-        raise _err("There is no moment to close now: {now}.", now=_now(s))
+        raise refusal("There is no moment to close now: {now}.", now=_now(s))
     i = _first_only(s, a, "Only {f}, the first player, closes the moment, not {p}.")
     ev.append({"event": "close", "player": s.names[i], "kind": s.show})
     return _close_moment(s, ev)
@@ -1068,25 +969,25 @@ def _close(s: State, a: Action, ev: list[Event]) -> State:
 def embark_problem(s: State) -> RuleError | None:
     """Why the survivors cannot leave now, or None (Scénario 1's three conditions)."""
     if s.phase != END:
-        return _err("The raft can only leave at the end of a round, once the rations are shared: {now}.", now=_now(s))
-    n = len(_living(s))
+        return refusal("The raft can only leave at the end of a round, once the rations are shared: {now}.", now=_now(s))
+    n = len(living_seats(s))
     # n >= 1 here (with nobody alive the game is over): English and French agree on « 1 survivor needs »
     one = n == 1
     if s.rafts < n:
-        return _err("The raft cannot leave: 1 survivor needs 1 raft card and {left}." if one else
+        return refusal("The raft cannot leave: 1 survivor needs 1 raft card and {left}." if one else
                     "The raft cannot leave: {n} survivors need {n} raft cards and {left}.", n=n,
                     left=Plural("there is {n}", "there are {n}", s.rafts))
     if s.water < n:
-        return _err("The raft cannot leave: 1 survivor needs 1 water for the voyage and {left}." if one else
+        return refusal("The raft cannot leave: 1 survivor needs 1 water for the voyage and {left}." if one else
                     "The raft cannot leave: {n} survivors need {n} water for the voyage and {left}.", n=n,
                     left=Plural("{n} is left", "{n} are left", s.water))
     if s.food - s.basket < n:
         if s.basket:
-            return _err("The raft cannot leave: 1 survivor needs 1 food for the voyage and only {f} counts, the fruit "
+            return refusal("The raft cannot leave: 1 survivor needs 1 food for the voyage and only {f} counts, the fruit "
                         "basket's {b} not being a ration for the voyage." if one else
                         "The raft cannot leave: {n} survivors need {n} food for the voyage and only {f} count, the "
                         "fruit basket's {b} not being a ration for the voyage.", n=n, f=s.food - s.basket, b=s.basket)
-        return _err("The raft cannot leave: 1 survivor needs 1 food for the voyage and {left}." if one else
+        return refusal("The raft cannot leave: 1 survivor needs 1 food for the voyage and {left}." if one else
                     "The raft cannot leave: {n} survivors need {n} food for the voyage and {left}.", n=n,
                     left=Plural("{n} is left", "{n} are left", s.food))
     return None
@@ -1105,7 +1006,7 @@ def _embark(s: State, a: Action, ev: list[Event]) -> State:
         return _depart(s, ev)
     problem = embark_problem(s)
     if problem is None:
-        return _finish(s, "embark", _living(s), ev)
+        return _finish(s, "embark", living_seats(s), ev)
     if s.opts.raft_vote and s.phase == END and _capacity(s) > 0:  # "Il y a vote ... pas assez de places"
         return _depart(s, ev, held=True)
     raise problem
@@ -1128,7 +1029,7 @@ def _core(s: State, action: Action, ev: list[Event]) -> State:
     if s.phase == OVER:
         if kind == "embark" and s.reason == "hurricane":
             return s  # the raft already left (or could not): nothing more to do
-        raise _err("The game is over.")
+        raise refusal("The game is over.")
     return _HANDLERS[kind](s, action, ev)
 
 
@@ -1190,10 +1091,6 @@ class GalerapagosRules(Rules):
 
     def setup(self, players: list[str], options: dict[str, Any]) -> State:
         names = self.check_players(players)
-        from companion.games.galerapagos.options import (
-            parse_options,  # the options sit above the rules
-        )
-
         opts, first = parse_options(names, options)
         n = len(names)
         food, water = START_RATIONS[n]
@@ -1252,7 +1149,7 @@ class GalerapagosRules(Rules):
             return Expected(players, ("resource", "shoot", "give", "no_card", "embark", "close"),
                             "The raft has {places} for {survivors}: play water or food cards, or shoot, before it leaves.",
                             {"places": Plural("{n} place", "{n} places", max(0, _capacity(s))),
-                             "survivors": Plural("{n} survivor", "{n} survivors", len(_living(s)))})
+                             "survivors": Plural("{n} survivor", "{n} survivors", len(living_seats(s)))})
         if s.phase == END and not s.hurricane and embark_problem(s) is None:
             # « Scénario 1 »: the raft can take every survivor; leaving is the step, not the next card
             return Expected((), ("embark", "weather"), "The raft can leave now: embark?")
@@ -1422,7 +1319,7 @@ class GalerapagosRules(Rules):
             out.extend({"type": "tiebreak", "player": first, "target": s.names[t]} for t in s.tie)
         elif s.ballot is not None:
             voter = next(i for i in range(_n(s)) if can_vote(s, i) and s.ballot[i] < 0)
-            out.extend({"type": "vote", "player": s.names[voter], "target": s.names[t]} for t in _living(s))
+            out.extend({"type": "vote", "player": s.names[voter], "target": s.names[t]} for t in living_seats(s))
         for i in range(_n(s)):
             if can_play(s, i) and s.cards[i] > 0 and not (s.show == ZERO and _showed(s, i)):
                 out.append({"type": "resource", "player": s.names[i], "resource": "water", "amount": 1})
@@ -1448,7 +1345,3 @@ def ballot_span(before: State) -> int:
         return 1
     return max(1, before.done + 1 - before.ballot_at)
 
-
-# the odds and the tournament read a state (State, BAG above): imported once every name they use is defined
-from companion.games.galerapagos.chances import cards_left, deck_left, odds  # noqa: E402
-from companion.games.galerapagos.tournament import game_points, match_view  # noqa: E402

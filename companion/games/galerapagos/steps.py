@@ -12,10 +12,11 @@ from __future__ import annotations
 from companion.engine import texts
 from companion.engine.moves import Form
 from companion.games.galerapagos import rules as R
+from companion.games.galerapagos.state import DOMAIN
 
 
 def _t(lang: str, msgid: str) -> str:
-    return texts.render(msgid, {}, lang, R.DOMAIN)
+    return texts.render(msgid, {}, lang, DOMAIN)
 
 
 #: the question an override asks first (a line that skips a pause or a moment of the rulebook)

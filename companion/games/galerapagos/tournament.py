@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from companion.games.galerapagos.rules import OVER, State, _n
+from companion.games.galerapagos.state import OVER, State
 
 
 def game_points(players: int, embarked: int, mode: str = "solidaire") -> int:
@@ -54,7 +54,7 @@ def match_view(s: State) -> dict[str, Any] | None:
     for name, pts in o.carried:
         totals[name] = totals.get(name, 0) + pts
     if s.phase == OVER and s.winners:
-        pts = game_points(_n(s), len(s.winners), o.scoring)
+        pts = game_points(len(s.names), len(s.winners), o.scoring)
         for i in s.winners:
             totals[s.names[i]] += pts
     leaders = tournament_winners(totals) if any(totals.values()) else []

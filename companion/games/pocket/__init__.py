@@ -1,7 +1,7 @@
 """Pocket Galapagos — one package: rules, moves, narration, texts, screens, page fragments, table inputs.
 
-``GAME`` is what every interface reads (see :mod:`companion.engine.gamepack`). The
-rules live in ``rules.py``; import them from there.
+``GAME`` is what every interface reads (see :mod:`companion.engine.gamepack`): its parts are listed
+at the end of this file, each where it lives. The rules live in ``rules.py``; import them from there.
 """
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from companion.engine.gamepack import GamePackage
+from companion.engine.gamepack import GamePackage, Parts
+from companion.games.pocket import course, moves, narrate, page, results
 from companion.games.pocket.rules import PocketRules
 
 
@@ -20,21 +21,13 @@ class Package(GamePackage):
     cycle = ("populations", "prompt", "qr")
     example_players = ("Ann",)
 
-    def describe(self, action: dict[str, Any], lang: str = "en", viewer: str | None = None) -> str:
-        """A short line for a log or an undo button ("Rat card to the ocean (2 icons, inhabits)")."""
-        from companion.games.pocket import narrate
-
-        return narrate.describe(action, lang) or super().describe(action, lang, viewer)
-
     def page(self, state: Any, public: dict[str, Any], me: str | None, lang: str = "en") -> dict[str, Any]:
         """``board``: the trackers (and each after the end of the turn), the turn track, the species rows,
         the warning when ending the turn now would end the game, every label in ``lang``."""
-        from companion.games.pocket import page
-
         return {"board": page.board(state, lang)}
 
     def screens(self) -> dict[str, Any]:
-        from companion.games.pocket import oled
+        from companion.games.pocket import oled  # late: OLED only; Pillow is slow to import
 
         return {"populations": oled.populations}
 
@@ -43,4 +36,13 @@ class Package(GamePackage):
         return "prompt" if public.get("over") or ctx.editing else "populations"
 
 
-GAME = Package(PocketRules(), os.path.dirname(__file__))
+GAME = Package(PocketRules(), os.path.dirname(__file__), Parts(
+    moves=moves.moves,
+    prompt_for_you=moves.PROMPT_FOR_YOU,
+    narrate=narrate.narrate,
+    describe=narrate.describe,
+    results=results.results,
+    round_of=results.round_of,
+    round_heading=results.round_heading,
+    course=course.course,
+))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine import course as C
+from companion.engine import course as engine_course
 from companion.engine import texts
 from companion.games.pocket import rules as R
 
@@ -22,25 +22,25 @@ SPACE_STYLE = {"dominant": {"colour": "#3f9b4b", "shape": "square", "dash": ""},
                "invasive": {"colour": "#c62f2f", "shape": "cross", "dash": "2,3"}}
 
 
-_t = C.words(R.DOMAIN)
+_t = engine_course.words(R.DOMAIN)
 
 
 def course(entries: list[dict[str, Any]], lang: str = "en") -> dict[str, Any] | None:
     """Populations, cards on each kind of space, and each species on the invasive spaces."""
-    got = C.read(entries, _RULES.view)
+    got = engine_course.read(entries, _RULES.view)
     if got is None:
         return None
     x, views, played = got
     word = {s: texts.gettext_(s, lang, R.DOMAIN).capitalize() for s in R.SPECIES + R.SPACES}
-    pops = [C.series(s, word[s], [v["populations"][s] for v in views], SPECIES_STYLE[s]) for s in R.SPECIES]
-    spaces = [C.series(p, word[p], [len(v["spaces"][p]) for v in views], SPACE_STYLE[p]) for p in R.SPACES]
-    invasive = [C.series(s, word[s], [v["spaces"]["invasive"].count(s) for v in views], SPECIES_STYLE[s])
+    pops = [engine_course.series(s, word[s], [v["populations"][s] for v in views], SPECIES_STYLE[s]) for s in R.SPECIES]
+    spaces = [engine_course.series(p, word[p], [len(v["spaces"][p]) for v in views], SPACE_STYLE[p]) for p in R.SPACES]
+    invasive = [engine_course.series(s, word[s], [v["spaces"]["invasive"].count(s) for v in views], SPECIES_STYLE[s])
                 for s in R.SPECIES]
     charts = [
-        C.chart("populations", _t(lang, "Populations"), pops,
+        engine_course.chart("populations", _t(lang, "Populations"), pops,
                 rules=[{"value": 0, "label": _t(lang, "Loss line: two populations at 0")}]),
-        C.chart("spaces", _t(lang, "Species spaces"), spaces),
-        C.chart("invasive", _t(lang, "On the invasive species spaces"), invasive,
+        engine_course.chart("spaces", _t(lang, "Species spaces"), spaces),
+        engine_course.chart("invasive", _t(lang, "On the invasive species spaces"), invasive,
                 rules=[{"value": R.INVASIVE_LIMIT, "label": _t(lang, "Loss line: three of one species")}]),
     ]
     marks = [{"x": x[k], "kind": "zero", "text": _t(lang, "{species} at 0", species=word[line["key"]])}
@@ -50,4 +50,4 @@ def course(entries: list[dict[str, Any]], lang: str = "en") -> dict[str, Any] | 
         marks.append({"x": x[-1], "kind": "end", "text": outcome.sentence(lang, R.DOMAIN)})
     spark = {"label": _t(lang, "Lowest population"),
              "values": [min(v["populations"].values()) for v in views]}
-    return C.description(x, charts, lang, marks=marks, spark=spark, heading="Turn")
+    return engine_course.description(x, charts, lang, marks=marks, spark=spark, heading="Turn")

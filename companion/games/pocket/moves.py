@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.engine import moves as mv
+from companion.engine import moves as engine_moves
 from companion.engine.rules import evolve
 from companion.engine.texts import Term
 from companion.games.pocket import words
@@ -115,7 +115,7 @@ def _level(state: PocketState, species: str, delta: int, now: str | None, lang: 
         if seen is not None:
             seen[(species, after)] = known
     text, result = known
-    return mv.preview(text, species=species, before=before, after=after, end_now=result)
+    return engine_moves.preview(text, species=species, before=before, after=after, end_now=result)
 
 
 def _row(state: PocketState, space: str, species: str, now: str | None, lang: str) -> dict[str, Any]:
@@ -135,21 +135,21 @@ def _row(state: PocketState, space: str, species: str, now: str | None, lang: st
         text = words.t("{taken} cards there", lang, taken=len(cards))
     else:
         text = words.t("{taken} of {room} spaces taken", lang, taken=len(cards), room=room)
-    return mv.preview(text + warning, **data)
+    return engine_moves.preview(text + warning, **data)
 
 
 # -- the forms ----------------------------------------------------------------------
 
 def _form(state: PocketState, kind: str, label: str, fields: list[dict[str, Any]], lang: str,
           **extra: Any) -> Form:
-    return mv.form(kind, state.player, words.t(label, lang), fields, player_optional=True, **extra)
+    return engine_moves.form(kind, state.player, words.t(label, lang), fields, player_optional=True, **extra)
 
 
 def _species_choice(species: str, state: PocketState, lang: str, fields: list[dict[str, Any]] | None = None,
                     disabled: str | None = None) -> dict[str, Any]:
     level = state.populations[SPECIES.index(species)]
-    return mv.choice(species, words.label(species, lang),
-                     mv.preview(words.t("{species} at {level}", lang, species=Term(species), level=level),
+    return engine_moves.choice(species, words.label(species, lang),
+                     engine_moves.preview(words.t("{species} at {level}", lang, species=Term(species), level=level),
                                 level=level),
                      disabled=disabled, fields=fields)
 
@@ -157,18 +157,18 @@ def _species_choice(species: str, state: PocketState, lang: str, fields: list[di
 def _ocean(state: PocketState, now: str | None, lang: str,
            levels: dict[tuple[str, int], tuple[str, str | None]] | None = None) -> Form:
     """A face-up card to THE OCEAN: +ICONS either way, the ABILITY only when it inhabits."""
-    modes = mv.pick("mode", words.t("Mode", lang), [
-        mv.choice(mode, words.label(mode, lang),
-                  mv.preview(words.t("its ability applies" if mode == "inhabit" else "no ability", lang),
+    modes = engine_moves.pick("mode", words.t("Mode", lang), [
+        engine_moves.choice(mode, words.label(mode, lang),
+                  engine_moves.preview(words.t("its ability applies" if mode == "inhabit" else "no ability", lang),
                              ability=mode == "inhabit"))
         for mode in MODES])
     choices = []
     for species in SPECIES:
-        icons = mv.pick("icons", words.t("Icons", lang), [
-            mv.choice(n, words.t("1 icon" if n == 1 else "{n} icons", lang, n=n), _level(state, species, n, now, lang, levels))
+        icons = engine_moves.pick("icons", words.t("Icons", lang), [
+            engine_moves.choice(n, words.t("1 icon" if n == 1 else "{n} icons", lang, n=n), _level(state, species, n, now, lang, levels))
             for n in ICONS])
         choices.append(_species_choice(species, state, lang, [icons, modes]))
-    return _form(state, "ocean", "Play to the ocean", [mv.pick("species", words.t("Species", lang), choices)], lang)
+    return _form(state, "ocean", "Play to the ocean", [engine_moves.pick("species", words.t("Species", lang), choices)], lang)
 
 
 def _species(state: PocketState, now: str | None, lang: str) -> Form | None:
@@ -182,12 +182,12 @@ def _species(state: PocketState, now: str | None, lang: str) -> Form | None:
         spaces = []
         for space in SPACES:
             why = refusal_message(state, species, space)
-            spaces.append(mv.choice(space, words.label(space, lang), _row(state, space, species, now, lang),
+            spaces.append(engine_moves.choice(space, words.label(space, lang), _row(state, space, species, now, lang),
                                     disabled=None if why is None else why.text(lang)))
-        choices.append(_species_choice(species, state, lang, [mv.pick("space", words.t("Space", lang), spaces)]))
-    if not mv.enabled(choices):
+        choices.append(_species_choice(species, state, lang, [engine_moves.pick("space", words.t("Space", lang), spaces)]))
+    if not engine_moves.enabled(choices):
         return None
-    return _form(state, "species", "Play a face-down species", [mv.pick("species", words.t("Species", lang), choices)],
+    return _form(state, "species", "Play a face-down species", [engine_moves.pick("species", words.t("Species", lang), choices)],
                  lang)
 
 
@@ -196,11 +196,11 @@ def _population(state: PocketState, now: str | None, lang: str,
     """An ability's or effect's change the companion cannot see: any species, -7..7 but not 0."""
     choices = []
     for species in SPECIES:
-        change = mv.pick("change", words.t("Change", lang), [
-            mv.choice(n, f"{n:+d}", _level(state, species, n, now, lang, levels)) for n in CHANGES])
+        change = engine_moves.pick("change", words.t("Change", lang), [
+            engine_moves.choice(n, f"{n:+d}", _level(state, species, n, now, lang, levels)) for n in CHANGES])
         choices.append(_species_choice(species, state, lang, [change]))
     # an ability's effect: legal whenever a card says so, never the turn's own step
-    return _form(state, "population", "Change a population", [mv.pick("species", words.t("Species", lang), choices)],
+    return _form(state, "population", "Change a population", [engine_moves.pick("species", words.t("Species", lang), choices)],
                  lang, step="also")
 
 
@@ -215,7 +215,7 @@ def _move(state: PocketState, now: str | None, lang: str) -> Form | None:
             if source != ELSEWHERE:
                 index = SPACES.index(source)
                 if species not in spaces[index]:
-                    sources.append(mv.choice(source, words.label(source, lang), disabled=words.t(
+                    sources.append(engine_moves.choice(source, words.label(source, lang), disabled=words.t(
                         "no {species} is there", lang, species=Term(species))))
                     continue
                 cards = list(spaces[index])
@@ -225,18 +225,18 @@ def _move(state: PocketState, now: str | None, lang: str) -> Form | None:
                 spaces = spaces[:index] + (tuple(cards),) + spaces[index + 1 :]
             lifted = evolve(state, spaces=spaces)
             targets = [_target(lifted, species, target, now, lang) for target in places if target != source]
-            if not mv.enabled(targets):
-                sources.append(mv.choice(source, words.label(source, lang),
+            if not engine_moves.enabled(targets):
+                sources.append(engine_moves.choice(source, words.label(source, lang),
                                          disabled=words.t("every species space is full", lang)))
                 continue
-            sources.append(mv.choice(source, words.label(source, lang),
-                                     fields=[mv.pick("to", words.t("To", lang), targets)]))
-        disabled = None if mv.enabled(sources) else words.t("no {species} can move now", lang, species=Term(species))
+            sources.append(engine_moves.choice(source, words.label(source, lang),
+                                     fields=[engine_moves.pick("to", words.t("To", lang), targets)]))
+        disabled = None if engine_moves.enabled(sources) else words.t("no {species} can move now", lang, species=Term(species))
         species_choices.append(_species_choice(
-            species, state, lang, None if disabled else [mv.pick("from", words.t("From", lang), sources)], disabled))
-    if not mv.enabled(species_choices):
+            species, state, lang, None if disabled else [engine_moves.pick("from", words.t("From", lang), sources)], disabled))
+    if not engine_moves.enabled(species_choices):
         return None
-    return _form(state, "move", "Move a card", [mv.pick("species", words.t("Species", lang), species_choices)], lang,
+    return _form(state, "move", "Move a card", [engine_moves.pick("species", words.t("Species", lang), species_choices)], lang,
                  step="also")
 
 
@@ -245,12 +245,12 @@ def _target(lifted: PocketState, species: str, target: str, now: str | None, lan
     if target == ELSEWHERE:
         result, warning = _risk(lifted, now, lang)
         text = words.t("off the species spaces", lang) + warning
-        return mv.choice(target, words.label(target, lang), mv.preview(text, end_now=result))
+        return engine_moves.choice(target, words.label(target, lang), engine_moves.preview(text, end_now=result))
     index = SPACES.index(target)
     full = _full(lifted.spaces[index], lifted.config.capacity[index])
     if full is not None:
-        return mv.choice(target, words.label(target, lang), disabled=full.text(lang))
-    return mv.choice(target, words.label(target, lang), _row(lifted, target, species, now, lang))
+        return engine_moves.choice(target, words.label(target, lang), disabled=full.text(lang))
+    return engine_moves.choice(target, words.label(target, lang), _row(lifted, target, species, now, lang))
 
 
 def _end_turn(state: PocketState, lang: str) -> Form:
@@ -264,6 +264,6 @@ def _end_turn(state: PocketState, lang: str) -> Form:
                                    plural=Term(PLURAL[takeover]))
     elif result is not None:
         changes += " · " + words.t(END_TEXT[result], lang)
-    preview = mv.preview(changes, populations=dict(zip(SPECIES, pops, strict=True)), result=result)
+    preview = engine_moves.preview(changes, populations=dict(zip(SPECIES, pops, strict=True)), result=result)
     return _form(state, "end_turn", "End the turn", [], lang, confirm=result is not None, preview=preview,
                  ends_turn=True, last=True)

@@ -126,8 +126,9 @@ def _capital(text: str) -> str:
 
 # -- a short line per action (a log, an undo button) --------------------------------------
 
-def describe(action: dict[str, Any], lang: str = "en") -> str | None:
-    """"Rat card to the ocean (2 icons, inhabits)"; None when the action is not one of this game's."""
+def describe(action: dict[str, Any], lang: str = "en", viewer: str | None = None) -> str | None:
+    """"Rat card to the ocean (2 icons, inhabits)"; None when the action is not one of this game's. A solo
+    game has no secret: every ``viewer`` reads the same line."""
     kind = action.get("type")
     t = words.t
 

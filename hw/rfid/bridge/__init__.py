@@ -31,6 +31,8 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from firmware_bridge import events as bridge
+from firmware_bridge.host import HostLink
 from hw.events import ButtonEvent, DeviceEvent, DieEvent, StatusEvent
 from hw.rfid.base import Reader, ReaderError
 
@@ -69,8 +71,6 @@ class BridgeHub:
         on_event: Callable[[DeviceEvent], None] | None = None,
         report_after: float = 5.0,
     ) -> None:
-        from firmware_bridge.host import HostLink
-
         self.readers: dict[int, Backend] = {}
         self.buttons = dict(buttons or {})
         self.dice = dict(dice or {})
@@ -140,8 +140,6 @@ class BridgeHub:
                 self._emit(StatusEvent("bridge", True, "bridge connected"))
 
     def _on_bridge_event(self, event: Any) -> None:
-        from firmware_bridge import events as bridge
-
         with self._lock:
             if isinstance(event, bridge.TagEvent):
                 reader = self.readers.get(event.reader)

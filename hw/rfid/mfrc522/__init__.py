@@ -35,6 +35,9 @@ import threading
 import time
 from typing import Any
 
+from gpiozero import DigitalOutputDevice
+
+from firmware_bridge.firmware.mfrc522 import MFRC522
 from hw.rfid.base import Reader, ReaderError
 
 log = logging.getLogger(__name__)
@@ -70,7 +73,7 @@ def open_spi(bus: int, device: int, speed: int, point: str, *, no_cs: bool = Fal
         fix = "sudo raspi-config nonint do_spi 0" if bus == 0 else f"dtoverlay=spi{bus}-{device + 1}cs in config.txt"
         raise ReaderError(f"Reader {point}: /dev/spidev{bus}.{device} is missing: enable SPI ({fix}), then reboot.")
     try:
-        import spidev
+        import spidev  # late: spidev is optional (the [pi] extra): off a Pi the reader says what to install
     except ImportError:
         raise ReaderError(f"Reader {point} needs the spidev package: pip install 'galapagos-companion[pi]' "
                           "(deploy/install.sh installs the compiler it needs).") from None
@@ -155,17 +158,11 @@ class Backend(Reader):
     @classmethod
     def prepare(cls, readers: list[Reader]) -> None:
         """Drive every GPIO chip select high before the first transfer on any of the buses."""
-        from gpiozero import DigitalOutputDevice
-
         for reader in readers:
             if isinstance(reader, Backend) and reader.cs_pin and reader._cs is None:
                 reader._cs = DigitalOutputDevice(reader.cs_pin, initial_value=True)
 
     def open(self) -> None:
-        from gpiozero import DigitalOutputDevice
-
-        from firmware_bridge.firmware.mfrc522 import MFRC522
-
         bus = int(self.options.get("spi_bus", 0))
         dev = int(self.options.get("spi_device", 0))
         cs_pin = self.cs_pin
@@ -204,7 +201,7 @@ class Backend(Reader):
         """After a failed open: spidev closed, the chip select kept driven high (inactive).
 
         Released, a GPIO select floats; a chip whose select drifts low answers every transfer
-        on the bus and corrupts the other readers' (issue 22). The line is held until
+        on the bus and corrupts the other readers'. The line is held until
         :meth:`close`; the re-open takes it as it is.
         """
         self._close_spi()
@@ -216,8 +213,6 @@ class Backend(Reader):
 
     def _claim_reset(self, pin: int) -> None:
         """Hold RST high; the first reader to claim a shared line pulses it low once (a hard reset)."""
-        from gpiozero import DigitalOutputDevice
-
         entry = _RESETS.get(pin)
         if entry is None:
             device = DigitalOutputDevice(pin, initial_value=False)

@@ -47,7 +47,11 @@ import contextlib
 import errno
 from typing import Any
 
+from firmware_bridge.exclusive import ExclusiveSerial
+from hw.board import header_uart, uart_fix
 from hw.rfid.base import Reader, ReaderError
+from hw.rfid.mfrc522 import bus_lock, open_spi
+from hw.rfid.pn532 import buses, drivers
 
 INLISTPASSIVETARGET = 0x4A
 RFCONFIGURATION = 0x32
@@ -63,7 +67,6 @@ def uart_port(port: str) -> str:
     """``"auto"``: the header UART of this Pi (see :mod:`hw.board`)."""
     if port != "auto":
         return port
-    from hw.board import header_uart
 
     return header_uart()
 
@@ -113,8 +116,6 @@ class Backend(Reader):
             return (f"{where}: /dev/i2c-{port} does not exist: enable I2C (sudo raspi-config nonint do_i2c 0), "
                     "then reboot.")
         if interface == "uart" and (code == errno.ENOENT or "No such file" in text):
-            from hw.board import uart_fix
-
             return f"{where}: {name} does not exist: {uart_fix()}."
         if code in (errno.EBUSY, errno.EAGAIN) or "exclusively lock" in text:
             return f"{where}: {name} is held by another program (is a companion already running?)."
@@ -135,13 +136,11 @@ class Backend(Reader):
 
     def configure(self) -> None:
         """SAM in normal mode, then bounded passive-activation retries (short timeouts: see drivers)."""
-        from hw.rfid.pn532.drivers import OPEN_TIMEOUT
-
         pn = self.pn532
         retries = int(self.options.get("retries", 1))
         pn.SAM_configuration()
         answer = pn.call_function(RFCONFIGURATION, params=[MAX_RETRIES_ITEM, 0xFF, 0x01, retries],
-                                  timeout=OPEN_TIMEOUT)
+                                  timeout=drivers.OPEN_TIMEOUT)
         if answer is None:
             raise NoAnswer("the PN532 did not answer RFConfiguration")
 
@@ -151,49 +150,37 @@ class Backend(Reader):
         On a Pi, Adafruit's I2C driver wants the request line: it wakes the PN532 with it instead
         of relying on clock stretching, which the Pi's I2C controller mishandles.
         """
-        from hw.rfid.pn532.buses import GpioLine
-
         pins: dict[str, Any] = {}
         for option, name in (("reset_pin", "reset"), ("req_pin", "req")):
             pin = int(self.options.get(option, 0) or 0)
             if pin:
-                line = GpioLine(pin)
+                line = buses.GpioLine(pin)
                 self._lines.append(line)
                 pins[name] = line
         return pins
 
     def _open_uart(self) -> Any:
-        from firmware_bridge.exclusive import ExclusiveSerial
-        from hw.rfid.pn532.drivers import driver
-
         port = uart_port(self.options.get("port", "auto"))
         self._port = ExclusiveSerial(port, baudrate=int(self.options.get("baudrate", 115200)), timeout=0.1)
         pins = self._pins()
-        return driver("uart", self._port, reset=pins.get("reset"), debug=False)
+        return drivers.driver("uart", self._port, reset=pins.get("reset"), debug=False)
 
     def _open_i2c(self) -> Any:
-        from hw.rfid.pn532.buses import SMBusI2C
-        from hw.rfid.pn532.drivers import driver
-
-        self._i2c = SMBusI2C(int(self.options.get("i2c_port", 1)))
+        self._i2c = buses.SMBusI2C(int(self.options.get("i2c_port", 1)))
         pins = self._pins()
-        return driver("i2c", self._i2c, address=int(self.options.get("address", 0x24)), debug=False, **pins)
+        return drivers.driver("i2c", self._i2c, address=int(self.options.get("address", 0x24)), debug=False, **pins)
 
     def _open_spi(self) -> Any:
-        from hw.rfid.mfrc522 import bus_lock, open_spi
-        from hw.rfid.pn532.buses import GpioLine, SpidevBus
-        from hw.rfid.pn532.drivers import driver
-
         pin = int(self.options.get("cs_pin", 0))
         if pin in (0, 7, 8):
             raise ReaderError(f"Reader {self.point}: a PN532 on SPI needs cs_pin = a free GPIO (CE0 and CE1, GPIO 8 "
                               "and 7, belong to the kernel's spidev).")
-        cs = GpioLine(pin)
+        cs = buses.GpioLine(pin)
         self._lines.append(cs)
         spi = open_spi(0, int(self.options.get("spi_device", 0)), int(self.options.get("speed", 1_000_000)),
                        self.point, no_cs=True)
-        self._spi_bus = SpidevBus(spi, bus_lock(0))
-        return driver("spi", self._spi_bus, cs, reset=self._pins().get("reset"), debug=False)
+        self._spi_bus = buses.SpidevBus(spi, bus_lock(0))
+        return drivers.driver("spi", self._spi_bus, cs, reset=self._pins().get("reset"), debug=False)
 
     def read_uid(self) -> bytes | None:
         """One InListPassiveTarget for one ISO 14443-A tag; its exceptions are the poll loop's."""

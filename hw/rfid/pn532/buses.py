@@ -22,6 +22,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from gpiozero import DigitalOutputDevice
+
 
 class SpidevBus:
     """``busio.SPI``'s surface over one spidev node; ``try_lock`` takes the shared bus lock."""
@@ -81,7 +83,7 @@ class SMBusI2C:
     """``busio.I2C``'s surface over ``/dev/i2c-<port>`` with smbus2's ``i2c_rdwr``."""
 
     def __init__(self, port: int) -> None:
-        from smbus2 import SMBus, i2c_msg
+        from smbus2 import SMBus, i2c_msg  # late: smbus2 is optional (the [pi] extra)
 
         self._msg = i2c_msg
         self.bus = SMBus(port)
@@ -115,8 +117,6 @@ class GpioLine:
     """``digitalio.DigitalInOut``'s surface on a gpiozero output (active high, starts high)."""
 
     def __init__(self, pin: int, initial: bool = True) -> None:
-        from gpiozero import DigitalOutputDevice
-
         self.device = DigitalOutputDevice(pin, initial_value=initial)
         self.direction: Any = None  # the driver sets Direction.OUTPUT; the line is an output already
 

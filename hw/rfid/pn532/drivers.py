@@ -31,10 +31,10 @@ SAMCONFIGURATION, GETFIRMWAREVERSION = 0x14, 0x02
 @cache
 def classes() -> dict[str, type]:
     """``{"uart": ..., "i2c": ..., "spi": ...}``: the driver classes (imports the library)."""
-    from adafruit_pn532.adafruit_pn532 import BusyError
-    from adafruit_pn532.i2c import PN532_I2C
-    from adafruit_pn532.spi import PN532_SPI, reverse_bit
-    from adafruit_pn532.uart import PN532_UART
+    from adafruit_pn532.adafruit_pn532 import BusyError  # late: optional ([pi]); Blinka is costly
+    from adafruit_pn532.i2c import PN532_I2C  # late: as above
+    from adafruit_pn532.spi import PN532_SPI, reverse_bit  # late: as above
+    from adafruit_pn532.uart import PN532_UART  # late: as above
 
     class ShortOpen:
         open_timeout = OPEN_TIMEOUT

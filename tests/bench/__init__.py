@@ -1,0 +1,1 @@
+"""The benchmarks' smoke run: every bench module imports and runs on tiny inputs."""

@@ -1,0 +1,1 @@
+"""The table (companion/table): the journal, the session, its sand timer, the story, the history."""

@@ -1,0 +1,1 @@
+"""The dashboard (web/): routes, pages, secrets, streams, and the browser suites."""
