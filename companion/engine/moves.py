@@ -131,9 +131,19 @@ def same(a: Any, b: Any) -> bool:
     return canon(a) == canon(b)
 
 
+#: the one encoder every comparison uses: ``json.dumps`` with these options would build a new
+#: encoder at each call, which was most of the time spent matching a move against its forms
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), default=str)
+
+
 def canon(value: Any) -> str:
-    """The JSON text values are compared by: a list and a tuple alike, True apart from 1, keys sorted."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
+    """The value as canonical JSON: equal strings mean ``same`` values."""
+    kind = type(value)
+    if kind is str:
+        return json.encoder.encode_basestring_ascii(value)  # what the encoder writes for a string
+    if kind is int:
+        return int.__repr__(value)  # what the encoder writes for an int (never a bool: its type is bool)
+    return _ENCODER.encode(value)
 
 
 # -- the next step: what the rulebook expects now ---------------------------------------
@@ -291,9 +301,10 @@ def _match_fields(fields: list[Field], action: Action, seen: set[str]) -> str | 
             return f"the move needs {name!r}"
         kind = kind_of(f)
         if kind == "choices":
-            hit = next((c for c in enabled(f["choices"]) if same(c["value"], value)), None)
+            key = canon(value)
+            hit = next((c for c in enabled(f["choices"]) if canon(c["value"]) == key), None)
             if hit is None:
-                return f"{name}={canon(value)} is not among the choices offered"
+                return f"{name}={key} is not among the choices offered"
             pending = list(hit.get("fields") or []) + pending
         elif kind == "range":
             if isinstance(value, bool) or not isinstance(value, int) or value not in range_values(f):
@@ -314,13 +325,14 @@ def match_items(spec: Items, value: Any) -> str | None:
         return "a list is needed"
     if not spec["min"] <= len(value) <= spec["max"]:
         return f"{spec['min']} to {spec['max']} items are offered, not {len(value)}"
-    allowed = [c["value"] for c in enabled(spec["choices"])]
-    for v in value:
-        if not any(same(v, a) for a in allowed):
-            return f"{canon(v)} is not among the choices offered"
+    allowed = {canon(c["value"]) for c in enabled(spec["choices"])}
+    keys = [canon(v) for v in value]  # each value canonicalised once, then compared by its key
+    for key in keys:
+        if key not in allowed:
+            return f"{key} is not among the choices offered"
     counts: dict[str, int] = {}
-    for v in value:
-        counts[canon(v)] = counts.get(canon(v), 0) + 1
+    for key in keys:
+        counts[key] = counts.get(key, 0) + 1
     if spec.get("distinct") and any(n > 1 for n in counts.values()):
         return "a value is repeated"
     for key, most in (spec.get("limits") or {}).items():

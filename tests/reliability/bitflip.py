@@ -17,10 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jinja2.bccache import Bucket, BytecodeCache
-
 from companion.table.journal import Journal
 from companion.table.session import Session
+from tests.support.dashboard import COMPILED_TEMPLATES
 
 GAMES = [
     ("pocket-galapagos", ["Solo"], [{"type": "population", "species": ("rat", "ant", "finch")[i % 3],
@@ -98,23 +97,6 @@ def flip(data: bytes, rng: random.Random, region: Region) -> tuple[bytes, str]:
     return bytes(out), f"{region.name}: {how}"
 
 
-class _Compiled(BytecodeCache):
-    """Compiled templates shared by every start of the fuzz (each start builds a new Flask app)."""
-
-    def __init__(self) -> None:
-        self.store: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: Bucket) -> None:
-        if bucket.key in self.store:
-            bucket.bytecode_from_string(self.store[bucket.key])
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        self.store[bucket.key] = bucket.bytecode_to_string()
-
-
-COMPILED = _Compiled()
-
-
 class _OneApp:
     """``web.create_app`` for the fuzz: the first Flask app is kept and given each new start's dashboard.
 
@@ -131,7 +113,7 @@ class _OneApp:
 
         if self.app is None:
             self.app = _create_app(dashboard, **config)
-            self.app.jinja_env.bytecode_cache = COMPILED
+            self.app.jinja_env.bytecode_cache = COMPILED_TEMPLATES
         self.app.extensions["companion"] = dashboard
         if dashboard.keys.nonces is None:
             dashboard.keys.nonces = dashboard.seats.code_nonce
@@ -165,7 +147,7 @@ def start_after_flip(db: Path, ids: list[str], routes: bool = True, full: bool =
         NOTICES.extend(companion.notices)
         if not routes:
             return problems
-        companion.app.jinja_env.bytecode_cache = COMPILED  # speed only: the same templates, compiled once
+        companion.app.jinja_env.bytecode_cache = COMPILED_TEMPLATES  # speed only: the same templates, compiled once
         client = companion.app.test_client()
         client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {companion.keys.table_token}"
         paths = ["/", "/api/games", "/history.csv", "/history.json"]

@@ -22,6 +22,7 @@ from tests.web.test_phone_moves import (
     PHONE,
     SHOTS,
     TABLET,
+    answered_without_sending,
     field,
     fill,
     join_phone,
@@ -29,6 +30,7 @@ from tests.web.test_phone_moves import (
     play,
     send,
     synced,
+    watch_posts,
 )
 
 pytestmark = pytest.mark.browser
@@ -89,10 +91,11 @@ def test_a_phone_joins_acts_and_the_table_view_updates_within_a_second(browser, 
     assert "Bob bids £400 on East" in tablet.inner_text("ol.log")  # the game's narration
     phone.wait_for_selector(".toast.good")
     shot(tablet, "table-auction.png")
+    watch_posts(tablet)
     tablet.click("button[data-move='undo']")  # undo asks first: Cancel keeps the bid
     tablet.wait_for_selector("dialog#confirm[open]")
     tablet.click("dialog#confirm button[value='cancel']")
-    tablet.wait_for_timeout(300)
+    answered_without_sending(tablet)
     assert server.api("GET", f"/api/games/{gid}")["state"]["version"] == 6
     tablet.click("button[data-move='undo']")
     dialog = tablet.wait_for_selector("dialog#confirm[open]")

@@ -21,7 +21,15 @@ import pytest
 from companion.table.journal import Journal
 from companion.table.session import Session
 from tests.web.runner import Server
-from tests.web.test_phone_moves import SHOTS, TABLET, join_phone, play, synced
+from tests.web.test_phone_moves import (
+    SHOTS,
+    TABLET,
+    answered_without_sending,
+    join_phone,
+    play,
+    synced,
+    watch_posts,
+)
 from web import seat_view
 from web.forms import page_forms
 
@@ -139,6 +147,7 @@ def asks_first(page, name: str) -> None:
     its question in the page's own dialog; answered « no », nothing was sent."""
     page.wait_for_function("() => document.body.dataset.version !== undefined", timeout=5000)
     version = page.evaluate("document.body.dataset.version")
+    watch_posts(page)
     count = page.locator("form.act[data-step='override']").count()
     for i in range(count):
         form = page.locator("form.act[data-step='override']").nth(i)
@@ -156,8 +165,7 @@ def asks_first(page, name: str) -> None:
             page.wait_for_selector("dialog#confirm[open]", timeout=3000)
             assert page.inner_text("dialog#confirm .q").strip(), name
             page.click("dialog#confirm button[value='cancel']")
-            page.wait_for_selector("dialog#confirm:not([open])", state="attached", timeout=3000)
-    page.wait_for_timeout(150)
+            answered_without_sending(page)  # « no »: the page posted nothing
     assert page.evaluate("document.body.dataset.version") == version, f"{name}: an override was sent unasked"
 
 

@@ -1,19 +1,29 @@
-"""Galèrapagos' hidden moments in Debian's Chromium: everyone acted, a shortage, the vote, a death's
-cards, the raft that can leave; the most prominent button is the first ``next`` move at each.
+"""Galèrapagos' hidden moments in Debian's Chromium, the first half of one scripted game: everyone
+acted, a shortage, the vote; the most prominent button is the first ``next`` move at each.
 
-The checks themselves (every enabled button against the moves, an override asking first) are
-test_lead_browser.py's.
+The second half (a death's cards, the raft that can leave, the end) is test_lead_browser_galerapagos_end.py's,
+a module of its own so that xdist can hand the two halves to different workers. The checks themselves
+(every enabled button against the moves, an override asking first) are test_lead_browser.py's.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tests.web.runner import Server
-from tests.web.test_lead_browser import close, enter, look, script, tablet, to_the_end
+from tests.web.test_lead_browser import close, enter, look, script, tablet
 from tests.web.test_phone_moves import join_phone
 
 pytestmark = pytest.mark.browser
+
+
+#: one whole game of four: Ann, Bob, Cid, Dan; Ann and Cid on phones, Bob and Dan played on the tablet
+SCRIPT = "galerapagos_full_game.jsonl"
+PHONES = {"Ann", "Cid"}
+#: the script's lines up to the vote's first ballot (the first half's last moment)
+TO_THE_VOTE = 24
 
 
 @pytest.fixture
@@ -21,16 +31,21 @@ def server(sim_server: Server) -> Server:
     return sim_server
 
 
-# -- Galèrapagos: everyone acted, a shortage, a death's cards, the raft that can leave ------------------------
-@pytest.mark.slow(reason="four players (two phones, two tablet seats) through every hidden moment of a whole "
+def four_castaways(browser, server: Server) -> tuple[str, Any, dict[str | None, Any], list[dict[str, Any]]]:
+    """The script's game on the table: its id, the tablet, every page (None: the tablet; Ann's and
+    Cid's phones) and the script's lines."""
+    head, lines = script(SCRIPT)
+    gid, code = server.new_game("galerapagos", head["players"])
+    tab = tablet(browser, server, gid)
+    return gid, tab, {None: tab, **{p: join_phone(browser, server, code, p) for p in sorted(PHONES)}}, lines
+
+
+# -- Galèrapagos: everyone acted, a shortage, the vote ------------------------------------------------------
+@pytest.mark.slow(reason="four players (two phones, two tablet seats) through the first hidden moments of a whole "
                          "game, each page reloaded and every enabled button listed and compared with the moves")
 def test_galerapagos_hidden_moments_lead_with_the_rulebooks_next_step(browser, server: Server) -> None:
-    head, lines = script("galerapagos_full_game.jsonl")
-    players = head["players"]  # Ann, Bob, Cid, Dan: Ann and Cid on phones, Bob and Dan played on the tablet
-    phones = {"Ann", "Cid"}
-    gid, code = server.new_game("galerapagos", players)
-    tab = tablet(browser, server, gid)
-    pages = {None: tab, **{p: join_phone(browser, server, code, p) for p in sorted(phones)}}
+    gid, tab, pages, lines = four_castaways(browser, server)
+    phones = PHONES
     try:
         # round 2, everyone acted: Dan, sick since the snake, holds the first-player card and plays on the tablet
         enter(server, gid, phones, lines[:10])
@@ -47,19 +62,7 @@ def test_galerapagos_hidden_moments_lead_with_the_rulebooks_next_step(browser, s
         enter(server, gid, phones, lines[10:23])
         look(server, gid, pages, phones, "shortage")
         # the vote: each tablet seat's ballot behind its own hand-over, the first of them leading
-        enter(server, gid, phones, lines[23:24])
+        enter(server, gid, phones, lines[23:TO_THE_VOTE])
         look(server, gid, pages, phones, "vote")
-        enter(server, gid, phones, lines[24:30], pages)  # the votes, the tie broken, the moment closed: Dan dies
-        seen = look(server, gid, pages, phones, "death")
-        assert tab.locator(".banner.hand-off").count() >= 1
-        # the raft can leave: « Embark » leads, another weather card is an override that asks
-        enter(server, gid, phones, lines[30:37])
-        seen = look(server, gid, pages, phones, "raft")
-        lead = tab.locator(".lead-step")
-        assert "The raft can leave now" in lead.inner_text()
-        assert lead.locator("form.act.lead[data-action='embark'] button.big").count() == 1
-        weather = [b for b in seen[None] if b["action"] == "weather"]
-        assert weather and all(b["step"] == "override" for b in weather)
-        to_the_end(server, gid, pages, phones, lines[37:], "galerapagos")  # « Embark » on the tablet
     finally:
         close(*pages.values())

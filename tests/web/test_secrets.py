@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from tests.support.dashboard import TO_THE_VOTE, Table
+from tests.support.dashboard import COMPILED_TEMPLATES, TO_THE_VOTE, Table
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -151,7 +151,9 @@ def _fresh_table(folder) -> Table:
     journal = Journal(db)
     dashboard = Dashboard(hub=Hub(journal), keys=Keys(load_secret(folder / "secret")), seats=SeatStore(db),
                           joins=RateLimiter(limit=30, window=60), keepalive=0.2)
-    return Table(create_app(dashboard), dashboard, db)
+    app = create_app(dashboard)
+    app.jinja_env.bytecode_cache = COMPILED_TEMPLATES
+    return Table(app, dashboard, db)
 
 
 def _close(t: Table) -> None:

@@ -28,6 +28,7 @@ from tests.web.runner import Server, free_port, start_server
 from tests.web.test_phone_moves import (
     PHONE,
     TABLET,
+    answered_without_sending,
     chip_texts,
     done_if_asked,
     field,
@@ -35,6 +36,7 @@ from tests.web.test_phone_moves import (
     offered,
     play,
     synced,
+    watch_posts,
 )
 
 pytestmark = pytest.mark.browser
@@ -159,9 +161,10 @@ def test_galapagos_auction_two_phones_bid_play_cards_and_undo(run, browser) -> N
     undo = bob.locator("button[data-move='undo']")
     assert "Bob takes a tortoise" in undo.inner_text()
     assert ann.locator("button[data-move='undo']").count() == 0  # not Ann's action to take back
+    watch_posts(bob)
     question = confirm(bob, undo, ok=False)
     assert "Undo the last action?" in question and "Bob takes a tortoise" in question
-    bob.wait_for_timeout(300)
+    answered_without_sending(bob)  # Cancel sent nothing
     assert "£700" in bob.inner_text(".mine .money")  # Cancel kept it
     confirm(bob, bob.locator("button[data-move='undo']"))
     wait_text(bob, ".mine .money", "£1100")
@@ -283,19 +286,27 @@ def test_galerapagos_two_phones_vote_in_secret_one_in_french_and_see_the_reveal(
     assert "En attente de la tablette pour retourner la prochaine carte Météo." in banner(bob)  # in French
     assert bob.locator("form.act[data-action='weather']").count() == 0  # the table turns the weather card
     phones = {"Ann": ann, "Bob": bob}
-    for _ in range(2):  # two dry rounds, everyone searching the wreck: food runs short
-        synced(server, gid, table)
-        play(table, "weather", {"water": 0}, table=True)
-        for _ in range(3):
-            synced(server, gid, table, bob)
-            who = table.inner_text(".ribbon .rb.now .rb-name").strip()
-            if who == "Bob":  # the field is a number of fish caught, in French
-                label = bob.locator("form.act[data-action='fish'] .fld legend").inner_text()
-                assert label.strip() == "Poissons pêchés"
-            if who in phones:
-                play(phones[who], "search")
-            else:
-                play(table, "search", player=who)  # Cleo has no phone
+    # two dry rounds, everyone searching the wreck: food runs short. The first is played on the screens
+    # (the weather card on the tablet, the searches on the phones and, for Cleo, on the tablet); the
+    # second, the same forms again, is entered by the table for each seat
+    synced(server, gid, table)
+    play(table, "weather", {"water": 0}, table=True)
+    for _ in range(3):
+        synced(server, gid, table, bob)
+        who = table.inner_text(".ribbon .rb.now .rb-name").strip()
+        if who == "Bob":  # the field is a number of fish caught, in French
+            label = bob.locator("form.act[data-action='fish'] .fld legend").inner_text()
+            assert label.strip() == "Poissons pêchés"
+        if who in phones:
+            play(phones[who], "search")
+        else:
+            play(table, "search", player=who)  # Cleo has no phone
+    assert {e["action"]["player"] for e in server.api("GET", f"/api/games/{gid}")["last_actions"][:3]} == {
+        "Ann", "Bob", "Cleo"}  # each searched once, whoever's screen played the seat
+    server.act(gid, {"type": "weather", "water": 0, "hurricane": False})
+    for _ in range(3):
+        who = server.api("GET", f"/api/games/{gid}")["state"]["turn"]
+        (server.act_for if who in phones else server.act)(gid, {"type": "search", "player": who})
     # the rulebook's order: the first player starts the survival step, the castaways may
     # still play cards during the debate, then he ends it and everyone points
     server.act(gid, {"type": "survival"})
