@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import companion.cli.session  # noqa: F401 - registers « show » before a test replaces it
 from companion.cli import main as cli_main
 from companion.cli import terminal
 from companion.table.journal import Journal
