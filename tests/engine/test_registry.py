@@ -13,6 +13,7 @@ from companion import games
 from companion.engine.gamepack import GamePackage
 from companion.engine.rules import RuleError
 from companion.games.pocket.rules import PocketRules
+from tests.support.syntax import parse
 
 
 class _Solo(PocketRules):
@@ -134,9 +135,9 @@ def test_no_part_is_found_by_a_modules_file_name() -> None:
     import ast
 
     source = (Path(games.__file__).parents[1] / "engine" / "gamepack.py").read_text(encoding="utf-8")
-    calls = [n.func for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Call)]
+    calls = [n.func for n in ast.walk(parse(source)) if isinstance(n, ast.Call)]
     names = {getattr(f, "attr", getattr(f, "id", "")) for f in calls}
-    imported = {a.name for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Import) for a in n.names}
+    imported = {a.name for n in ast.walk(parse(source)) if isinstance(n, ast.Import) for a in n.names}
     assert not names & {"import_module", "__import__"} and "importlib" not in imported
     folders = [p for p in Path(games.__file__).parent.iterdir() if (p / "__init__.py").exists()]
     assert len(folders) == 4 and not [p for p in folders if (p / "table.py").exists()]

@@ -21,6 +21,7 @@ from companion.table.rows import NOT_RECORDED, JournalUnavailable, StorageError,
 from hw import network, oled_device, pins
 from hw.errors import DeviceError
 from hw.rfid import base as rfid_base
+from tests.support.syntax import parse
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,7 +57,7 @@ def _reraised_before_refusals(source: str) -> list[int]:
     """Lines of ``except <storage error>: raise`` (a handler letting a storage error through so that the
     next clause, for refusals, does not swallow it): the order-dependent handlers the roots made useless."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parse(source)):
         if isinstance(node, ast.Try):
             for handler in node.handlers:
                 names = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]

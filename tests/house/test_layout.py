@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.syntax import parse
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # floor -> the top-level names (``companion.<floor>`` or a package) it must never import
@@ -34,7 +36,7 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
 def imported(source: str) -> list[tuple[int, str]]:
     """Every module a source imports, with its line: ``import``, ``from … import``, ``import_module("…")``."""
     found: list[tuple[int, str]] = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parse(source)):
         if isinstance(node, ast.Import):
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -134,7 +136,7 @@ def module_imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
         return dotted or None
 
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found.update(filter(None, (known(alias.name) for alias in node.names)))
         elif isinstance(node, ast.ImportFrom):
@@ -221,7 +223,7 @@ def late_imports_without_reason(source: str) -> list[int]:
     """The lines of imports inside a function that do not say why on their own line (``# late: …``)."""
     lines = source.splitlines()
     found = []
-    for fn in ast.walk(ast.parse(source)):
+    for fn in ast.walk(parse(source)):
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for node in ast.walk(fn):
                 if isinstance(node, (ast.Import, ast.ImportFrom)) and LATE_REASON not in lines[node.lineno - 1]:

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.support.syntax import parse
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -22,7 +24,7 @@ def test_the_shapes_every_interface_reads_hold_no_any() -> None:
     import ast
 
     source = (ROOT / "companion" / "engine" / "shapes.py").read_text(encoding="utf-8")
-    names = {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
+    names = {n.id for n in ast.walk(parse(source)) if isinstance(n, ast.Name)}
     assert "Any" not in names
     moves = (ROOT / "companion" / "engine" / "moves.py").read_text(encoding="utf-8")
     assert "dict[str, Any]" not in moves.split("# -- building forms")[0]
