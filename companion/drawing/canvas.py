@@ -29,6 +29,10 @@ END_PAUSE_SECONDS = 1.5
 LINE_SECONDS = 1.5
 STEP_PX = 6
 STEP_SECONDS = 0.25
+#: text that does not fit goes through this many times, then rests at its beginning until what is shown
+#: changes: read three times is read, the panel is not worn by a line nobody looks at, and a table at rest
+#: draws nothing
+SCROLL_PASSES = 3
 
 _REPLACE = {"→": "->", "←": "<", "…": "...", "–": "-", "—": "-", "’": "'", "‘": "'", "“": '"', "”": '"', "×": "x"}
 
@@ -211,22 +215,30 @@ def font_height(size: str) -> int:
 
 
 def marquee_offset(over: int, elapsed: float) -> int:
-    """How far a line ``over`` pixels too long has scrolled after ``elapsed`` seconds (0: at rest)."""
+    """How far a line ``over`` pixels too long has scrolled after ``elapsed`` seconds (0: at rest, as it is
+    again after :data:`SCROLL_PASSES` passes)."""
     if over <= 0:
         return 0
     steps = -(-over // STEP_PX)
-    t = elapsed % (PAUSE_SECONDS + steps * STEP_SECONDS + END_PAUSE_SECONDS)
+    cycle = PAUSE_SECONDS + steps * STEP_SECONDS + END_PAUSE_SECONDS
+    if elapsed >= SCROLL_PASSES * cycle:
+        return 0  # read often enough: at rest at its beginning
+    t = elapsed % cycle
     if t < PAUSE_SECONDS:
         return 0
     return min(over, STEP_PX * (1 + int((t - PAUSE_SECONDS) / STEP_SECONDS)))
 
 
 def scroll_index(lines: int, rows: int, elapsed: float) -> int:
-    """The first line shown of ``lines`` in ``rows`` after ``elapsed`` seconds."""
+    """The first line shown of ``lines`` in ``rows`` after ``elapsed`` seconds (the first again after
+    :data:`SCROLL_PASSES` passes)."""
     steps = lines - rows
     if steps <= 0:
         return 0
-    t = elapsed % (PAUSE_SECONDS + steps * LINE_SECONDS + END_PAUSE_SECONDS)
+    cycle = PAUSE_SECONDS + steps * LINE_SECONDS + END_PAUSE_SECONDS
+    if elapsed >= SCROLL_PASSES * cycle:
+        return 0  # read often enough: at rest on its first lines
+    t = elapsed % cycle
     if t < PAUSE_SECONDS:
         return 0
     return min(steps, 1 + int((t - PAUSE_SECONDS) / LINE_SECONDS))

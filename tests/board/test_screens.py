@@ -348,3 +348,34 @@ def test_a_text_longer_than_its_rows_scrolls_up_to_its_last_line():
     seen = {scroll_index(len(lines), 3, t / 10) for t in range(int(scroll_seconds(len(lines), 3) * 10))}
     assert seen == set(range(len(lines) - 2))  # every line is shown, the last one included
     assert " ".join(lines) == latin1(text)  # wrapping loses no word
+
+
+def test_a_line_too_long_scrolls_three_times_then_rests_at_its_beginning():
+    """Read three times is read: then the line shows its beginning, still, until the screen changes (the
+    panel is not worn by a hint nobody reads, and a table at rest draws nothing)."""
+    from companion.drawing.canvas import SCROLL_PASSES, Canvas, marquee_offset
+
+    text = "Turn to choose the game, OK to go on; Back: the phones' QR code"
+    over = Canvas.width(text) - 124
+    moving = [marquee_offset(over, t / 10) for t in range(0, 2000)]
+    last_move = max(i for i in range(1, len(moving)) if moving[i] != moving[i - 1]) / 10
+    assert moving.count(over) >= SCROLL_PASSES  # it reached its end each pass
+    assert all(off == 0 for off in moving[int(last_move * 10):])
+    assert 3 * 4 < last_move < 200  # three passes of at least their two pauses, then still
+    pictures = []
+    for t in (0.0, last_move + 1, last_move + 60, 10_000):
+        c = Canvas()
+        c.marquee(2, 52, text, "small", 124, t)
+        pictures.append(c.image.tobytes())
+    assert len(set(pictures)) == 1  # at rest it is the very picture it started with
+
+
+def test_lines_that_scroll_up_go_through_three_times_then_show_the_first_again():
+    from companion.drawing.canvas import SCROLL_PASSES, scroll_index, scroll_seconds
+
+    once = scroll_seconds(6, 3)
+    shown = [scroll_index(6, 3, t / 10) for t in range(int(once * SCROLL_PASSES * 10) + 200)]
+    assert shown[: int(once * 10)].count(3) > 0  # the last lines are reached
+    at_rest = shown[int(once * SCROLL_PASSES * 10):]
+    assert at_rest and set(at_rest) == {0}
+    assert 3 in shown[int(once * (SCROLL_PASSES - 1) * 10): int(once * SCROLL_PASSES * 10)]  # the third pass too
