@@ -514,7 +514,7 @@ class Companion:
         files so a signal ends the current poll (``asyncore_loop_timeout`` is the longest wait
         without one).
         """
-        socket_map = getattr(self.server, "map", None) or self.server._map
+        socket_map = self.server.socket_map
         waker = None
         if self._wake is not None:
             waker = wakeup_drain(self._wake[0], socket_map)

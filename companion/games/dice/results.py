@@ -33,7 +33,7 @@ def results(state: R.DiceState, lang: str = "en", events: list[dict[str, Any]] |
     rank = engine_results.places({n: (n in winners, scores[n]) for n in names})
     rows = []
     for i, name in enumerate(names):
-        counts = R._counts(state.table, state.hauls[i])
+        counts = R.colour_counts(state.table, state.hauls[i])
         sets = min(counts)
         more = sum(counts) - len(counts) * sets
         held = " · ".join(f"{_t(lang, c)} {k}" for c, k in zip(R.COLOURS, counts, strict=True) if k)

@@ -113,7 +113,7 @@ def score_of(counts: Sequence[int]) -> int:
     return SET_POINTS * sets + sum(counts) - len(COLOURS) * sets
 
 
-def _counts(table: Table, haul: Sequence[int]) -> list[int]:
+def colour_counts(table: Table, haul: Sequence[int]) -> list[int]:
     counts = [0] * len(COLOURS)
     for n in haul:
         counts[COLOURS.index(table.turtles[n])] += 1
@@ -469,7 +469,7 @@ class DiceRules(Rules):
                 island.discard(where)
                 haul.append(where)
                 events.append({"event": "collected", "player": who, "turtle": where, "colour": s.table.turtles[where]})
-                if s.table.two_player_variant and max(_counts(s.table, haul)) >= SUDDEN_WIN:
+                if s.table.two_player_variant and max(colour_counts(s.table, haul)) >= SUDDEN_WIN:
                     sudden = who
                     break
         s = evolve(
@@ -585,7 +585,7 @@ class DiceRules(Rules):
     def view(self, s: DiceState, viewer: str | None = None) -> dict[str, Any]:
         t = s.table
         players = [
-            {"name": p, "field": s.pawns[i], "turtles": dict(zip(COLOURS, _counts(t, s.hauls[i]), strict=True))}
+            {"name": p, "field": s.pawns[i], "turtles": dict(zip(COLOURS, colour_counts(t, s.hauls[i]), strict=True))}
             for i, p in enumerate(t.players)
         ]
         n = len(t.players)
@@ -633,7 +633,7 @@ class DiceRules(Rules):
         return out
 
     def scores(self, s: DiceState) -> dict[str, int]:
-        return {p: score_of(_counts(s.table, h)) for p, h in zip(s.table.players, s.hauls, strict=True)}
+        return {p: score_of(colour_counts(s.table, h)) for p, h in zip(s.table.players, s.hauls, strict=True)}
 
     def winners(self, s: DiceState) -> list[str]:
         """"In case of a tie, all tied players win!" - or the two-player variant's sudden winner."""
@@ -649,7 +649,7 @@ class DiceRules(Rules):
         if s.phase != "over":
             return None
         if s.sudden:
-            col = next(c for c, k in zip(COLOURS, _counts(s.table, s.hauls[s.table.players.index(s.sudden)]), strict=True) if k >= SUDDEN_WIN)
+            col = next(c for c, k in zip(COLOURS, colour_counts(s.table, s.hauls[s.table.players.index(s.sudden)]), strict=True) if k >= SUDDEN_WIN)
             return Outcome("five_of_a_colour", (s.sudden,), "{player} collected five {colour} turtles and wins at once.",
                            {"player": s.sudden, "colour": term(col)})
         return Outcome("island_empty", tuple(self.winners(s)), "Every turtle has been collected.")

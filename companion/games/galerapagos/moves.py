@@ -59,19 +59,19 @@ def _dec(lang: str, value: float) -> str:
 
 def confirmed(s: R.State) -> R.State:
     """The state after the survival step's confirmation (the pause's implied lines play there)."""
-    return R._begin(s, [], implied=True) if s.phase == R.ACTED else s
+    return R.begin_survival(s, [], implied=True) if s.phase == R.ACTED else s
 
 
 def _raft_closed(s: R.State) -> R.State:
     """The state once the raft's moment closes (a vote for the places plays there)."""
-    return R._settle(R._close_moment(s, []), []) if s.show == R.RAFT else s
+    return R.settle(R.close_moment(s, []), []) if s.show == R.RAFT else s
 
 
 def weather_base(s: R.State) -> R.State | None:
     """The state the next weather card is turned on (every moment closed), or None if it cannot be."""
     s = confirmed(s)
     if s.show:
-        s = R._close_all(s, [])
+        s = R.close_all(s, [])
     if s.phase == R.WEATHER or (s.phase == R.END and not s.hurricane):
         return s
     return None
@@ -109,7 +109,7 @@ def _snake_pct(s: R.State, k: int) -> int:
 
 
 def _wood_after(s: R.State, pieces: int) -> tuple[int, int]:
-    after = R._add_wood(s, pieces)
+    after = R.add_wood(s, pieces)
     return after.wood, after.rafts
 
 
@@ -175,7 +175,7 @@ def _embark_form(s: R.State, lang: str) -> Form | None:
     st = confirmed(s)
     if st.show == R.RAFT:
         pv = preview(_t(lang, "the raft leaves with the survivors it can take: {places} for {n}",
-                        places=texts.Plural("{n} place", "{n} places", max(0, R._capacity(st))),
+                        places=texts.Plural("{n} place", "{n} places", max(0, R.capacity(st))),
                         n=len(R.living_seats(st))))
     elif st.phase == R.OVER and st.reason == "hurricane":
         pv = preview(_t(lang, "the raft has already left"))
@@ -184,10 +184,10 @@ def _embark_form(s: R.State, lang: str) -> Form | None:
         text = _t(lang, "{n} survivors leave: water {w}→{w2}, food {f}→{f2}",
                   n=n, w=st.water, w2=st.water - n, f=st.food, f2=st.food - n)
         pv = preview(text, survivors=n, water=st.water - n, food=st.food - n)
-    elif st.phase == R.END and not st.hurricane and st.opts.raft_vote and R._capacity(st) > 0:
+    elif st.phase == R.END and not st.hurricane and st.opts.raft_vote and R.capacity(st) > 0:
         pv = preview(_t(lang, "{places} for {n}: a vote decides who stays",
-                        places=texts.Plural("{n} place", "{n} places", R._capacity(st)), n=len(R.living_seats(st))),
-                     places=R._capacity(st))
+                        places=texts.Plural("{n} place", "{n} places", R.capacity(st)), n=len(R.living_seats(st))),
+                     places=R.capacity(st))
     else:
         return None
     return form("embark", None, _t(lang, "Embark on the raft"), [], confirm=True, preview=pv,
@@ -267,10 +267,10 @@ def _resource_preview(st: R.State, i: int, kind: str, lang: str) -> dict[str, An
     name = st.names[i]
     if st.show == R.ZERO and st.phase == kind:
         return preview(_t(lang, "{p} survives", p=name), saves=name)
-    before = R._track(st, kind)
+    before = R.track_of(st, kind)
     if st.show == R.SAVE and st.condemned == i:
         after = st._replace(water=st.water + 1) if kind == R.WATER else st._replace(food=st.food + 1)
-        if R._supplies(st, after, i, kind):
+        if R.card_supplies(st, after, i, kind):
             return preview(_t(lang, "{p} is saved", p=name), saves=name)
         return preview(_t(lang, "gives {p} nothing he lacks: he still dies", p=name), saves=None,
                        **{kind: before + 1})
@@ -281,7 +281,7 @@ def _resource_ok(st: R.State, i: int, kind: str) -> bool:
     if st.phase == R.OVER:
         return False
     if st.show == R.ZERO and st.phase == kind:
-        return R.may_show(st, i) and st.cards[i] > 0 and not R._showed(st, i)
+        return R.may_show(st, i) and st.cards[i] > 0 and not R.has_shown(st, i)
     return _card_ok(st, i)
 
 
@@ -291,7 +291,7 @@ def _resource_form(s: R.State, i: int, lang: str) -> Form | None:
     for kind in (R.WATER, R.FOOD):
         if not _resource_ok(s, i, kind):
             continue
-        before = R._track(s, kind)
+        before = R.track_of(s, kind)
         amount = _amount(lang, "Rations on the card", kind, before)
         baskets = [choice(False, _t(lang, "no"))]
         if kind == R.FOOD:
@@ -369,7 +369,7 @@ def _card_forms(s: R.State, i: int, lang: str) -> list[Form]:
                  for c in R.PERMANENT]
         out.append(form("place", p, _t(lang, "Lay a permanent card"), [pick("card", _t(lang, "Card"), cards)]))
     by = _by_field(s, lang, -1)
-    if s.alive[i] and not R._sick_now(s, i):
+    if s.alive[i] and not R.sick_now(s, i):
         text = _t(lang, "no vote this round, no action or card next round")
         out.append(form("sick", p, _t(lang, "Falls sick"), [by] if by else [], preview=preview(text)))
     if s.alive[i] and R.is_sick(s, i):
@@ -382,7 +382,7 @@ def _card_forms(s: R.State, i: int, lang: str) -> list[Form]:
         choices = []
         for c in effects:
             kind = R.EFFECTS[c]
-            before = s.wood if kind == "wood" else R._track(s, kind)
+            before = s.wood if kind == "wood" else R.track_of(s, kind)
             amount = _amount(lang, "How much", kind, before)
             choices.append(choice(c, _t(lang, CARD_LABELS[c]),
                                   preview(_t(lang, "{what} +1", what=_t(lang, kind)), resource=kind), fields=[amount]))
@@ -460,7 +460,7 @@ def moves(state: R.State, lang: str = "en") -> list[Form]:
     if survival is not None:
         out.append(survival)
     if s.phase == R.ACTIONS:
-        out.extend(_action_forms(s, R._actor(s), lang))
+        out.extend(_action_forms(s, R.actor(s), lang))
     if s.phase == R.ACTED:  # the survival step's own lines imply the confirmation
         after = confirmed(s)
         out.extend(_implied(_vote_forms(_raft_closed(after), lang) + _moment_forms(after, lang)))

@@ -319,7 +319,7 @@ def moment_lines(after: R.State, lang: str = "en") -> list[str]:
                R.DEPART: "{p} may still escape the verdict with a card that gives the raft a place, or a shot."}
         return [_t(lang, msg[after.phase], p=after.names[after.condemned]), *gifts]
     return [_t(lang, "Before the raft leaves ({places}): {names} may still play cards or shoot.",
-               places=_places(max(0, R._capacity(after)), len(R.living_seats(after)), lang), names=names)]
+               places=_places(max(0, R.capacity(after)), len(R.living_seats(after)), lang), names=names)]
 
 
 def gift_line(s: R.State, i: int, lang: str = "en") -> str:

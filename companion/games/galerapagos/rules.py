@@ -128,10 +128,10 @@ def disabled(s: State, i: int) -> bool:
 
 def is_sick(s: State, i: int) -> bool:
     """The sickness card lies in front of the player (from the bite to the end of the next round)."""
-    return s.alive[i] and (_sick_now(s, i) or disabled(s, i))
+    return s.alive[i] and (sick_now(s, i) or disabled(s, i))
 
 
-def _sick_now(s: State, i: int) -> bool:
+def sick_now(s: State, i: int) -> bool:
     """Fell sick this round: "Un joueur malade ne peut pas voter à la fin du tour"."""
     return bool(s.sick[i] >> s.round & 1)
 
@@ -139,7 +139,7 @@ def _sick_now(s: State, i: int) -> bool:
 def can_vote(s: State, i: int) -> bool:
     if not s.alive[i]:
         return s.opts.dead_vote
-    return not _sick_now(s, i)
+    return not sick_now(s, i)
 
 
 def can_play(s: State, i: int) -> bool:
@@ -151,15 +151,15 @@ def may_show(s: State, i: int) -> bool:
     return s.alive[i] and (not disabled(s, i) or s.opts.sick_show)
 
 
-def _showed(s: State, i: int) -> bool:
+def has_shown(s: State, i: int) -> bool:
     return any(d[0] == i for d in s.declared)
 
 
-def _track(s: State, kind: str) -> int:
+def track_of(s: State, kind: str) -> int:
     return s.water if kind == WATER else s.food
 
 
-def _capacity(s: State) -> int:
+def capacity(s: State) -> int:
     """Survivors the raft can take: places, and water and food for the voyage."""
     return min(s.rafts, s.water, s.food - s.basket)
 
@@ -168,8 +168,8 @@ def _short(s: State) -> bool:
     """The count under way still lacks something: rations for the living, or places on the raft."""
     n = len(living_seats(s))
     if s.phase == DEPART:
-        return _capacity(s) < n
-    return _track(s, s.phase) < n
+        return capacity(s) < n
+    return track_of(s, s.phase) < n
 
 
 def turn_order(s: State, exp: Expected) -> Expected:
@@ -188,7 +188,7 @@ def turn_order(s: State, exp: Expected) -> Expected:
     return replace(exp, next=nxt, start=first)
 
 
-def _actor(s: State) -> int:
+def actor(s: State) -> int:
     return (s.start + s.turn_k) % _n(s) if s.phase == ACTIONS and s.turn_k < _n(s) else -1
 
 
@@ -214,7 +214,7 @@ def concerned(s: State) -> list[int]:
     a castaway who said « I have none » makes him asked again.
     """
     if s.show == ZERO:
-        return [i for i in living_seats(s) if i not in s.answered and not _showed(s, i) and may_show(s, i)
+        return [i for i in living_seats(s) if i not in s.answered and not has_shown(s, i) and may_show(s, i)
                 and (s.cards[i] > 0 or gift_possible(s, i))]
     if s.show == SAVE:
         c = s.condemned
@@ -230,7 +230,7 @@ def may_answer(s: State, i: int) -> bool:
     if i in s.answered or not s.alive[i]:
         return False
     if s.show == ZERO:
-        return not _showed(s, i)
+        return not has_shown(s, i)
     if s.show == SAVE:
         return i == s.condemned
     return s.show == RAFT
@@ -239,7 +239,7 @@ def may_answer(s: State, i: int) -> bool:
 def at_risk(s: State) -> list[int]:
     """Who dies if the moment closes now."""
     if s.show == ZERO:
-        return [i for i in living_seats(s) if not _showed(s, i)]
+        return [i for i in living_seats(s) if not has_shown(s, i)]
     if s.show == SAVE:
         return [s.condemned] if s.condemned >= 0 else []
     if s.show == RAFT:
@@ -278,7 +278,7 @@ def _bool(action: Action, key: str, default: bool) -> bool:
 def _now(s: State) -> Message:
     """What the table is doing, for refusals."""
     if s.phase == ACTIONS:
-        return phrase(NOW["actions"], q=s.names[_actor(s)])
+        return phrase(NOW["actions"], q=s.names[actor(s)])
     if s.phase == ACTED:
         return phrase(NOW["acted"], q=s.names[s.first])
     if s.show == ZERO:
@@ -393,7 +393,7 @@ def _finish(s: State, reason: str, winners: list[int], ev: list[Event]) -> State
 # -- the survival step -----------------------------------------------------
 
 def _enter_count(s: State, phase: str, held: bool = False) -> State:
-    return s._replace(phase=phase, zero=phase != DEPART and _track(s, phase) == 0,
+    return s._replace(phase=phase, zero=phase != DEPART and track_of(s, phase) == 0,
                       declared=(), ballot=None, tie=(), condemned=-1, show="", answered=(), held=held,
                       debate=False)
 
@@ -410,7 +410,7 @@ def _after_count(s: State, ev: list[Event]) -> State:
 
 def _depart(s: State, ev: list[Event], held: bool = False) -> State:
     """"Le radeau doit quitter l'île à la fin du tour": the places are counted (a vote if they lack)."""
-    ev.append({"event": "departure", "survivors": len(living_seats(s)), "places": max(0, _capacity(s)),
+    ev.append({"event": "departure", "survivors": len(living_seats(s)), "places": max(0, capacity(s)),
                "rafts": s.rafts, "water": s.water, "food": s.food - s.basket})
     return _enter_count(s, DEPART, held)
 
@@ -418,7 +418,7 @@ def _depart(s: State, ev: list[Event], held: bool = False) -> State:
 def _distribute(s: State, ev: list[Event]) -> State:
     """Everyone alive gets a ration: "Le pion recule d'une case pour chaque ration donnée"."""
     n = len(living_seats(s))
-    track = _track(s, s.phase)
+    track = track_of(s, s.phase)
     ev.append({"event": "rations", "resource": s.phase, "given": n, "before": track, "after": track - n})
     if s.phase == WATER:
         s = s._replace(water=s.water - n)
@@ -432,7 +432,7 @@ def _close_zero(s: State, ev: list[Event]) -> State:
     saved = {d[0] for d in s.declared if s.alive[d[0]]}
     surplus = sum(d[1] for d in s.declared)
     basket = sum(d[1] for d in s.declared if d[2])
-    track = _track(s, s.phase)
+    track = track_of(s, s.phase)
     ev.append({"event": "no_vote", "resource": s.phase, "saved": [s.names[i] for i in sorted(saved)],
                "before": track, "after": track + surplus})
     s = _kill(s, [i for i in living_seats(s) if i not in saved], CAUSE[s.phase], ev)
@@ -471,12 +471,12 @@ def _open_moment(s: State, kind: str, ev: list[Event]) -> tuple[State, bool]:
     resource = s.phase if s.phase != DEPART else None
     ev.append({"event": "show_cards", "kind": kind, "resource": resource,
                "players": [s.names[i] for i in who], "at_risk": [s.names[i] for i in at_risk(s)],
-               "places": max(0, _capacity(s)) if s.phase == DEPART else None,
+               "places": max(0, capacity(s)) if s.phase == DEPART else None,
                "survivors": len(living_seats(s))})
     return s, True
 
 
-def _close_moment(s: State, ev: list[Event]) -> State:
+def close_moment(s: State, ev: list[Event]) -> State:
     """Apply what the moment decided: the deaths at 0, the target's, or the raft moving on to its count."""
     if s.show == ZERO:
         return _close_zero(s, ev)
@@ -514,7 +514,7 @@ def _settle_count(s: State, ev: list[Event]) -> tuple[State, bool]:
         if not s.held:
             s, wait = _open_moment(s, RAFT, ev)
             return (s, True) if wait else (s._replace(show="", held=True), False)
-        if _capacity(s) <= 0:
+        if capacity(s) <= 0:
             return _finish(s, "hurricane", [], ev), False
     if s.condemned >= 0:
         s, wait = _open_moment(s, SAVE, ev)
@@ -532,10 +532,10 @@ def _settle_count(s: State, ev: list[Event]) -> tuple[State, bool]:
 def _shortfall(s: State) -> int:
     """How many rations (places) the count lacks."""
     n = len(living_seats(s))
-    return n - (_capacity(s) if s.phase == DEPART else _track(s, s.phase))
+    return n - (capacity(s) if s.phase == DEPART else track_of(s, s.phase))
 
 
-def _settle(s: State, ev: list[Event]) -> State:
+def settle(s: State, ev: list[Event]) -> State:
     """Run everything that needs nobody: skip those who cannot act, share rations, end the game."""
     while True:
         if s.phase == OVER:
@@ -564,17 +564,17 @@ def _settle(s: State, ev: list[Event]) -> State:
         return s  # weather, acted, end
 
 
-def _close_all(s: State, ev: list[Event]) -> State:
+def close_all(s: State, ev: list[Event]) -> State:
     """The next round's weather card: every moment still open closes with its default."""
     while s.show and s.phase != OVER:
-        s = _settle(_close_moment(s, ev), ev)
+        s = settle(close_moment(s, ev), ev)
     return s
 
 
-def _begin(s: State, ev: list[Event], implied: bool) -> State:
+def begin_survival(s: State, ev: list[Event], implied: bool) -> State:
     """Étape 4 begins: the water count, then the food count."""
     ev.append({"event": "survival", "player": s.names[s.first], "implied": implied})
-    return _settle(_enter_count(s, WATER), ev)
+    return settle(_enter_count(s, WATER), ev)
 
 
 # -- the actions -----------------------------------------------------------
@@ -612,7 +612,7 @@ def _observe(s: State, hurricane: bool, drops: int, next_round: int, ev: list[Ev
 
 def _weather(s: State, a: Action, ev: list[Event]) -> State:
     if s.show:  # "or when the next round's weather is entered": the moment closes first
-        closed = _close_all(s, ev)
+        closed = close_all(s, ev)
         if closed.phase != END:
             raise refusal("The weather card cannot be turned yet: once the cards are shown, {now}.", now=_now(closed))
         s = closed
@@ -655,8 +655,8 @@ def _check_actor(s: State, a: Action) -> int:
         raise refusal("{p} cannot {verb} now: {now}.", p=name, verb=VERBS[kind], now=_now(s))
     if s.did[i]:
         raise refusal("{p} has already acted this round.", p=name)
-    if i != _actor(s):
-        raise refusal("It is {q}'s turn to act, not {p}'s.", q=s.names[_actor(s)], p=name)
+    if i != actor(s):
+        raise refusal("It is {q}'s turn to act, not {p}'s.", q=s.names[actor(s)], p=name)
     return i
 
 
@@ -680,7 +680,7 @@ def _water(s: State, a: Action, ev: list[Event]) -> State:
                   after=s.water + drops)
 
 
-def _add_wood(s: State, pieces: int) -> State:
+def add_wood(s: State, pieces: int) -> State:
     """Move the disc; at 6 a raft card is laid and the disc goes back to 0 (at most 12 cards)."""
     wood, rafts = s.wood, s.rafts
     for _ in range(pieces):
@@ -698,7 +698,7 @@ def _wood(s: State, a: Action, ev: list[Event]) -> State:
         raise refusal("{p} may draw 0 to 5 extra balls for wood, not {k}.", p=s.names[i], k=extra)
     if snake and extra == 0:
         raise refusal("{p} drew no extra ball, so no snake can have bitten.", p=s.names[i])
-    s = _add_wood(s, 1 if snake else 1 + extra)
+    s = add_wood(s, 1 if snake else 1 + extra)
     if snake:
         s = s._replace(sick=_set(s.sick, i, s.sick[i] | 1 << s.round))
     return _acted(s, i, "wood", ev, extra=extra, snake=snake, wood=s.wood, rafts=s.rafts)
@@ -732,17 +732,17 @@ def _survival(s: State, a: Action, ev: list[Event]) -> State:
     if s.phase != ACTED:
         raise refusal("The survival step cannot start now: {now}.", now=_now(s))
     _first_only(s, a, "Only {f}, the first player, starts the survival step, not {p}.")
-    return _begin(s, ev, implied=False)
+    return begin_survival(s, ev, implied=False)
 
 
-def _supplies(before: State, after: State, i: int, kind: str) -> bool:
+def card_supplies(before: State, after: State, i: int, kind: str) -> bool:
     """Does the condemned's card supply what he lacked (the departure fix)?
 
     At a count, a card of that count's resource is his own ration; at the departure
     a card saves him only if the raft can take one more castaway with it.
     """
     if before.phase == DEPART:
-        return _capacity(after) > _capacity(before)
+        return capacity(after) > capacity(before)
     return kind == before.phase
 
 
@@ -763,9 +763,9 @@ def _resource(s: State, a: Action, ev: list[Event]) -> State:
     else:
         _need_card_player(s, i)
     cards = _set(s.cards, i, s.cards[i] - 1)
-    track = _track(s, kind)
+    track = track_of(s, kind)
     if shown:  # a declared card: the player's own ration ("À usage personnel en cas de pénurie")
-        if _showed(s, i):
+        if has_shown(s, i):
             raise refusal("{p} has already shown a water card." if kind == WATER
                        else "{p} has already shown a food card.", p=s.names[i])
         ev.append({"event": "resource", "player": s.names[i], "resource": kind, "amount": amount, "shown": True,
@@ -781,7 +781,7 @@ def _resource(s: State, a: Action, ev: list[Event]) -> State:
     else:
         s = s._replace(food=s.food + amount, basket=s.basket + (amount if basket else 0))
     if before.show == SAVE and before.condemned == i:  # "Il peut se sauver en jouant une carte Ressource"
-        if _supplies(before, s, i, kind):
+        if card_supplies(before, s, i, kind):
             ev.append({"event": "saved", "player": s.names[i]})
             return s._replace(condemned=-1, show="", answered=())
         # his answer: the card goes on its track but the verdict stands (it gives nothing he lacked)
@@ -884,7 +884,7 @@ def _sick(s: State, a: Action, ev: list[Event]) -> State:
     i = _seat(s, a)
     if not s.alive[i]:
         raise refusal("{p} is dead and cannot act.", p=s.names[i])
-    if _sick_now(s, i):
+    if sick_now(s, i):
         raise refusal("{p} is already sick this round.", p=s.names[i])
     s = _by(s, a)
     ev.append({"event": "sick", "player": s.names[i]})
@@ -933,11 +933,11 @@ def _effect(s: State, a: Action, ev: list[Event]) -> State:
         raise refusal("{p}'s card cannot add {n}: 1 to 9.", p=s.names[i], n=amount)
     kind = EFFECTS[card]
     if kind == "wood":
-        after = _add_wood(s, amount)
+        after = add_wood(s, amount)
         ev.append({"event": "effect", "player": s.names[i], "card": card, "resource": kind, "amount": amount,
                    "wood": after.wood, "rafts": after.rafts, "before_rafts": s.rafts})
         return after
-    track = _track(s, kind)
+    track = track_of(s, kind)
     ev.append({"event": "effect", "player": s.names[i], "card": card, "resource": kind, "amount": amount,
                "before": track, "after": track + amount})
     return s._replace(water=s.water + amount) if kind == WATER else s._replace(food=s.food + amount)
@@ -963,7 +963,7 @@ def _close(s: State, a: Action, ev: list[Event]) -> State:
         raise refusal("There is no moment to close now: {now}.", now=_now(s))
     i = _first_only(s, a, "Only {f}, the first player, closes the moment, not {p}.")
     ev.append({"event": "close", "player": s.names[i], "kind": s.show})
-    return _close_moment(s, ev)
+    return close_moment(s, ev)
 
 
 def embark_problem(s: State) -> RuleError | None:
@@ -1001,13 +1001,13 @@ def _cards(n: int) -> Plural:
 def _embark(s: State, a: Action, ev: list[Event]) -> State:
     if s.show == RAFT:  # the raft leaves now: no more cards before its places are counted
         ev.append({"event": "close", "player": None, "kind": RAFT})
-        return _close_moment(s, ev)
+        return close_moment(s, ev)
     if s.phase == END and s.hurricane:
         return _depart(s, ev)
     problem = embark_problem(s)
     if problem is None:
         return _finish(s, "embark", living_seats(s), ev)
-    if s.opts.raft_vote and s.phase == END and _capacity(s) > 0:  # "Il y a vote ... pas assez de places"
+    if s.opts.raft_vote and s.phase == END and capacity(s) > 0:  # "Il y a vote ... pas assez de places"
         return _depart(s, ev, held=True)
     raise problem
 
@@ -1023,9 +1023,9 @@ _HANDLERS = {
 def _core(s: State, action: Action, ev: list[Event]) -> State:
     kind = action["type"]
     if s.phase == ACTED and kind in IMPLIED:  # "the next action after step 3 implies it"
-        s = _begin(s, ev, implied=True)
+        s = begin_survival(s, ev, implied=True)
     if s.show == RAFT and kind in RAFT_IMPLIED:  # the vote for the places begins: no more cards first
-        s = _settle(_close_moment(s, ev), ev)
+        s = settle(close_moment(s, ev), ev)
     if s.phase == OVER:
         if kind == "embark" and s.reason == "hurricane":
             return s  # the raft already left (or could not): nothing more to do
@@ -1104,7 +1104,7 @@ class GalerapagosRules(Rules):
 
     def step(self, state: State, action: Action) -> tuple[State, list[Event]]:
         ev: list[Event] = []
-        s = _settle(_core(state._replace(done=state.done + 1), action, ev), ev)
+        s = settle(_core(state._replace(done=state.done + 1), action, ev), ev)
         if action["type"] in ("vote", "debate") and s.ballot is not None and s.ballot_at == s.done:
             s = s._replace(ballot_at=s.done - 1)  # the vote that opened the ballot belongs to it
         return s, ev
@@ -1148,7 +1148,7 @@ class GalerapagosRules(Rules):
                 return Expected(players, ("resource", "shoot", "give", "no_card", "close"), msg[s.phase], {"p": c})
             return Expected(players, ("resource", "shoot", "give", "no_card", "embark", "close"),
                             "The raft has {places} for {survivors}: play water or food cards, or shoot, before it leaves.",
-                            {"places": Plural("{n} place", "{n} places", max(0, _capacity(s))),
+                            {"places": Plural("{n} place", "{n} places", max(0, capacity(s))),
                              "survivors": Plural("{n} survivor", "{n} survivors", len(living_seats(s)))})
         if s.phase == END and not s.hurricane and embark_problem(s) is None:
             # « Scénario 1 »: the raft can take every survivor; leaving is the step, not the next card
@@ -1157,12 +1157,12 @@ class GalerapagosRules(Rules):
             acts = ("weather", "embark") if s.phase == END and self._may_embark(s) else ("weather",)
             return Expected((), acts, "Turn the next weather card.")
         if s.phase == ACTIONS:
-            who = s.names[_actor(s)]
+            who = s.names[actor(s)]
             return Expected((who,), ACTS, "{p}: fish, collect water or wood, or search the wreck.", {"p": who})
         if s.phase == ACTED:
             # the first player runs the survival step: he alone is awaited (a line of that step, a vote
             # or a card, is still accepted and implies it, but nobody else is asked for anything yet)
-            nxt = self.expected(_begin(s, [], implied=True))
+            nxt = self.expected(begin_survival(s, [], implied=True))
             acts = ("survival",) + tuple(a for a in nxt.actions if a in IMPLIED)
             return Expected((first,), acts, "Everyone has acted: {p}, go to survival?", {"p": first})
         if s.tie:
@@ -1183,12 +1183,12 @@ class GalerapagosRules(Rules):
 
     @staticmethod
     def _may_embark(s: State) -> bool:
-        return embark_problem(s) is None or (s.opts.raft_vote and _capacity(s) > 0)
+        return embark_problem(s) is None or (s.opts.raft_vote and capacity(s) > 0)
 
     def waiting(self, s: State) -> list[str]:
         """Who must still act, vote or answer."""
         if s.phase == ACTIONS:
-            return [s.names[_actor(s)]]
+            return [s.names[actor(s)]]
         if s.phase == ACTED:
             return [s.names[s.first]]
         if s.show:
@@ -1219,7 +1219,7 @@ class GalerapagosRules(Rules):
             "count": s.phase if s.phase in COUNTS else None,
             "players": players, "food": s.food, "water": s.water, "wood": s.wood, "rafts": s.rafts,
             "weather": s.weather, "hurricane": s.hurricane, "first_player": s.names[s.first],
-            "turn": s.names[_actor(s)] if s.phase == ACTIONS else None,
+            "turn": s.names[actor(s)] if s.phase == ACTIONS else None,
             "waiting": self.waiting(s),
             "vote": None if s.ballot is None else s.phase,
             "debate": s.debate,
@@ -1248,7 +1248,7 @@ class GalerapagosRules(Rules):
                 "players": _names(s, concerned(s)), "answered": _names(s, s.answered),
                 "shown": _names(s, (d[0] for d in s.declared)), "at_risk": _names(s, at_risk(s)),
                 "saves": saves, "first_player": s.names[s.first],
-                "places": max(0, _capacity(s)) if s.phase == DEPART else None}
+                "places": max(0, capacity(s)) if s.phase == DEPART else None}
 
     @staticmethod
     def _warning(s: State) -> dict[str, Any] | None:
@@ -1289,7 +1289,7 @@ class GalerapagosRules(Rules):
         if s.show:
             for i in concerned(s):
                 p = s.names[i]
-                if s.show == ZERO and s.cards[i] > 0 and not _showed(s, i):
+                if s.show == ZERO and s.cards[i] > 0 and not has_shown(s, i):
                     out.append({"type": "resource", "player": p, "resource": s.phase})
                 elif s.show == SAVE and s.cards[i] > 0 and can_play(s, i):
                     out.append({"type": "resource", "player": p, "resource": s.phase if s.phase != DEPART else WATER})
@@ -1305,7 +1305,7 @@ class GalerapagosRules(Rules):
             if s.phase == END and self._may_embark(s):
                 out.append({"type": "embark"})
         elif s.phase == ACTIONS:
-            p = s.names[_actor(s)]
+            p = s.names[actor(s)]
             out.extend({"type": "fish", "player": p, "fish": f} for f in sorted(set(s.opts.bag)))
             out.append({"type": "water", "player": p})
             out.append({"type": "wood", "player": p})
@@ -1321,7 +1321,7 @@ class GalerapagosRules(Rules):
             voter = next(i for i in range(_n(s)) if can_vote(s, i) and s.ballot[i] < 0)
             out.extend({"type": "vote", "player": s.names[voter], "target": s.names[t]} for t in living_seats(s))
         for i in range(_n(s)):
-            if can_play(s, i) and s.cards[i] > 0 and not (s.show == ZERO and _showed(s, i)):
+            if can_play(s, i) and s.cards[i] > 0 and not (s.show == ZERO and has_shown(s, i)):
                 out.append({"type": "resource", "player": s.names[i], "resource": "water", "amount": 1})
                 break
         return out

@@ -51,7 +51,7 @@ def tag_action(component: Any, point: str, state: R.State, entry: Any = None) ->
     fish = value.get("fish", 0)
     if isinstance(fish, bool) or not isinstance(fish, int):
         return None
-    return {"type": "fish", "player": state.names[R._actor(state)], "fish": fish}
+    return {"type": "fish", "player": state.names[R.actor(state)], "fish": fish}
 
 
 def table_tags(action: dict[str, Any], state: Any = None) -> list[tuple[str, str, dict[str, Any]]] | None:
