@@ -222,10 +222,11 @@ def play(page, action: str, values: dict[str, Any] | None = None, *, player: str
 
 
 def synced(server: Server, gid: str, *pages) -> None:
-    """Wait until every page shows the game's latest version (live updates are asynchronous)."""
+    """Wait until every page shows the game's latest version (live updates are asynchronous; 10 s: four
+    test workers and their Chromiums share two cores, and a lost update never arrives at all)."""
     latest = server.api("GET", f"/api/games/{gid}")["state"]["version"]
     for page in pages:
-        page.wait_for_function(f"Number(document.body.dataset.version) === {latest}", timeout=5000)
+        page.wait_for_function(f"Number(document.body.dataset.version) === {latest}", timeout=10_000)
 
 
 def shot(page, name: str) -> None:
