@@ -31,7 +31,7 @@ def _parsers(sub: Any) -> None:
     p.add_argument("action", nargs="?", default="status", choices=("status", "setup", "check"))
     p.add_argument("--config", help="TOML config file (default: $COMPANION_CONFIG, then the user's)")
     p.add_argument("--json", action="store_true", help="status: one JSON object")
-    p.add_argument("--ssid", help="setup: the hotspot's name (default: kept, else Galapagos-XXXX)")
+    p.add_argument("--ssid", help="setup: the hotspot's name (default: kept, else Galapagos- and four random letters or digits, e.g. Galapagos-7F3K)")
     p.add_argument("--password", help="setup: its WPA2 password (default: kept, else generated)")
     p.add_argument("--new-password", action="store_true", help="setup: generate a new password")
     p.add_argument("--ifname", help="setup: the Wi-Fi device (default: kept, else wlan0)")

@@ -1,8 +1,9 @@
 """Python source read as a syntax tree, for the tests that read the house's code.
 
-CPython 3.11 before 3.11.8 can raise a spurious ``SystemError: AST constructor recursion depth
+CPython 3.11 (seen on 3.11.7) can raise a spurious ``SystemError: AST constructor recursion depth
 mismatch`` from ``ast.parse`` when another thread of the process (a server a test started) builds
-syntax trees at another stack depth (python/cpython#106905). The source is fine: parsing it again
+syntax trees at another stack depth (its AST constructor keeps one depth counter for the whole
+interpreter and can leave it unbalanced on an error path). The source is fine: parsing it again
 gives its tree, and a real syntax error still raises.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import ast
 
-#: the words of CPython's spurious error (python/cpython#106905)
+#: the words of CPython 3.11's spurious error
 SPURIOUS = "AST constructor recursion depth mismatch"
 
 
