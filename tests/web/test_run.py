@@ -13,21 +13,14 @@ from companion.board.config import Config
 from companion.cli.app import Companion, build
 from companion.cli.main import main
 from companion.cli.tags import demo_tags, parse_tag_value
+from tests.support.table_process import built_table
 
 
 @pytest.fixture
 def sim(tmp_path: Path) -> Iterator[Companion]:
     """A simulated table without the HTTP server: devices, controller, dashboard app."""
-    previous = Device.pin_factory
-    companion = build(Config(), tmp_path / "journal.db", sim=True, port=0)
-    companion.open_devices()
-    yield companion
-    companion.close()
-    factory = Device.pin_factory
-    if factory is not None and factory is not previous:
-        factory.reset()
-        factory.close()
-    Device.pin_factory = previous
+    with built_table(tmp_path / "journal.db", serve=False) as companion:
+        yield companion
 
 
 def table_client(companion: Companion):
@@ -175,16 +168,7 @@ def test_run_with_a_display_that_is_not_there_starts_the_table_and_says_so(tmp_p
 
     config = tmp_path / "table.toml"
     config.write_text('[gpio]\nfactory = "mock"\n\n[display]\ntype = "sh1106"\ni2c_port = 99\n')
-    previous = Device.pin_factory
-    companion = build(config_module.load(str(config)), tmp_path / "j.db", sim=False, host="127.0.0.1", port=0)
-    try:
-        companion.start()
+    with built_table(tmp_path / "j.db", config_module.load(str(config)), serve=True, sim=False,
+                     host="127.0.0.1") as companion:
         (failing,) = companion.devices.health()["failing"]
         assert failing.startswith("/dev/i2c-99 does not exist: enable I2C")
-    finally:
-        companion.close()
-        factory = Device.pin_factory
-        if factory is not None and factory is not previous:
-            factory.reset()
-            factory.close()
-        Device.pin_factory = previous

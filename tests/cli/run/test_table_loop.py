@@ -13,29 +13,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gpiozero import Device
 
-from companion.board.config import Config
 from companion.cli import app
-from companion.cli.app import Companion, build
+from companion.cli.app import Companion
 from companion.drawing.canvas import END_PAUSE_SECONDS, LINE_SECONDS
 from hw.events import StatusEvent
 from hw.supply import SupplyWatch, throttled
+from tests.support.table_process import built_table
 
 
 @pytest.fixture
 def table(tmp_path: Path, monkeypatch) -> Iterator[Companion]:
     monkeypatch.setattr(app, "LIVELY", 0.3)  # the seconds the loop stays lively after a change, shortened
-    previous = Device.pin_factory
-    companion = build(Config(), tmp_path / "journal.db", sim=True, port=0)
-    companion.start()
-    yield companion
-    companion.close()
-    factory = Device.pin_factory
-    if factory is not None and factory is not previous:
-        factory.reset()
-        factory.close()
-    Device.pin_factory = previous
+    with built_table(tmp_path / "journal.db", serve=True) as companion:
+        yield companion
 
 
 def counting_shows(companion: Companion) -> list[Any]:
