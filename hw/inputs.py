@@ -143,6 +143,7 @@ class Panel:
         self.bounce_time, self.hold_time, self.glitch_time = bounce_time, hold_time, glitch_time
         self.bounces = 0  # press edges dropped as contact bounce
         self.glitches = 0  # press edges dropped because the line was not held low (a µs spike)
+        self.holds = 0  # holds sent (a button kept down past its hold time)
         self._accepted: dict[str, float] = {}
         self._released_at: dict[str, float] = {}
         self._glitched: set[str] = set()
@@ -261,6 +262,7 @@ class Panel:
         except Exception:  # noqa: BLE001 - closed under us
             down = False
         if down:
+            self.holds += 1
             self._sender(ButtonEvent(name, "hold"))()
 
     def _sender(self, event: DeviceEvent) -> Callable[[], None]:

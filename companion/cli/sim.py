@@ -27,6 +27,11 @@ def simulated(cfg: Config) -> Config:
                                bridge=dataclasses.replace(cfg.bridge, port="sim"))
 
 
+#: how long past its hold time a held button stays down waiting for the hold to be felt (the panel's
+#: hold timer runs on its own thread, which a loaded machine may wake late)
+HOLD_PATIENCE = 5.0
+
+
 class SimTable:
     """The simulated devices as the simulation panel drives them (``web.context.SimBackend``)."""
 
@@ -48,9 +53,15 @@ class SimTable:
                 time.sleep(self.press_seconds)
                 self.devices.simulator.press(self.bridge_buttons[name], False)
                 return
-            button = self.devices.panel.buttons[name]
+            panel = self.devices.panel
+            button = panel.buttons[name]
+            holds = panel.holds
             button.pin.drive_low()
-            time.sleep(button.hold_time + 0.2 if hold else self.press_seconds)  # longer than the debounce time
+            time.sleep(button.hold_time if hold else self.press_seconds)  # longer than the debounce time
+            if hold:  # kept down until the hold is felt, as a finger stays until the screen answers
+                until = time.monotonic() + HOLD_PATIENCE
+                while panel.holds == holds and time.monotonic() < until:
+                    time.sleep(0.01)
             button.pin.drive_high()
             time.sleep(self.press_seconds)
         self._delivered()

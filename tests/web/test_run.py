@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -55,6 +56,29 @@ def test_a_button_pressed_on_the_panel_changes_the_oled_mirror(sim: Companion) -
     assert after["serial"] > before["serial"] and after["oled"] != before["oled"]
     png = client.get("/sim/oled.png")
     assert png.mimetype == "image/png" and png.data.startswith(b"\x89PNG")
+
+
+def test_back_held_on_the_panel_undoes_even_when_the_hold_timer_wakes_late(sim: Companion, monkeypatch) -> None:
+    """The panel's hold timer runs on its own thread; on a loaded machine it may wake after the hold time.
+    A held button stays down until the hold is felt, as a finger does until the screen answers."""
+    client = table_client(sim)
+    gid = client.post("/api/games", json={"game": "galapagos-auction", "players": ["Ann", "Bob"]}).json["id"]
+    tile = {"type": "tile", "direction": "N", "animals": ["penguin", "crab"]}
+    assert client.post(f"/api/games/{gid}/actions", json=tile).status_code == 200
+    version = client.get(f"/api/games/{gid}").json["state"]["version"]
+    panel = sim.devices.panel
+    late = panel._hold  # the timer's call, made 0.6 s late (past the hold time and any fixed margin)
+
+    def wakes_late(name: str) -> None:
+        time.sleep(0.6)
+        late(name)
+
+    monkeypatch.setattr(panel._holds, "_fire", wakes_late)
+    holds = panel.holds
+    assert client.post("/sim/press", json={"button": "back", "hold": True}).status_code == 200
+    assert panel.holds == holds + 1
+    after = client.get(f"/api/games/{gid}").json["state"]
+    assert after["version"] != version and not after["tiles"].get("N")  # the table's undo took the tile back
 
 
 def test_a_tile_placed_on_square_n_becomes_the_tile_action(sim: Companion) -> None:
