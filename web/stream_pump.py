@@ -93,18 +93,23 @@ class StreamPump:
         if thread is not None and thread is not threading.current_thread():
             thread.join(1.0)
 
+    def _open_streams(self) -> list[_Pumped] | None:
+        """The streams to step now; None once the pump is stopped."""
+        with self._lock:
+            return None if self._stopped else list(self._streams)
+
     def _run(self) -> None:
-        while True:
-            with self._lock:
-                if self._stopped:
-                    return
-                streams = list(self._streams)
+        while (streams := self._open_streams()) is not None:
             timeout = None
             if streams:
                 soonest = min(entry.stream.due() for entry in streams)
                 timeout = max(0.0, min(CHECK_EVERY, soonest - time.monotonic()))
             self._wake.wait(timeout)
             self._wake.clear()
+            # looked up again after the wait: a stream adopted while the pump waited (a page just
+            # opened) is stepped now, not at the next look a second later
+            if (streams := self._open_streams()) is None:
+                return
             self.busy_since = time.monotonic()
             for entry in streams:
                 try:

@@ -24,7 +24,6 @@ from tests.web.runner import Server
 from tests.web.test_phone_moves import (
     SHOTS,
     TABLET,
-    answered_without_sending,
     join_phone,
     play,
     synced,
@@ -142,30 +141,49 @@ def check(page, expected: dict[str, Any] | None, name: str) -> list[dict[str, An
     return buttons
 
 
+#: every visible override pressed in turn as completely as a player would (its draw's button, then the form
+#: filled with its first legal values); each must open the page's question, which is answered « no », and the
+#: page's close handler must have run before the next. Returns, per press, its question and what was posted.
+PRESS_EVERY_OVERRIDE = """async ([fill, limit]) => {
+  const press = new Function('f', 'return (' + fill + ')(f)');
+  const until = async (ok, what) => {
+    const end = performance.now() + limit;
+    while (!ok()) {
+      if (performance.now() > end) throw new Error('waited ' + limit + ' ms for ' + what);
+      await new Promise(r => setTimeout(r, 20));
+    }
+  };
+  const dialog = document.getElementById('confirm'), seen = [];
+  const forms = Array.from(document.querySelectorAll("form.act[data-step='override']"));
+  for (const [i, form] of forms.entries()) {
+    document.querySelectorAll('details').forEach(d => d.open = true);
+    if (!form.checkVisibility()) continue;
+    const draw = form.querySelector('button[data-draw]');
+    for (const target of draw ? [draw, null] : [null]) {
+      window.__posted = [];
+      if (target) target.click(); else press(form);
+      await until(() => dialog.open, 'the question of override ' + i + ' (' + form.dataset.action + ')');
+      const question = dialog.querySelector('.q').innerText.trim();
+      dialog.querySelector("button[value='cancel']").click();
+      await until(() => !dialog.open && dialog.querySelector('.q').textContent === '', 'its close handler');
+      seen.push({action: form.dataset.action, draw: !!target, question, posted: window.__posted.slice()});
+    }
+  }
+  return seen;
+}"""
+
+
 def asks_first(page, name: str) -> None:
     """Press every override (a digital draw inside one included) as completely as a player would: each asks
-    its question in the page's own dialog; answered « no », nothing was sent."""
+    its question in the page's own dialog; answered « no », nothing was sent. One pass in the page (the
+    presses, the question's text and the posts each made are returned and checked here)."""
     page.wait_for_function("() => document.body.dataset.version !== undefined", timeout=5000)
     version = page.evaluate("document.body.dataset.version")
     watch_posts(page)
-    count = page.locator("form.act[data-step='override']").count()
-    for i in range(count):
-        form = page.locator("form.act[data-step='override']").nth(i)
-        unfold(page)
-        if not form.is_visible():
-            continue
-        draw = form.locator("button[data-draw]")
-        targets = [draw.first] if draw.count() else []
-        targets.append(None)  # the form itself, filled with its first legal values
-        for target in targets:
-            if target is not None:
-                target.click()
-            else:
-                form.evaluate(FILL)
-            page.wait_for_selector("dialog#confirm[open]", timeout=3000)
-            assert page.inner_text("dialog#confirm .q").strip(), name
-            page.click("dialog#confirm button[value='cancel']")
-            answered_without_sending(page)  # « no »: the page posted nothing
+    presses = page.evaluate(PRESS_EVERY_OVERRIDE, [FILL, 3000])
+    for press in presses:
+        assert press["question"], (name, press)
+        assert [url for url in press["posted"] if not url.endswith("/draft")] == [], (name, press)  # « no »: nothing sent
     assert page.evaluate("document.body.dataset.version") == version, f"{name}: an override was sent unasked"
 
 

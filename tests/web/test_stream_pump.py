@@ -103,3 +103,60 @@ def test_freeing_a_seat_ends_its_pumped_stream_at_once_and_says_why(tmp_path: Pa
         phone.close()
     finally:
         server.stop()
+
+
+class _Feed:
+    """A feed as the pump sees it: a wake-up flag, set at first (the state is sent on connect)."""
+
+    def __init__(self) -> None:
+        self.pending, self.closed, self.reason, self.notify = True, False, None, None
+
+    def take(self) -> bool:
+        pending, self.pending = self.pending, False
+        return pending
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class _Task:
+    """A waitress task whose stream the pump has taken: what it writes, on a channel that always reads."""
+
+    def __init__(self, name: str) -> None:
+        import threading
+        import types
+
+        from web.live import LiveStream
+
+        self.stream = LiveStream(_Feed(), lambda: ("state", {"page": name}, None), None, None, None, keepalive=600)
+        self.channel = types.SimpleNamespace(connected=True, total_outbufs_len=0, requests_lock=threading.Lock(),
+                                             close_when_flushed=False, requests=[],
+                                             server=types.SimpleNamespace(pull_trigger=lambda: None))
+        self.written = threading.Event()
+
+    def write(self, data: bytes) -> None:
+        self.written.set()
+
+    def finish(self) -> None:
+        pass
+
+
+def test_a_page_opened_while_the_pump_waits_gets_its_state_at_once(monkeypatch) -> None:
+    """The pump's wait is long when nothing changes (its next look a second away, here a minute); a page
+    that opens meanwhile is stepped when it wakes the pump, not at that next look."""
+    import web.stream_pump as pump_module
+
+    monkeypatch.setattr(pump_module, "CHECK_EVERY", 60.0)
+    pump = pump_module.StreamPump(high_watermark=1 << 20, send_timeout=10)
+    first, second = _Task("first"), _Task("second")
+    try:
+        pump.adopt(first)
+        assert first.written.wait(10)
+        deadline = time.monotonic() + 10
+        while pump.busy_since is not None and time.monotonic() < deadline:  # the pass that served it is over
+            time.sleep(0.01)
+        time.sleep(0.2)  # the pump is waiting for its next look
+        pump.adopt(second)
+        assert second.written.wait(10), "the page opened while the pump waited got nothing until its next look"
+    finally:
+        pump.stop()
