@@ -24,6 +24,29 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 _LAUNCHED: list[Any] = []
 
 
+class StillBrowser:
+    """The session's Chromium whose readers asked their device for less motion (``prefers-reduced-motion``),
+    unless a test says otherwise (``reduced_motion="no-preference"``).
+
+    The pages' flashes and pulses are CSS animations that repaint a whole tablet page at 60 frames a
+    second for 2 to 3 s after every update: a quarter of Chromium's work while a script is entered
+    with pages open (docs/testing.md). No test here looks at the motion itself, and the pages say the
+    same standing still; test_table_view_browser.py plays with motion and checks both ways.
+    """
+
+    def __init__(self, launched: Any):
+        self._launched = launched
+
+    def new_context(self, **options: Any) -> Any:
+        return self._launched.new_context(**{"reduced_motion": "reduce", **options})
+
+    def new_page(self, **options: Any) -> Any:
+        return self._launched.new_page(**{"reduced_motion": "reduce", **options})
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._launched, name)
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     """Debian's headless Chromium, launched once per session; tests open their own pages or contexts."""
@@ -32,7 +55,7 @@ def browser() -> Iterator[Any]:
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         _LAUNCHED.append(b)
-        yield b
+        yield StillBrowser(b)
         _LAUNCHED.remove(b)
         b.close()
 

@@ -32,14 +32,30 @@ def scenario(name: str) -> tuple[dict, list[dict]]:
     return lines[0], lines[1:]
 
 
-def open_tablet(browser, server: Server, gid: str, lang: str = "en"):
-    ctx = browser.new_context(**TABLET)
+def open_tablet(browser, server: Server, gid: str, lang: str = "en", motion: str = "reduce"):
+    ctx = browser.new_context(**TABLET, reduced_motion=motion)
     if lang != "en":
         ctx.add_cookies([{"name": "lang", "value": lang, "url": server.base}])
     page = ctx.new_page()
     page.goto(f"{server.base}/g/{gid}/table?token={server.token}")
     page.wait_for_selector("#live-status.ok")
     return page
+
+
+#: every mark the pages animate (a figure that changed, a new line of the story, the banner of a reader's own
+#: turn, a picked chip, the sand's last seconds), as a probe element, with its animation's name
+STILL_WITH_LESS_MOTION = (
+    ('<table><tr><td class="changed" data-probe>1</td></tr></table>', "figure-changed"),
+    ('<div class="story"><ol class="log"><li class="fresh" data-probe>x</li></ol></div>', "line-fresh"),
+    ('<div class="banner yours" data-probe>x</div>', "pulse"),
+    ('<div class="picked-flash" data-probe>x</div>', "flash"),
+    ('<div class="timer low" data-probe>x</div>', "timer-low"),
+)
+
+
+def running_animations(page) -> list[str]:
+    """The CSS animations running on the page now (their names)."""
+    return page.evaluate("document.getAnimations().filter(a => a.playState === 'running').map(a => a.animationName)")
 
 
 def snap(page, name: str) -> None:
@@ -52,7 +68,8 @@ def snap(page, name: str) -> None:
 def test_the_ribbon_and_the_story_follow_the_play(browser, server: Server) -> None:
     out = server.api("POST", "/api/games", {"game": "galapagos-auction", "players": ["Ann", "Bob", "Cid"], "options": {}})
     gid, code = out["id"], out["join_code"]
-    tablet = open_tablet(browser, server, gid)
+    tablet = open_tablet(browser, server, gid, motion="no-preference")  # the flashes as most tablets show them
+    still = open_tablet(browser, server, gid)  # a tablet whose reader asked for less motion
     assert tablet.inner_text(".ribbon .rb.now .rb-name") == "The table"  # the tiles are the table's to lay
     ann = browser.new_context(**PHONE).new_page()
     ann.goto(f"{server.base}/join?code={code}")
@@ -76,6 +93,18 @@ def test_the_ribbon_and_the_story_follow_the_play(browser, server: Server) -> No
     synced(server, gid, tablet)
     tablet.wait_for_selector("tr[data-figs='player:Ann'] .changed", timeout=3000)  # her money flashes
     assert tablet.locator("tr[data-figs='player:Bob'] .changed").count() == 0  # Bob's figures did not change
+    assert "figure-changed" in running_animations(tablet)
+    # with less motion asked for, the same marks stand still: an outline, no animation, on every animated kind
+    for page, moving in ((tablet, True), (still, False)):
+        for selector, name in STILL_WITH_LESS_MOTION:
+            shown = page.evaluate("""([sel]) => { const host = document.createElement('div');
+                host.innerHTML = sel; document.querySelector('main').append(host);
+                const el = host.querySelector('[data-probe]'), style = getComputedStyle(el);
+                const out = [style.animationName, style.outlineStyle]; host.remove(); return out; }""", [selector])
+            assert (shown[0] == name) if moving else (shown[0] == "none"), (selector, shown, moving)
+    assert still.locator("tr[data-figs='player:Ann'] .money").evaluate(
+        "e => { e.classList.add('changed'); return getComputedStyle(e).outlineStyle; }") == "solid"
+    still.context.close()
     story = tablet.locator(".story")
     assert story.locator("h3").first.inner_text().lower() == "round 1"
     newest = story.locator("li.newest")
