@@ -149,7 +149,8 @@
       toast(said, true);
       setTimeout(function () { window.location.href = "/join"; }, 2500);
     });
-    source.onopen = function () { status("● " + (body.dataset.liveText || "Live"), "ok"); };
+    /* « Live » once the first state is on the page (it follows the connection at once), not on the
+       connection alone: a page that says it is live shows the game as it is */
     source.onerror = function () {
       if (revoked) return;
       status("↻ " + (body.dataset.reconnectText || "Reconnecting…"), "bad");
