@@ -8,6 +8,7 @@ it with the section's title, which must be one of its headings (or a paragraph's
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -28,8 +29,10 @@ SKIPPED = {".git", ".venv", "seeds", "node_modules", "build", "dist", "__pycache
 ISSUE_NUMBER = re.compile(r"(?<![a-z])issues?[ _-]?#?\d|\(#\d+\)", re.IGNORECASE)
 
 
+@functools.cache
 def tree_files() -> list[Path]:
-    """Every text file of the tree but this one (whose examples show what the checks catch)."""
+    """Every text file of the tree but this one (whose examples show what the checks catch); walked once
+    per test process, each check reading the same list."""
     found = []
     for path in ROOT.rglob("*"):
         rel = path.relative_to(ROOT)
@@ -38,6 +41,11 @@ def tree_files() -> list[Path]:
         if path.is_file() and (path.suffix in TEXT or path.name == "Makefile") and path != Path(__file__):
             found.append(path)
     return found
+
+
+@functools.cache
+def tree_text(path: Path) -> str:
+    return path.read_text(encoding="utf-8", errors="replace")
 
 
 def test_no_issue_number_in_the_trees_code_docs_or_tests() -> None:
@@ -49,7 +57,7 @@ def test_no_issue_number_in_the_trees_code_docs_or_tests() -> None:
         rel = path.relative_to(ROOT)
         if ISSUE_NUMBER.search(str(rel)):
             found.append(f"{rel}: its name")
-        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+        for number, line in enumerate(tree_text(path).splitlines(), 1):
             if ISSUE_NUMBER.search(line):
                 found.append(f"{rel}:{number}: {line.strip()[:120]}")
     assert found == [], "issue numbers (say the behaviour instead):\n" + "\n".join(found)
@@ -83,7 +91,7 @@ CITED_SECTION = re.compile(r"(?:docs/design\.md|\[design\.md\]\(design\.md\))(?:
 def test_the_design_is_in_the_repository_and_nothing_cites_a_design_file_outside_it() -> None:
     assert (ROOT / "docs" / "design.md").is_file()
     outside = [f"{p.relative_to(ROOT)}:{n}" for p in tree_files()
-               for n, line in enumerate(p.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
+               for n, line in enumerate(tree_text(p).splitlines(), 1)
                if "DESIGN.md" in line or re.search(r"\bDESIGN\b", line)]
     assert outside == []
 
@@ -92,7 +100,7 @@ def test_every_section_of_the_design_that_the_tree_cites_exists() -> None:
     titles = design_titles()
     cited = []
     for path in tree_files():
-        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+        for number, line in enumerate(tree_text(path).splitlines(), 1):
             for m in CITED_SECTION.finditer(line):
                 cited.append((f"{path.relative_to(ROOT)}:{number}", (m.group(1) or m.group(2)).strip()))
     assert len(cited) >= 10  # the engine's contracts cite their sections
