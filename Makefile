@@ -69,7 +69,8 @@ TEST_TMP ?= $(shell test -d /dev/shm -a -w /dev/shm && echo /dev/shm || echo $${
 PYTEST := env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache TMPDIR=$(TEST_TMP) \
 	$(PY) -m pytest
 # Four workers on two cores: a test often waits (a page, a process, a broker) and another fills the core
-# (measured on two cores: make check 132 s with 2, 107 s with 3, 94 s with 4; make test 6:22 with 3, 6:01-6:10 with 4).
+# (measured on two cores: make check 132 s with 2, 107 s with 3, 94 s with 4 before the fifth pass of docs/testing.md,
+# 86 s after it, and 90.9 s with 6 against 90.0 s with 4: both cores are busy throughout; make test 4:28).
 WORKERS ?= 4
 XDIST = -n $(WORKERS) --dist loadscope --no-loadscope-reorder
 test: $(STAMP) browser node mosquitto postgres shellcheck
