@@ -29,11 +29,13 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.runner import Server
 
@@ -64,8 +66,15 @@ def move_form(page, action: str, player: str | None = None, table: bool = False)
         sel += ":not([data-player])"
     form = page.locator(sel).first
     form.wait_for(state="attached", timeout=5000)
-    if not form.is_visible():
-        page.locator(f"details:has({sel}) > summary").first.click()
+    # a live update may swap the page between a look and a tap (the form unfolded, or its fold redrawn):
+    # look again until the form shows, tapping the fold that holds it now
+    deadline = time.monotonic() + 15
+    while not form.is_visible():
+        assert time.monotonic() < deadline, f"the form of {action!r} never showed"
+        try:
+            page.locator(f"details:not([open]):has({sel}) > summary").first.click(timeout=2000)
+        except PlaywrightTimeout:
+            pass
     return form
 
 
