@@ -320,7 +320,7 @@ def test_after_close_joining_the_tablet_shows_no_dead_code(browser, server: Serv
         tab.click("form.joining button[name='open'][value='1']")  # a new code, shown again
         tab.wait_for_selector(".joinbox img.qr", state="visible", timeout=5000)
         server.api("POST", f"/api/games/{gid}/joining", {"open": False})  # closed elsewhere: this page follows live
-        tab.wait_for_selector(".joinbox .join-open", state="hidden", timeout=5000)
+        tab.wait_for_selector(".joinbox .join-open", state="hidden", timeout=10_000)  # the reloaded page's stream
         assert tab.locator(".joinbox .join-closed").is_visible()
         tab.screenshot(path=str(SHOTS / "joining-closed.png"))
     finally:
