@@ -26,8 +26,8 @@ from tests.hw.conftest import (
     mock_factory,  # noqa: F401  (fixture)
     wait_until,
 )
+from tests.support.panel_pins import press, turn
 
-PINS = Config().buttons()  # seat1..seat5, ok, back, up, down on the default sim config
 TILES = {"N": ["crab", "iguana"], "E": ["sea_lion", "booby"], "S": ["tortoise", "penguin"], "W": ["crab", "booby"]}
 TILE_UIDS = {"N": "04000001", "E": "04000002", "S": "04000003", "W": "04000004"}
 
@@ -47,18 +47,10 @@ class Table:
         self.devices.attach(self.ctl)
 
     def press(self, name):
-        pin = self.factory.pin(PINS[name])
-        pin.drive_low()
-        pin.drive_high()
+        press(self.factory, name)
 
     def turn(self, detents):
-        a, b = (self.factory.pin(p) for p in Config().encoder)
-        first, second = (a, b) if detents > 0 else (b, a)
-        for _ in range(abs(detents)):
-            first.drive_low()
-            second.drive_low()
-            first.drive_high()
-            second.drive_high()
+        turn(self.factory, detents)
 
     def place(self, point, uid):
         self.devices.readers.readers[point].place(uid)

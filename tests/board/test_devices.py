@@ -21,8 +21,7 @@ from hw.events import ButtonEvent, EncoderEvent, StatusEvent, TagEvent
 from hw.rfid import DebounceSettings, ReaderGroup, load_backend
 from hw.rfid.base import Reader
 from tests.hw.conftest import mock_factory, wait_until  # noqa: F401  (fixture)
-
-PINS = Config().buttons()
+from tests.support.panel_pins import press, turn
 
 
 class FlakyPN532(Reader):
@@ -44,22 +43,6 @@ class FlakyPN532(Reader):
         if self.fail is None or self.calls <= self.fail:
             raise RuntimeError("Response frame preamble does not contain 0x00FF!")
         return "04C0FFEE"
-
-
-def press(factory, name: str) -> None:
-    pin = factory.pin(PINS[name])
-    pin.drive_low()
-    pin.drive_high()
-
-
-def turn(factory, detents: int) -> None:
-    a, b = (factory.pin(p) for p in Config().encoder)
-    first, second = (a, b) if detents > 0 else (b, a)
-    for _ in range(abs(detents)):
-        first.drive_low()
-        second.drive_low()
-        first.drive_high()
-        second.drive_high()
 
 
 @pytest.fixture

@@ -21,20 +21,11 @@ from companion.table.journal import Journal
 from companion.table.session import Session
 from hw.events import ButtonEvent, EncoderEvent
 from hw.oled import open_oled
+from tests.hw.screen_states import AUCTION_ACTIONS
 from tests.support.clock import FakeClock
 
 GOLDEN = Path(__file__).parent / "golden" / "dial"
 
-AUCTION_CARDS = [
-    {"game": "galapagos-auction", "players": ["Ann", "Bob", "Cy"], "options": {}},
-    {"type": "tile", "direction": "N", "animals": ["crab", "iguana"]},
-    {"type": "tile", "direction": "E", "animals": ["sea_lion", "booby"]},
-    {"type": "tile", "direction": "S", "animals": ["tortoise", "penguin"]},
-    {"type": "tile", "direction": "W", "animals": ["crab", "booby"]},
-    {"type": "bid", "player": "Ann", "direction": "S", "amount": 300},
-    {"type": "pass", "player": "Bob"},
-    {"type": "pass", "player": "Cy"},
-]
 GALERAPAGOS = [
     {"game": "galerapagos", "players": ["Ann", "Bob", "Cy", "Dee"], "options": {}},
     {"type": "weather", "water": 2, "hurricane": False},
@@ -67,7 +58,7 @@ def frame(ctl: TableController) -> Image.Image:
 
 
 def education(tmp_path, lang="en"):
-    ctl = table(AUCTION_CARDS, tmp_path, lang)
+    ctl = table(AUCTION_ACTIONS, tmp_path, lang)
     dial_to(ctl, "education")
     ctl.handle(ButtonEvent("down"))
     ctl.handle(EncoderEvent(2))  # two steps
@@ -100,7 +91,7 @@ def population(tmp_path, lang="en"):
 
 def bid_confirm(tmp_path, lang="en"):
     """A bid spends money: OK shows what will be sent and waits for a second OK."""
-    ctl = table(AUCTION_CARDS[:5], tmp_path, lang)
+    ctl = table(AUCTION_ACTIONS[:5], tmp_path, lang)
     dial_to(ctl, "bid")
     ctl.handle(ButtonEvent("down"))
     ctl.handle(EncoderEvent(3))  # N, E, S
@@ -113,7 +104,7 @@ def bid_confirm(tmp_path, lang="en"):
 
 def bid_direction(tmp_path, lang="en"):
     """The bid's first field before any detent: its name on the preview line, « ? » in the value's box."""
-    ctl = table(AUCTION_CARDS[:5], tmp_path, lang)
+    ctl = table(AUCTION_ACTIONS[:5], tmp_path, lang)
     dial_to(ctl, "bid")
     ctl.handle(ButtonEvent("down"))
     return ctl

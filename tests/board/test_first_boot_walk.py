@@ -16,9 +16,9 @@ import pytest
 from companion.board import config as configuration
 from companion.board import screens, walk
 from companion.board.devices import open_devices
-from tests.board.test_devices import turn  # the encoder's two pins in quadrature
 from tests.hw.conftest import mock_factory  # noqa: F401  (fixture)
 from tests.support.clock import FakeClock
+from tests.support.panel_pins import turn  # the encoder's two pins in quadrature
 
 CONFIG = """\
 # the builder's own comment, kept

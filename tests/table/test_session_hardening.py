@@ -90,23 +90,24 @@ def test_after_the_clock_went_back_the_table_resumes_the_game_last_acted_on(db_p
     assert journal.last_acted()[0].id == newer.id
 
 
-def test_a_clock_gone_back_gives_no_sand_back(db_path: Path) -> None:
-    mono, wall = Clock(50.0), Clock(10_000.0)
+def sand_turned(db_path: Path) -> tuple[Session, Clock, float]:
+    """A dice game whose sand has just turned: the session, its wall clock and the wall time of the turn."""
+    wall = Clock(10_000.0)
     session = Session.new(Journal(db_path, clock=wall), "galapagos-dice", ["Ann", "Bob"], {"layout_seed": 3},
-                          clock=mono, wall=wall)
+                          clock=Clock(50.0), wall=wall)
     until_timer_runs(session)
-    turned = session.history()[-1].at
+    return session, wall, session.history()[-1].at
+
+
+def test_a_clock_gone_back_gives_no_sand_back(db_path: Path) -> None:
+    session, wall, turned = sand_turned(db_path)
     wall.now = turned - 3600  # reboot with a clock an hour behind
     resumed = Session.open(Journal(db_path, clock=wall), session.id, clock=Clock(0.0), wall=wall)
     assert resumed.timer is not None and resumed.timer.remaining() <= 30.0
 
 
 def test_a_clock_far_ahead_runs_the_timer_out_no_further_than_the_whole_timer(db_path: Path) -> None:
-    mono, wall = Clock(50.0), Clock(10_000.0)
-    session = Session.new(Journal(db_path, clock=wall), "galapagos-dice", ["Ann", "Bob"], {"layout_seed": 3},
-                          clock=mono, wall=wall)
-    until_timer_runs(session)
-    turned = session.history()[-1].at
+    session, wall, turned = sand_turned(db_path)
     assert session._sand_run(turned, 30.0) == 0.0
     wall.now = turned + 10**9
     assert session._sand_run(turned, 30.0) == 30.0
